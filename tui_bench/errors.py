@@ -1,0 +1,19 @@
+"""Errors the command line turns into one-line messages and exit codes."""
+
+
+class TuibenchError(Exception):
+    """A problem the user can fix; shown as one line, exit status 2."""
+
+    exit_code = 2
+
+
+class UsageError(TuibenchError):
+    """Bad flags, a bad URL or a bad value."""
+
+
+class ToolMissingError(TuibenchError):
+    """A load generator (or nginx) is not installed or not executable."""
+
+
+class SessionError(TuibenchError):
+    """A session file that cannot be read: corrupt, truncated or from a newer tuibench."""

@@ -1,0 +1,155 @@
+"""The normalized result of one run: the same shape whatever tool produced it.
+
+Times are seconds, sizes bytes, rates per second. A field is None when the tool does not
+report it; `to_dict` keeps such keys as null so consumers see a stable shape.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+PROTOCOLS = ("http/1.1", "h2c", "h2", "h3")
+STATUS_CLASSES = ("2xx", "3xx", "4xx", "5xx")
+
+
+def percentile_key(q: float) -> str:
+    """`99.9` -> `p99_9_s`; `50` -> `p50_s`."""
+    text = f"{q:.6f}".rstrip("0").rstrip(".")
+    return "p" + text.replace(".", "_") + "_s"
+
+
+def percentile_of_key(key: str) -> float:
+    """Inverse of `percentile_key`."""
+    return float(key[1:-2].replace("_", "."))
+
+
+@dataclass(frozen=True)
+class Distribution:
+    """A latency-like distribution in seconds; percentiles keyed like `p99_9_s`."""
+
+    min_s: float | None = None
+    max_s: float | None = None
+    mean_s: float | None = None
+    sd_s: float | None = None
+    percentiles: Mapping[str, float] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "min_s": self.min_s,
+            "max_s": self.max_s,
+            "mean_s": self.mean_s,
+            "sd_s": self.sd_s,
+        }
+        for key in sorted(self.percentiles, key=percentile_of_key):
+            out[key] = self.percentiles[key]
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Distribution:
+        pct = {k: float(v) for k, v in data.items() if k.startswith("p") and v is not None}
+        return cls(
+            min_s=data.get("min_s"),
+            max_s=data.get("max_s"),
+            mean_s=data.get("mean_s"),
+            sd_s=data.get("sd_s"),
+            percentiles=pct,
+        )
+
+
+@dataclass(frozen=True)
+class Requests:
+    total: int | None = None
+    started: int | None = None
+    done: int | None = None
+    succeeded: int | None = None
+    failed: int | None = None
+    errored: int | None = None
+    timeout: int | None = None
+
+
+@dataclass(frozen=True)
+class Traffic:
+    total_bytes: int | None = None
+    header_bytes: int | None = None
+    data_bytes: int | None = None
+
+
+@dataclass(frozen=True)
+class Tls:
+    protocol: str | None = None
+    cipher: str | None = None
+    temp_key: str | None = None
+
+
+@dataclass(frozen=True)
+class Result:
+    """What a run measured, normalized across tools."""
+
+    tool: str
+    tool_version: str | None = None
+    protocol: str | None = None
+    duration_s: float | None = None
+    rps: float | None = None
+    bytes_per_s: float | None = None
+    requests: Requests = field(default_factory=Requests)
+    status: Mapping[str, int] = field(default_factory=dict)
+    traffic: Traffic = field(default_factory=Traffic)
+    latency: Distribution | None = None
+    connect: Distribution | None = None
+    ttfb: Distribution | None = None
+    errors: Mapping[str, int] = field(default_factory=dict)
+    tls: Tls | None = None
+
+    def with_(self, **changes: Any) -> Result:
+        return replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        def flat(obj: Any) -> Any:
+            if obj is None:
+                return None
+            if isinstance(obj, Distribution):
+                return obj.to_dict()
+            return {f.name: getattr(obj, f.name) for f in fields(obj)}
+
+        return {
+            "tool": self.tool,
+            "tool_version": self.tool_version,
+            "protocol": self.protocol,
+            "duration_s": self.duration_s,
+            "rps": self.rps,
+            "bytes_per_s": self.bytes_per_s,
+            "requests": flat(self.requests),
+            "status": dict(self.status),
+            "traffic": flat(self.traffic),
+            "latency": flat(self.latency),
+            "connect": flat(self.connect),
+            "ttfb": flat(self.ttfb),
+            "errors": dict(self.errors),
+            "tls": flat(self.tls),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Result:
+        def dist(key: str) -> Distribution | None:
+            value = data.get(key)
+            return Distribution.from_dict(value) if value else None
+
+        tls = data.get("tls")
+        return cls(
+            tool=str(data["tool"]),
+            tool_version=data.get("tool_version"),
+            protocol=data.get("protocol"),
+            duration_s=data.get("duration_s"),
+            rps=data.get("rps"),
+            bytes_per_s=data.get("bytes_per_s"),
+            requests=Requests(**(data.get("requests") or {})),
+            status=dict(data.get("status") or {}),
+            traffic=Traffic(**(data.get("traffic") or {})),
+            latency=dist("latency"),
+            connect=dist("connect"),
+            ttfb=dist("ttfb"),
+            errors=dict(data.get("errors") or {}),
+            tls=Tls(**tls) if tls else None,
+        )

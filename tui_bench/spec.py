@@ -1,0 +1,113 @@
+"""What to run: one load-generator configuration, independent of the tool that runs it."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+from tui_bench.errors import UsageError
+
+TOOLS = ("h2load", "wrk", "ab")
+COMPRESSIONS = ("gzip", "br", "zstd")
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+
+
+def is_loopback(url: str) -> bool:
+    host = urlsplit(url).hostname or ""
+    return host in LOOPBACK_HOSTS or host.startswith("127.")
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    urls: tuple[str, ...]
+    tool: str = "h2load"
+    connections: int = 10
+    threads: int = 1
+    requests: int | None = None
+    duration_s: float | None = None
+    warm_up_s: float | None = None
+    streams: int | None = None
+    h1: bool = False
+    keepalive: bool = False
+    headers: tuple[str, ...] = ()
+    compress: str | None = None
+
+    @property
+    def count_mode(self) -> bool:
+        return self.duration_s is None
+
+    @property
+    def tls(self) -> bool:
+        return urlsplit(self.urls[0]).scheme == "https"
+
+    @property
+    def expected_protocol(self) -> str:
+        """What the run should negotiate; the parsed result says what it did."""
+        if self.tool != "h2load" or self.h1:
+            return "http/1.1"
+        return "h2" if self.tls else "h2c"
+
+    def all_headers(self) -> tuple[str, ...]:
+        if self.compress is None:
+            return self.headers
+        return (*self.headers, f"Accept-Encoding: {self.compress}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RunSpec:
+        known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
+        for key in ("urls", "headers"):
+            known[key] = tuple(known.get(key, ()))
+        return cls(**known)
+
+    def validate(self) -> RunSpec:
+        """Raise UsageError with a one-line reason if this spec cannot be run."""
+        if self.tool not in TOOLS:
+            raise UsageError(f"unknown tool {self.tool!r}: choose one of {', '.join(TOOLS)}")
+        if not self.urls:
+            raise UsageError("no URL given")
+        for url in self.urls:
+            validate_url(url)
+        if self.tool != "h2load" and len(self.urls) > 1:
+            raise UsageError(f"{self.tool} takes one URL; only h2load takes several")
+        if self.connections < 1 or self.threads < 1:
+            raise UsageError("-c and -t must be at least 1")
+        if self.threads > self.connections:
+            raise UsageError(f"-t {self.threads} is more than -c {self.connections}")
+        if self.requests is not None and self.duration_s is not None:
+            raise UsageError("give either -n (request count) or -d (duration), not both")
+        if self.requests is not None and self.requests < 1:
+            raise UsageError("-n must be at least 1")
+        if self.duration_s is not None and self.duration_s <= 0:
+            raise UsageError("-d must be more than 0 seconds")
+        if self.warm_up_s is not None and self.warm_up_s < 0:
+            raise UsageError("--warm-up must not be negative")
+        if self.streams is not None and self.streams < 1:
+            raise UsageError("-m must be at least 1")
+        if self.compress is not None and self.compress not in COMPRESSIONS:
+            raise UsageError(f"--compress takes one of {', '.join(COMPRESSIONS)}")
+        for header in self.headers:
+            name, sep, _ = header.partition(":")
+            if not sep or not name.strip() or any(c in header for c in "\r\n"):
+                raise UsageError(f"bad header {header!r}: expected 'Name: value'")
+        if self.tool == "wrk" and self.duration_s is None:
+            raise UsageError("wrk runs for a duration: give -d SECONDS")
+        if self.tool == "ab" and self.tls and self.streams:
+            raise UsageError("ab speaks HTTP/1.x only: -m does not apply")
+        return self
+
+
+def validate_url(url: str) -> None:
+    """Reject what no load generator can use, before any tool is started."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https"):
+        raise UsageError(f"bad URL {url!r}: expected http:// or https://")
+    if not parts.hostname:
+        raise UsageError(f"bad URL {url!r}: no host")
+    try:
+        parts.port  # noqa: B018 - raises on a bad port
+    except ValueError:
+        raise UsageError(f"bad URL {url!r}: bad port") from None
