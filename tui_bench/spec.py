@@ -95,8 +95,8 @@ class RunSpec:
                 raise UsageError(f"bad header {header!r}: expected 'Name: value'")
         if self.tool == "wrk" and self.duration_s is None:
             raise UsageError("wrk runs for a duration: give -d SECONDS")
-        if self.tool == "ab" and self.tls and self.streams:
-            raise UsageError("ab speaks HTTP/1.x only: -m does not apply")
+        if self.tool != "h2load" and (self.streams or self.h1 or self.warm_up_s):
+            raise UsageError(f"-m, --h1 and --warm-up are h2load options; {self.tool} has none")
         return self
 
 
