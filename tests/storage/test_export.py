@@ -1,0 +1,51 @@
+from tui_bench.result import Distribution, Requests, Result
+from tui_bench.storage.export import export, fmt_bytes, fmt_seconds, series_csv
+from tui_bench.storage.session import SCHEMA, Session
+
+
+def session() -> Session:
+    result = Result(tool="h2load", tool_version="1.52.0", protocol="h2c", rps=1234.5,
+                    requests=Requests(total=100, succeeded=99, failed=1),
+                    status={"2xx": 99}, latency=Distribution(0.0001, 0.02, 0.001, None,
+                                                             {"p99_s": 0.01}))
+    return Session({
+        "schema": SCHEMA, "version": 1, "id": "sid", "name": "n", "status": "completed",
+        "spec": {"urls": ["http://127.0.0.1:1/"], "tool": "h2load"}, "argv": ["h2load"],
+        "series": [{"t_s": 0, "rps": 100, "p99_s": 0.01, "server_cpu_pct": 55.5},
+                   {"t_s": 1, "rps": 90}],
+        "result": result.to_dict(),
+        "warnings": [{"code": "same-machine", "message": "shared box"}],
+    })
+
+
+def test_csv_header_is_the_contract_and_rows_follow() -> None:
+    lines = series_csv(session().series).splitlines()
+    header = lines[0].split(",")
+    for column in ("t_s", "rps", "errors", "p50_s", "p90_s", "p99_s", "server_cpu_pct",
+                   "server_rss_bytes", "client_cpu_pct"):
+        assert column in header
+    first = dict(zip(header, lines[1].split(","), strict=True))
+    assert first["rps"] == "100" and first["p99_s"] == "0.01" and first["server_cpu_pct"] == "55.5"
+    assert first["p50_s"] == ""
+    assert len(lines) == 3
+
+
+def test_markdown_has_result_table_and_warnings() -> None:
+    md = export(session(), "md")
+    assert "| req/s | 1,234.50 |" in md
+    assert "p99 10.00 ms" in md
+    assert "> warning: shared box" in md
+
+
+def test_json_export_holds_result_key() -> None:
+    import orjson
+
+    doc = orjson.loads(export(session(), "json"))
+    assert doc["result"]["rps"] == 1234.5
+
+
+def test_formatters() -> None:
+    assert fmt_seconds(0.0000371) == "37 µs"
+    assert fmt_seconds(0.0048) == "4.80 ms"
+    assert fmt_seconds(None) == "–"
+    assert fmt_bytes(1440490) == "1.37 MiB"

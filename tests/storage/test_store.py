@@ -1,0 +1,137 @@
+import os
+import subprocess
+import sys
+from datetime import datetime
+from pathlib import Path
+
+import orjson
+import pytest
+
+from tui_bench.errors import SessionError
+from tui_bench.result import Distribution, Requests, Result
+from tui_bench.spec import RunSpec
+from tui_bench.storage import store
+from tui_bench.storage.journal import JournalWriter, is_abandoned
+from tui_bench.storage.session import SCHEMA_VERSION, SessionDraft
+
+
+def draft(session_id: str = "20261121-120000-000-h2load-x") -> SessionDraft:
+    return SessionDraft(
+        id=session_id,
+        spec=RunSpec(urls=("http://127.0.0.1:1/",), duration_s=1),
+        argv=["h2load", "-D", "1000ms"],
+        tool={"name": "h2load", "path": "/usr/bin/h2load", "version": "1.52.0"},
+        host={"cores": 2},
+        started_at="2026-11-21T12:00:00+00:00",
+        name="x",
+        tags=["t1"],
+    )
+
+
+RESULT = Result(tool="h2load", rps=10.0, requests=Requests(total=10, succeeded=10),
+                latency=Distribution(min_s=0.001, percentiles={"p99_s": 0.002}))
+
+
+def test_journal_replays_into_a_session(tmp_path: Path) -> None:
+    d = draft()
+    journal = JournalWriter(store.journal_path(tmp_path, d.id), d.header())
+    journal.write("out", {"s": "stdout", "l": "finished in 1s\n"})
+    journal.write("second", {"t_s": 0, "rps": 10})
+    journal.write("sample", {"t_s": 0.5, "server_cpu_pct": 50.0})
+    journal.write("end", {"status": "completed", "exit_code": 0, "result": RESULT.to_dict()})
+    journal.close()
+    path = store.finalize(journal.path)
+    assert not journal.path.exists()
+    session = store.load(path)
+    assert session.status == "completed"
+    assert session.result == RESULT
+    assert session.series == [{"t_s": 0, "rps": 10}]
+    assert session.doc["raw"]["stdout"] == "finished in 1s\n"
+    assert session.doc["version"] == SCHEMA_VERSION
+    assert session.spec == d.spec
+
+
+def test_journal_of_a_killed_run_is_recovered_as_interrupted(tmp_path: Path) -> None:
+    # A separate process writes a journal and dies by SIGKILL mid-run: its lock goes away.
+    d = draft()
+    jpath = store.journal_path(tmp_path, d.id)
+    code = (
+        "import os, signal\n"
+        "from pathlib import Path\n"
+        "from tui_bench.storage.journal import JournalWriter\n"
+        f"j = JournalWriter(Path({str(jpath)!r}), {d.header()!r})\n"
+        "for t in range(3): j.write('second', {'t_s': t, 'rps': 5})\n"
+        "j.flush()\n"
+        "j._file.write(b'{\"k\": \"second\", \"t_')\n"  # a torn last line
+        "j._file.flush()\n"
+        "os.kill(os.getpid(), signal.SIGKILL)\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=False)
+    assert is_abandoned(jpath)
+    entries = store.list_sessions(tmp_path)
+    assert len(entries) == 1 and entries[0].session is not None
+    assert entries[0].session.status == "interrupted"
+    assert [r["t_s"] for r in entries[0].session.series] == [0, 1, 2]
+
+
+def test_live_journal_is_not_recovered(tmp_path: Path) -> None:
+    d = draft()
+    journal = JournalWriter(store.journal_path(tmp_path, d.id), d.header())
+    try:
+        assert not is_abandoned(journal.path)
+        assert store.recover_abandoned(tmp_path) == []
+    finally:
+        journal.close()
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"{not json", "corrupt JSON"),
+        (b"[]", "not a tuibench session"),
+        (orjson.dumps({"schema": "tuibench.session", "version": 99, "id": "x"}), "newer"),
+        (orjson.dumps({"schema": "tuibench.session", "version": 1, "id": "x", "spec": {},
+                       "series": [], "result": {"tool": "h2load", "requests": "bad"}}),
+         "damaged"),
+    ],
+)
+def test_bad_session_files_give_one_line_errors(
+    tmp_path: Path, content: bytes, message: str
+) -> None:
+    path = tmp_path / "s.json"
+    path.write_bytes(content)
+    with pytest.raises(SessionError, match=message) as err:
+        store.load(path)
+    assert "\n" not in str(err.value)
+
+
+def test_resolve_by_id_prefix(tmp_path: Path) -> None:
+    for sid in ("20261121-a", "20261121-b"):
+        (tmp_path / f"{sid}.json").write_text("{}")
+    assert store.resolve("20261121-a", tmp_path).name == "20261121-a.json"
+    with pytest.raises(SessionError, match="matches 2"):
+        store.resolve("20261121", tmp_path)
+    with pytest.raises(SessionError, match="no such session"):
+        store.resolve("nope", tmp_path)
+
+
+def test_sessions_dir_follows_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("TUIBENCH_SESSIONS", str(tmp_path / "s"))
+    assert store.sessions_dir() == tmp_path / "s"
+    monkeypatch.delenv("TUIBENCH_SESSIONS")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert store.sessions_dir() == tmp_path / "tuibench" / "sessions"
+
+
+def test_session_ids_sort_by_time_and_are_safe() -> None:
+    sid = store.new_session_id(datetime(2026, 11, 21, 12, 0, 1), "wrk", "a/b c?")
+    assert sid == "20261121-120001-000-wrk-a-b-c"
+    assert os.sep not in sid
+
+
+def test_save_imported(tmp_path: Path) -> None:
+    path = store.save_imported(RESULT, "raw text", source=Path("old.log"), directory=tmp_path)
+    session = store.load(path)
+    assert session.status == "imported"
+    assert session.result == RESULT
+    assert session.doc["raw"]["stdout"] == "raw text"

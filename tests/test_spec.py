@@ -1,0 +1,52 @@
+import pytest
+
+from tui_bench.errors import UsageError
+from tui_bench.spec import RunSpec, is_loopback
+
+
+def spec(**kw: object) -> RunSpec:
+    base: dict[str, object] = {"urls": ("http://127.0.0.1:8080/",), "duration_s": 1.0}
+    base.update(kw)
+    return RunSpec(**base)  # type: ignore[arg-type]
+
+
+def test_valid_spec_passes_and_round_trips() -> None:
+    s = spec(headers=("X-A: 1",), streams=10, compress="br").validate()
+    assert RunSpec.from_dict(s.to_dict()) == s
+    assert s.all_headers() == ("X-A: 1", "Accept-Encoding: br")
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"urls": ("ftp://127.0.0.1/",)}, "expected http"),
+        ({"urls": ("http://127.0.0.1:99999/",)}, "bad port"),
+        ({"urls": ("http:///x",)}, "no host"),
+        ({"tool": "siege"}, "unknown tool"),
+        ({"threads": 20, "connections": 10}, "more than -c"),
+        ({"requests": 10}, "not both"),
+        ({"headers": ("NoColon",)}, "bad header"),
+        ({"headers": ("X: a\r\nInjected: 1",)}, "bad header"),
+        ({"tool": "wrk", "duration_s": None, "requests": 5}, "duration"),
+        ({"tool": "ab", "streams": 4}, "h2load options"),
+        ({"compress": "lzma"}, "--compress"),
+    ],
+)
+def test_invalid_specs_say_why_in_one_line(changes: dict[str, object], message: str) -> None:
+    with pytest.raises(UsageError) as err:
+        spec(**changes).validate()
+    assert message in str(err.value)
+    assert "\n" not in str(err.value)
+
+
+def test_protocol_expectations() -> None:
+    assert spec().expected_protocol == "h2c"
+    assert spec(urls=("https://localhost/",)).expected_protocol == "h2"
+    assert spec(h1=True).expected_protocol == "http/1.1"
+    assert spec(tool="wrk").expected_protocol == "http/1.1"
+
+
+def test_loopback() -> None:
+    assert is_loopback("http://127.0.0.2:1/")
+    assert is_loopback("http://localhost/")
+    assert not is_loopback("http://example.invalid/")

@@ -1,0 +1,95 @@
+"""Things that make a run's numbers misleading, found from what the run recorded. Pure."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from tui_bench.result import Result
+from tui_bench.spec import RunSpec
+
+# Fewer latency samples than this make a p99 a handful of requests.
+MIN_SAMPLES_FOR_P99 = 1000
+ERROR_RATE_WARN = 0.01
+# A duration run whose last seconds fall below this share of its best second has collapsed.
+COLLAPSE_SHARE = 0.2
+
+
+@dataclass(frozen=True)
+class Warning:
+    code: str
+    message: str
+
+
+def connection_failures(stdout: str) -> int:
+    """h2load prints one 'Process Request Failure' line per client that died (-D mode)."""
+    return stdout.count("Process Request Failure")
+
+
+def collapsed(series: Sequence[Mapping[str, Any]]) -> bool:
+    rates = [row["rps"] for row in series if row.get("rps") is not None]
+    if len(rates) < 4:
+        return False
+    tail = rates[-max(2, len(rates) // 4) : -1] or rates[-2:]
+    return max(tail) < COLLAPSE_SHARE * max(rates)
+
+
+def run_warnings(
+    spec: RunSpec,
+    result: Result | None,
+    series: Sequence[Mapping[str, Any]],
+    stdout: str,
+    *,
+    same_machine: bool,
+    client_bound: bool,
+) -> list[Warning]:
+    found: list[Warning] = []
+    if same_machine:
+        found.append(
+            Warning(
+                "same-machine",
+                "load generator and target share this machine: they compete for CPU",
+            )
+        )
+    if client_bound:
+        found.append(
+            Warning(
+                "client-bound",
+                "the load generator saturated its threads: the server may be faster than "
+                "this shows (raise -t, or run the generator elsewhere)",
+            )
+        )
+    dead = connection_failures(stdout)
+    if dead or (not spec.count_mode and collapsed(series)):
+        detail = f"{dead} client(s) stopped mid-run" if dead else "req/s collapsed mid-run"
+        found.append(
+            Warning(
+                "connections-dying",
+                f"{detail}: the server closes connections (nginx keepalive_requests?) and "
+                "h2load does not reconnect in -D mode",
+            )
+        )
+    if result is not None:
+        found += _result_warnings(result)
+    return found
+
+
+def _result_warnings(result: Result) -> list[Warning]:
+    found: list[Warning] = []
+    total = result.requests.total or 0
+    succeeded = result.requests.succeeded
+    if total and succeeded == 0:
+        found.append(Warning("all-failed", f"all {total} requests failed"))
+    elif total:
+        bad = sum(result.errors.values()) if result.errors else (result.requests.failed or 0)
+        bad += result.status.get("4xx", 0) + result.status.get("5xx", 0)
+        if bad / total >= ERROR_RATE_WARN:
+            found.append(
+                Warning("errors", f"{bad} of {total} requests failed or got 4xx/5xx")
+            )
+    if 0 < total < MIN_SAMPLES_FOR_P99:
+        found.append(
+            Warning("few-samples", f"only {total} requests: p99 rests on a few of them")
+        )
+    return found

@@ -1,0 +1,131 @@
+"""The command line's grammar. A contract: documented in the README, used by scripts."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import NoReturn
+
+from tui_bench import __version__
+from tui_bench.errors import UsageError
+from tui_bench.spec import COMPRESSIONS, TOOLS
+from tui_bench.storage.export import FORMATS
+
+DURATION_UNITS = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0}
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line, not a usage block."""
+
+    def error(self, message: str) -> NoReturn:
+        sys.stderr.write(f"{self.prog}: error: {message}\n")
+        sys.exit(2)
+
+
+def duration(text: str) -> float:
+    """`10`, `10s`, `500ms`, `2m`, `1h` -> seconds."""
+    for unit in sorted(DURATION_UNITS, key=len, reverse=True):
+        if text.endswith(unit):
+            number, scale = text[: -len(unit)], DURATION_UNITS[unit]
+            break
+    else:
+        number, scale = text, 1.0
+    try:
+        value = float(number) * scale
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"bad duration {text!r} (e.g. 10, 10s, 500ms, 2m)")
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"bad duration {text!r}: negative")
+    return value
+
+
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected at least 1, got {value}")
+    return value
+
+
+def build_parser() -> Parser:
+    parser = Parser(prog="tuibench", description="Drive h2load, wrk and ab; keep every run.")
+    parser.add_argument("--version", action="version", version=f"tuibench {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+
+    run = commands.add_parser("run", help="run a load test and save it as a session")
+    add_run_options(run)
+    run.add_argument("urls", nargs="+", metavar="URL")
+
+    demo = commands.add_parser("demo", help="start the built-in demo target and run on it")
+    demo.add_argument("--headless", action="store_true", help="print progress lines")
+    demo.add_argument("--duration", "-d", type=duration, default=5.0, metavar="S")
+    add_tool_paths(demo)
+
+    imp = commands.add_parser("import", help="turn saved tool output into a session")
+    imp.add_argument("file", metavar="FILE")
+    imp.add_argument("--tool", choices=TOOLS, help="default: detected from the text")
+    imp.add_argument("--json", action="store_true", help="print the normalized result")
+    imp.add_argument("--save", action="store_true", help="with --json: also save a session")
+    add_labels(imp)
+
+    exp = commands.add_parser("export", help="write a session as json, csv or markdown")
+    exp.add_argument("session", metavar="SESSION", help="session file, id or id prefix")
+    exp.add_argument("--format", "-f", choices=FORMATS, default="json")
+    exp.add_argument("--output", "-o", metavar="FILE", help="default: standard output")
+
+    sessions = commands.add_parser("sessions", help="list saved sessions")
+    sessions.add_argument("--json", action="store_true")
+
+    doctor = commands.add_parser("doctor", help="check tools and the limits that spoil runs")
+    add_tool_paths(doctor)
+    return parser
+
+
+def add_run_options(run: argparse.ArgumentParser) -> None:
+    run.add_argument("--tool", choices=TOOLS, default="h2load")
+    run.add_argument("-c", "--connections", type=positive_int, default=10, metavar="N")
+    run.add_argument("-t", "--threads", type=positive_int, default=1, metavar="N")
+    mode = run.add_mutually_exclusive_group()
+    mode.add_argument("-n", "--requests", type=positive_int, metavar="N",
+                      help="run N requests")
+    mode.add_argument("-d", "--duration", type=duration, metavar="S",
+                      help="run for S seconds (default 10 when -n is not given)")
+    run.add_argument("--warm-up", type=duration, metavar="S", help="h2load -D: warm-up time")
+    run.add_argument("-m", "--streams", type=positive_int, metavar="N",
+                     help="h2load: concurrent streams per connection")
+    run.add_argument("--h1", action="store_true", help="h2load: HTTP/1.1")
+    run.add_argument("-k", "--keepalive", action="store_true", help="ab: keep-alive")
+    run.add_argument("-H", "--header", action="append", default=[], metavar="'K: V'")
+    run.add_argument("--compress", choices=COMPRESSIONS, help="send Accept-Encoding")
+    server = run.add_mutually_exclusive_group()
+    server.add_argument("--server-pid", type=positive_int, metavar="PID")
+    server.add_argument("--server-name", metavar="NAME")
+    server.add_argument("--no-server", action="store_true",
+                        help="do not look for the server from the URL's port")
+    run.add_argument("--interval", type=duration, default=0.5, metavar="S",
+                     help="resource sampling interval (0.1 to 10 s)")
+    run.add_argument("--no-live-hook", action="store_true",
+                     help="wrk: no live counts (the Lua request hook costs a little)")
+    run.add_argument("--headless", action="store_true", help="no TUI: progress lines")
+    run.add_argument("--json", action="store_true", help="print the result as JSON")
+    add_labels(run)
+    add_tool_paths(run)
+
+
+def add_labels(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--name", default="", metavar="NAME")
+    parser.add_argument("--tag", action="append", default=[], metavar="TAG")
+
+
+def add_tool_paths(parser: argparse.ArgumentParser) -> None:
+    for tool in (*TOOLS, "nginx"):
+        parser.add_argument(f"--{tool}", dest=f"{tool}_path", metavar="PATH",
+                            help=f"path of {tool}")
+
+
+def check_interval(value: float) -> float:
+    if not 0.1 <= value <= 10:
+        raise UsageError(f"--interval {value:g}: must be between 0.1 and 10 seconds")
+    return value

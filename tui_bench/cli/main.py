@@ -1,0 +1,42 @@
+"""`tuibench`: the entry point. Every failure the user can fix is one line and exit 2."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from tui_bench.cli.args import build_parser
+from tui_bench.errors import TuibenchError
+
+EXIT_INTERRUPTED = 130
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 0
+    try:
+        return dispatch(args)
+    except TuibenchError as exc:
+        sys.stderr.write(f"tuibench: error: {exc}\n")
+        return exc.exit_code
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # `tuibench sessions | head`: the reader left; nothing to report.
+        return 0
+
+
+def dispatch(args: argparse.Namespace) -> int:
+    from tui_bench.cli import commands
+
+    handler = getattr(commands, f"cmd_{args.command}")
+    code: int = handler(args)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,345 @@
+"""RunController: runs one load generator process and turns everything it and the sampler
+say into one stream of immutable events, a journal on disk and, at the end, a session file.
+
+Nothing here blocks the event loop: file tailing, log parsing and psutil sampling run in a
+worker thread one step at a time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import shutil
+import signal
+import tempfile
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import asdict
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Protocol
+
+import psutil
+
+from tui_bench.analysis.warnings import run_warnings
+from tui_bench.engine.events import (
+    Event,
+    OutputLine,
+    Progress,
+    ResourcesSampled,
+    RunFinished,
+    RunStarted,
+    RunWarning,
+    SecondClosed,
+)
+from tui_bench.engine.log_ingest import LogIngest, LogTail
+from tui_bench.engine.outcome import build_result, judge
+from tui_bench.engine.series import SeriesBuilder, traffic_from_log
+from tui_bench.parsers.live import parse_live_line
+from tui_bench.runners.invocation import Invocation, build
+from tui_bench.runners.tools import Tool
+from tui_bench.sampling.discover import same_machine
+from tui_bench.sampling.host import host_facts
+from tui_bench.sampling.sampler import ResourceSampler
+from tui_bench.sampling.verdicts import client_bound, summarize
+from tui_bench.spec import RunSpec
+from tui_bench.storage.journal import JournalWriter
+from tui_bench.storage.session import SessionDraft
+from tui_bench.storage.store import finalize, journal_path, new_session_id
+
+TAIL_INTERVAL_S = 0.2
+# After SIGINT a tool gets this long to print what it has (wrk and ab do) before SIGKILL.
+STOP_GRACE_S = 3.0
+READ_CHUNK = 65536
+
+
+class Process(Protocol):
+    pid: int
+    returncode: int | None
+    stdout: asyncio.StreamReader | None
+    stderr: asyncio.StreamReader | None
+
+    async def wait(self) -> int: ...
+
+
+Spawner = Callable[..., Awaitable[Process]]
+Listener = Callable[[Event], None]
+
+
+class RunController:
+    def __init__(
+        self,
+        spec: RunSpec,
+        tool: Tool,
+        *,
+        store: Path,
+        name: str = "",
+        tags: Sequence[str] = (),
+        server: psutil.Process | None = None,
+        interval_s: float = 0.5,
+        listener: Listener | None = None,
+        spawn: Spawner | None = None,
+        live_hook: bool = True,
+    ) -> None:
+        self.spec = spec
+        self.tool = tool
+        self.store = store
+        self.name = name
+        self.tags = list(tags)
+        self.server = server
+        self.interval_s = interval_s
+        self.live_hook = live_hook
+        self._listener = listener or (lambda event: None)
+        self._spawn: Spawner = spawn or asyncio.create_subprocess_exec
+        self._stop_requested = False
+        self._proc: Process | None = None
+        self._series = SeriesBuilder()
+        self._ingest: LogIngest | None = None
+        self._tail: LogTail | None = None
+        self._journal: JournalWriter | None = None
+        self._samples: list[Any] = []
+        self._rows: list[dict[str, Any]] = []
+        self._output: dict[str, list[str]] = {"stdout": [], "stderr": []}
+        self._wrk_threads: dict[int, int] = {}
+        self._done: int | None = None
+        self._fraction: float | None = None
+        self._phase: str | None = None
+        self._t0 = 0.0
+
+    def stop(self) -> None:
+        """Stop the run early; what was measured so far is kept (status "interrupted")."""
+        self._stop_requested = True
+        proc = self._proc
+        if proc is not None and proc.returncode is None:
+            _signal_group(proc.pid, signal.SIGINT)
+
+    def _emit(self, event: Event) -> None:
+        self._listener(event)
+
+    async def run(self) -> RunFinished:
+        workdir = Path(tempfile.mkdtemp(prefix="tuibench-run-"))
+        try:
+            return await self._run(workdir)
+        finally:
+            shutil.rmtree(workdir, ignore_errors=True)
+
+    async def _run(self, workdir: Path) -> RunFinished:
+        invocation = build(
+            self.spec, self.tool.path, self.tool.version, workdir, live_hook=self.live_hook
+        )
+        started = datetime.now(UTC)
+        session_id = new_session_id(started.astimezone(), self.spec.tool, self.name)
+        draft = SessionDraft(
+            id=session_id,
+            spec=self.spec,
+            argv=list(invocation.argv),
+            tool=asdict(self.tool),
+            host=host_facts(),
+            started_at=started.isoformat(),
+            name=self.name,
+            tags=self.tags,
+            server=_describe(self.server),
+        )
+        journal = self._journal = JournalWriter(journal_path(self.store, session_id), draft.header())
+        t0_us = time.time_ns() // 1000
+        self._t0 = time.monotonic()
+        if invocation.log_file is not None:
+            self._ingest = LogIngest(t0_us)
+            self._tail = LogTail(invocation.log_file)
+        sampler = ResourceSampler(
+            self.server, None, self.interval_s, clock=lambda: time.monotonic() - self._t0
+        )
+        proc = self._proc = await self._spawn(
+            *invocation.argv,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            start_new_session=True,
+        )
+        sampler.set_client(proc.pid)
+        if self._stop_requested:
+            _signal_group(proc.pid, signal.SIGINT)
+        self._emit(RunStarted(session_id, invocation.argv, proc.pid))
+        readers = [
+            asyncio.create_task(self._read(proc.stdout, "stdout")),
+            asyncio.create_task(self._read(proc.stderr, "stderr")),
+        ]
+        tickers = [
+            asyncio.create_task(self._sample_loop(sampler)),
+            asyncio.create_task(self._traffic_loop()),
+        ]
+        try:
+            exit_code = await self._wait(proc)
+        finally:
+            for task in tickers:
+                task.cancel()
+            await asyncio.gather(*tickers, return_exceptions=True)
+            if proc.returncode is None:
+                _signal_group(proc.pid, signal.SIGKILL)
+                await proc.wait()
+        await asyncio.gather(*readers, return_exceptions=True)
+        await self._final_traffic()
+        return self._finish(invocation, journal, exit_code, started)
+
+    async def _wait(self, proc: Process) -> int:
+        waiter = asyncio.ensure_future(proc.wait())
+        while True:
+            done, _ = await asyncio.wait({waiter}, timeout=0.1)
+            if done:
+                return waiter.result()
+            if self._stop_requested:
+                break
+        try:
+            return await asyncio.wait_for(asyncio.shield(waiter), STOP_GRACE_S)
+        except TimeoutError:
+            _signal_group(proc.pid, signal.SIGKILL)
+            return await waiter
+
+    async def _read(self, stream: asyncio.StreamReader | None, name: str) -> None:
+        if stream is None:
+            return
+        pending = b""
+        while chunk := await stream.read(READ_CHUNK):
+            *lines, pending = (pending + chunk).split(b"\n")
+            for raw in lines:
+                self._line(name, raw.decode("utf-8", "replace") + "\n")
+        if pending:
+            self._line(name, pending.decode("utf-8", "replace"))
+
+    def _line(self, stream: str, text: str) -> None:
+        self._output[stream].append(text)
+        assert self._journal is not None
+        self._journal.write("out", {"s": stream, "l": text})
+        self._emit(OutputLine(stream, text))
+        live = parse_live_line(self.spec.tool, text.rstrip("\n"))
+        if live is None:
+            return
+        if live.thread is not None and live.done is not None:
+            self._wrk_threads[live.thread] = live.done
+            self._done = sum(self._wrk_threads.values())
+        elif live.done is not None:
+            self._done = live.done
+        if live.fraction is not None:
+            self._fraction = live.fraction
+        if live.phase is not None:
+            self._phase = live.phase
+
+    async def _sample_loop(self, sampler: ResourceSampler) -> None:
+        await asyncio.to_thread(sampler.sample)  # primes cpu_percent; its zeros mean nothing
+        next_at = time.monotonic() + self.interval_s
+        while True:
+            await asyncio.sleep(max(0.0, next_at - time.monotonic()))
+            next_at += self.interval_s
+            sample = await asyncio.to_thread(sampler.sample)
+            self._samples.append(sample)
+            self._series.add_sample(sample)
+            assert self._journal is not None
+            self._journal.write("sample", asdict(sample))
+            self._emit(ResourcesSampled(sample))
+
+    async def _traffic_loop(self) -> None:
+        second = 0
+        while True:
+            await asyncio.sleep(TAIL_INTERVAL_S)
+            elapsed = time.monotonic() - self._t0
+            if self._ingest is not None:
+                for stats in await asyncio.to_thread(self._ingest_step):
+                    self._row(traffic_from_log(stats))
+                self._done = self._ingest.totals.requests
+            else:
+                # Tools without a request log report running counts; a row per second.
+                while elapsed >= second + 1:
+                    self._row(self._series.traffic_from_count(second, self._done))
+                    second += 1
+            self._emit(Progress(elapsed, self._progress(elapsed), self._done, self._phase))
+
+    def _ingest_step(self) -> list[Any]:
+        assert self._ingest is not None and self._tail is not None
+        return self._ingest.feed(self._tail.read_new())
+
+    async def _final_traffic(self) -> None:
+        if self._ingest is None:
+            return
+        closed = await asyncio.to_thread(self._ingest_step)
+        for stats in [*closed, *self._ingest.close()]:
+            self._row(traffic_from_log(stats))
+
+    def _row(self, traffic: dict[str, Any]) -> None:
+        row = self._series.row(traffic)
+        self._rows.append(row)
+        assert self._journal is not None
+        self._journal.write("second", row)
+        self._emit(SecondClosed(row))
+
+    def _progress(self, elapsed: float) -> float | None:
+        spec = self.spec
+        if spec.count_mode:
+            if self._done is not None and spec.requests:
+                return min(1.0, self._done / spec.requests)
+            return self._fraction
+        total = (spec.duration_s or 0) + (spec.warm_up_s or 0)
+        return min(1.0, elapsed / total) if total else None
+
+    def _finish(
+        self,
+        invocation: Invocation,
+        journal: JournalWriter,
+        exit_code: int,
+        started: datetime,
+    ) -> RunFinished:
+        stdout = "".join(self._output["stdout"])
+        stderr = "".join(self._output["stderr"])
+        elapsed = time.monotonic() - self._t0
+        result = build_result(
+            self.spec,
+            self.tool,
+            stdout,
+            stderr,
+            invocation.json_file,
+            self._ingest,
+            elapsed,
+        )
+        status, message = judge(self._stop_requested, exit_code, result, stderr)
+        warnings = run_warnings(
+            self.spec,
+            result,
+            self._rows,
+            stdout,
+            same_machine=self.server is not None or same_machine(self.spec.urls[0]),
+            client_bound=client_bound(self._samples, self.spec.threads),
+        )
+        for warning in warnings:
+            journal.write("warning", asdict(warning))
+            self._emit(RunWarning(warning.code, warning.message))
+        journal.write(
+            "end",
+            {
+                "status": status,
+                "exit_code": exit_code,
+                "ended_at": datetime.now(UTC).isoformat(),
+                "result": result.to_dict() if result else None,
+                "resources": summarize(self._samples),
+                "message": message,
+            },
+        )
+        journal.close()
+        path = finalize(journal.path)
+        finished = RunFinished(status, exit_code, result, path, message)
+        self._emit(finished)
+        return finished
+
+
+def _signal_group(pid: int, sig: signal.Signals) -> None:
+    # The tool runs in its own session, so the group is the tool and nothing else.
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, sig)
+
+
+def _describe(proc: psutil.Process | None) -> dict[str, Any] | None:
+    if proc is None:
+        return None
+    try:
+        return {"pid": proc.pid, "name": proc.name(), "cmdline": proc.cmdline()}
+    except psutil.Error:
+        return {"pid": proc.pid}

@@ -1,0 +1,67 @@
+"""What the engine tells its listeners (the CLI's progress lines, the TUI, tests).
+
+All events are immutable: a listener may keep them, hand them to another thread, or drop
+them; it can never change what the engine recorded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tui_bench.result import Result
+from tui_bench.sampling.samples import ResourceSample
+
+
+@dataclass(frozen=True)
+class RunStarted:
+    session_id: str
+    argv: tuple[str, ...]
+    pid: int
+
+
+@dataclass(frozen=True)
+class OutputLine:
+    stream: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Progress:
+    elapsed_s: float
+    # Fraction of the run done (count mode: requests; duration mode: time); None if unknown.
+    fraction: float | None
+    done: int | None
+    phase: str | None
+
+
+@dataclass(frozen=True)
+class SecondClosed:
+    """One row of the per-second series (the columns of storage.session.SERIES_COLUMNS)."""
+
+    row: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class ResourcesSampled:
+    sample: ResourceSample
+
+
+@dataclass(frozen=True)
+class RunWarning:
+    code: str
+    message: str
+
+
+@dataclass(frozen=True)
+class RunFinished:
+    status: str
+    exit_code: int | None
+    result: Result | None
+    session_path: Path
+    message: str | None
+
+
+Event = RunStarted | OutputLine | Progress | SecondClosed | ResourcesSampled | RunWarning | RunFinished

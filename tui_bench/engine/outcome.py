@@ -1,0 +1,85 @@
+"""How a finished (or stopped) run becomes a Result and a status. Pure apart from reading
+h2load's JSON summary file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tui_bench.engine.log_ingest import LogIngest
+from tui_bench.parsers import ParseError
+from tui_bench.parsers.detect import parse_output
+from tui_bench.parsers.h2load import parse_json
+from tui_bench.result import Distribution, Requests, Result
+from tui_bench.runners.tools import Tool
+from tui_bench.spec import RunSpec
+
+
+def build_result(
+    spec: RunSpec,
+    tool: Tool,
+    stdout: str,
+    stderr: str,
+    json_file: Path | None,
+    ingest: LogIngest | None,
+    elapsed_s: float,
+) -> Result | None:
+    """The tool's own summary when it printed one (the reference for totals), completed
+    with what tuibench measured itself; else, for h2load, a result from the request log."""
+    result: Result | None
+    try:
+        if json_file is not None and json_file.is_file():
+            result = parse_json(json_file.read_bytes(), stdout)
+        else:
+            result = parse_output(stdout + stderr, spec.tool)
+    except ParseError:
+        result = None
+    if ingest is not None:
+        result = _with_log(result, spec, ingest, elapsed_s)
+    if result is None:
+        return None
+    return result.with_(tool_version=result.tool_version or tool.version)
+
+
+def _with_log(
+    result: Result | None, spec: RunSpec, ingest: LogIngest, elapsed_s: float
+) -> Result | None:
+    totals = ingest.totals
+    overall = ingest.overall.distribution()
+    if result is None:
+        if totals.requests == 0:
+            return None
+        succeeded = totals.requests - totals.errors
+        return Result(
+            tool=spec.tool,
+            protocol=spec.expected_protocol,
+            duration_s=elapsed_s,
+            rps=totals.requests / elapsed_s if elapsed_s > 0 else None,
+            requests=Requests(total=totals.requests, done=totals.requests,
+                              succeeded=succeeded, failed=totals.errors),
+            status=dict(totals.status),
+            latency=overall,
+        )
+    # h2load 1.52 reports no percentiles: add ours from the merged histogram.
+    latency = result.latency or Distribution()
+    merged = {**overall.percentiles, **latency.percentiles}
+    return result.with_(latency=Distribution(latency.min_s, latency.max_s, latency.mean_s,
+                                             latency.sd_s, merged))
+
+
+def judge(
+    stopped: bool, exit_code: int, result: Result | None, stderr: str
+) -> tuple[str, str | None]:
+    """("completed" | "failed" | "interrupted", a one-line reason when not completed)."""
+    if stopped:
+        return "interrupted", "stopped before the end; what was measured is kept"
+    last_error = next((ln.strip() for ln in reversed(stderr.splitlines()) if ln.strip()), None)
+    if exit_code != 0:
+        return "failed", last_error or f"the tool exited with status {exit_code}"
+    if result is None:
+        return "failed", last_error or "the tool printed no summary that tuibench can read"
+    total = result.requests.total
+    if result.requests.succeeded == 0 or total == 0:
+        return "failed", f"all {total or 0} requests failed" + (
+            f" ({last_error})" if last_error else ""
+        )
+    return "completed", None

@@ -1,0 +1,76 @@
+"""Joins per-second traffic (from the request log or live counts) with resource samples
+into the rows of the session's series. Pure: the engine feeds it, tests drive it directly."""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Mapping
+from statistics import fmean
+from typing import Any
+
+from tui_bench.engine.log_ingest import SecondStats
+from tui_bench.sampling.samples import ResourceSample
+
+GOOD_CLASSES = ("2xx", "3xx")
+
+
+def traffic_from_log(stats: SecondStats) -> dict[str, Any]:
+    good = sum(stats.status.get(c, 0) for c in GOOD_CLASSES)
+    return {
+        "t_s": stats.t_s,
+        "rps": stats.requests,
+        "good_rps": good,
+        # Anything that did not get a 2xx/3xx: transport failures and 4xx/5xx alike.
+        "errors": stats.requests - good,
+        **{c: stats.status.get(c, 0) for c in ("2xx", "3xx", "4xx", "5xx")},
+        "n": stats.n,
+        "p50_s": stats.p50_s,
+        "p90_s": stats.p90_s,
+        "p99_s": stats.p99_s,
+        "max_s": stats.max_s,
+    }
+
+
+class SeriesBuilder:
+    def __init__(self) -> None:
+        self._samples: dict[int, list[ResourceSample]] = defaultdict(list)
+        self._done_before = 0
+
+    def add_sample(self, sample: ResourceSample) -> None:
+        self._samples[math.floor(sample.t_s)].append(sample)
+
+    def traffic_from_count(self, t_s: int, done_total: int | None) -> dict[str, Any]:
+        """A row for tools that only report a running count (wrk's hook, ab's lines)."""
+        if done_total is None:
+            return {"t_s": t_s, "rps": None}
+        rps = max(0, done_total - self._done_before)
+        self._done_before = max(self._done_before, done_total)
+        return {"t_s": t_s, "rps": rps}
+
+    def row(self, traffic: Mapping[str, Any]) -> dict[str, Any]:
+        """`traffic` plus the resources of the same second; older samples are released."""
+        t_s = int(traffic["t_s"])
+        samples = self._samples.pop(t_s, [])
+        for stale in [k for k in self._samples if k < t_s]:
+            del self._samples[stale]
+        return {**traffic, **resources_of(samples)}
+
+
+def resources_of(samples: list[ResourceSample]) -> dict[str, Any]:
+    def mean(values: list[float | None]) -> float | None:
+        present = [v for v in values if v is not None]
+        return round(fmean(present), 2) if present else None
+
+    def peak(values: list[Any]) -> Any:
+        present = [v for v in values if v is not None]
+        return max(present) if present else None
+
+    return {
+        "server_cpu_pct": mean([s.server_cpu_pct for s in samples]),
+        "server_rss_bytes": peak([s.server_rss_bytes for s in samples]),
+        "server_procs": peak([s.server_procs for s in samples]),
+        "system_cpu_pct": mean([fmean(s.system_cpu_pct) for s in samples if s.system_cpu_pct]),
+        "client_cpu_pct": mean([s.client_cpu_pct for s in samples]),
+        "client_thread_max_pct": peak([s.client_thread_max_pct for s in samples]),
+    }

@@ -1,0 +1,117 @@
+"""How a RunSpec becomes a process: the exact argv for each tool, never a shell string."""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+from tui_bench.errors import UsageError
+from tui_bench.spec import RunSpec
+
+# ab sizes its stats array from -n; in -t mode it needs an -n that the time limit, not the
+# count, reaches first. ab is single-threaded and stays far below this rate.
+AB_MAX_RPS = 200_000
+AB_MAX_REQUESTS = 2**31 - 1
+
+
+@dataclass(frozen=True)
+class Invocation:
+    argv: tuple[str, ...]
+    # h2load's per-request log, tailed live; None for tools that have none.
+    log_file: Path | None = None
+    # h2load >= 1.70 writes its JSON summary here.
+    json_file: Path | None = None
+
+
+def version_tuple(version: str | None) -> tuple[int, ...]:
+    if not version:
+        return ()
+    match = re.match(r"\d+(?:\.\d+)*", version)
+    return tuple(int(p) for p in match.group(0).split(".")) if match else ()
+
+
+def lua_script() -> Path:
+    return Path(str(resources.files("tui_bench.runners").joinpath("wrk_report.lua")))
+
+
+def build(
+    spec: RunSpec, exe: str, version: str | None, workdir: Path, *, live_hook: bool = True
+) -> Invocation:
+    """The argv for `spec`; `workdir` is a fresh directory for per-run files."""
+    if spec.tool == "h2load":
+        return _h2load(spec, exe, version, workdir)
+    if spec.tool == "wrk":
+        return _wrk(spec, exe, live_hook)
+    return _ab(spec, exe)
+
+
+def _h2load(spec: RunSpec, exe: str, version: str | None, workdir: Path) -> Invocation:
+    if spec.warm_up_s and spec.count_mode:
+        raise UsageError("--warm-up needs -d: h2load has warm-up only in duration mode")
+    log_file = workdir / "requests.tsv"
+    argv: list[str] = [exe, "-c", str(spec.connections), "-t", str(spec.threads)]
+    if spec.count_mode:
+        argv += ["-n", str(spec.requests)]
+    else:
+        argv += ["-D", _seconds(spec.duration_s)]
+        if spec.warm_up_s:
+            argv += ["--warm-up-time", _seconds(spec.warm_up_s)]
+    if spec.streams:
+        argv += ["-m", str(spec.streams)]
+    if spec.h1:
+        argv.append("--h1")
+    for header in spec.all_headers():
+        argv += ["-H", header]
+    argv.append(f"--log-file={log_file}")
+    json_file = None
+    if version_tuple(version) >= (1, 70):
+        json_file = workdir / "summary.json"
+        argv.append(f"--output-file={json_file}")
+        # From 1.70 h2load no longer flushes stdout per line on a pipe.
+        argv = ["stdbuf", "-oL", *argv]
+    argv += list(spec.urls)
+    return Invocation(tuple(argv), log_file=log_file, json_file=json_file)
+
+
+def _wrk(spec: RunSpec, exe: str, live_hook: bool) -> Invocation:
+    # wrk takes whole seconds.
+    seconds = max(1, math.ceil(spec.duration_s or 0))
+    argv = [exe, "-t", str(spec.threads), "-c", str(spec.connections), "-d", f"{seconds}s"]
+    argv.append("--latency")
+    for header in spec.all_headers():
+        argv += ["-H", header]
+    argv += ["-s", str(lua_script()), spec.urls[0]]
+    if not live_hook:
+        argv += ["--", "no-live"]
+    return Invocation(tuple(argv))
+
+
+def _ab(spec: RunSpec, exe: str) -> Invocation:
+    argv = [exe, "-c", str(spec.connections)]
+    if spec.count_mode:
+        argv += ["-n", str(spec.requests)]
+    else:
+        seconds = max(1, math.ceil(spec.duration_s or 0))
+        # -t resets -n, so -n must come after it.
+        argv += ["-t", str(seconds), "-n", str(min(AB_MAX_REQUESTS, seconds * AB_MAX_RPS))]
+    if spec.keepalive:
+        argv.append("-k")
+    for header in spec.all_headers():
+        argv += ["-H", header]
+    argv.append(_with_path(spec.urls[0]))
+    return Invocation(tuple(argv))
+
+
+def _seconds(value: float | None) -> str:
+    # h2load's -D takes whole units: "1.5s" is an error, "1500ms" is not.
+    return f"{round((value or 0) * 1000)}ms"
+
+
+def _with_path(url: str) -> str:
+    """ab rejects a URL without a path ("invalid URL")."""
+    parts = urlsplit(url)
+    return url if parts.path else urlunsplit(parts._replace(path="/"))

@@ -1,0 +1,113 @@
+"""Sessions as JSON, CSV (the per-interval series) and markdown (the result). Pure."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Mapping
+from typing import Any
+
+from tui_bench.result import Distribution, Result
+from tui_bench.storage.session import SERIES_COLUMNS, Session
+
+FORMATS = ("json", "csv", "md")
+
+
+def export(session: Session, fmt: str) -> str:
+    if fmt == "json":
+        return session.to_json().decode()
+    if fmt == "csv":
+        return series_csv(session.series)
+    return result_markdown(session)
+
+
+def series_csv(rows: list[Mapping[str, Any]]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(SERIES_COLUMNS)
+    for row in rows:
+        writer.writerow(["" if row.get(c) is None else row[c] for c in SERIES_COLUMNS])
+    return out.getvalue()
+
+
+def fmt_seconds(value: float | None) -> str:
+    if value is None:
+        return "–"
+    if value < 1e-3:
+        return f"{value * 1e6:.0f} µs"
+    if value < 1:
+        return f"{value * 1e3:.2f} ms"
+    return f"{value:.2f} s"
+
+
+def fmt_count(value: float | None, digits: int = 0) -> str:
+    return "–" if value is None else f"{value:,.{digits}f}"
+
+
+def fmt_bytes(value: float | None) -> str:
+    if value is None:
+        return "–"
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if abs(value) < 1024 or unit == "GiB":
+            return f"{value:.0f} {unit}" if unit == "B" else f"{value:.2f} {unit}"
+        value /= 1024
+    raise AssertionError("unreachable")
+
+
+def result_rows(result: Result) -> list[tuple[str, str]]:
+    """The headline figures of a result as (label, value) pairs, for any text layout."""
+    req = result.requests
+    rows = [
+        ("tool", f"{result.tool} {result.tool_version or ''}".strip()),
+        ("protocol", result.protocol or "–"),
+        ("duration", fmt_seconds(result.duration_s)),
+        ("req/s", fmt_count(result.rps, 2)),
+        ("throughput", fmt_bytes(result.bytes_per_s) + "/s"),
+        ("requests", f"{fmt_count(req.total)} total, {fmt_count(req.succeeded)} ok, "
+                     f"{fmt_count(req.failed)} failed"),
+    ]
+    if result.status:
+        rows.append(("status", ", ".join(f"{v:,} {k}" for k, v in result.status.items())))
+    if result.errors:
+        rows.append(("errors", ", ".join(f"{v:,} {k}" for k, v in result.errors.items() if v)
+                     or "none"))
+    for label, dist in (("latency", result.latency), ("connect", result.connect),
+                        ("ttfb", result.ttfb)):
+        if dist is not None:
+            rows.append((label, distribution_text(dist)))
+    if result.tls is not None:
+        rows.append(("tls", " ".join(x for x in (result.tls.protocol, result.tls.cipher) if x)))
+    return rows
+
+
+def distribution_text(dist: Distribution) -> str:
+    parts = [f"min {fmt_seconds(dist.min_s)}", f"mean {fmt_seconds(dist.mean_s)}"]
+    for key in ("p50_s", "p90_s", "p99_s", "p99_9_s"):
+        if key in dist.percentiles:
+            parts.append(f"{key[:-2].replace('_', '.')} {fmt_seconds(dist.percentiles[key])}")
+    parts.append(f"max {fmt_seconds(dist.max_s)}")
+    return ", ".join(parts)
+
+
+def result_markdown(session: Session) -> str:
+    doc = session.doc
+    spec = session.spec
+    lines = [
+        f"# {session.name or session.id}",
+        "",
+        f"- status: {session.status}",
+        f"- url: {' '.join(spec.urls)}",
+        f"- started: {doc.get('started_at', '–')}",
+        f"- argv: `{' '.join(doc.get('argv') or [])}`",
+        "",
+        "| metric | value |",
+        "| --- | --- |",
+    ]
+    result = session.result
+    if result is None:
+        lines.append("| result | none: the tool printed no summary |")
+    else:
+        lines += [f"| {label} | {value} |" for label, value in result_rows(result)]
+    for warning in doc.get("warnings") or []:
+        lines.append(f"\n> warning: {warning.get('message')}")
+    return "\n".join(lines) + "\n"

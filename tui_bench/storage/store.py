@@ -1,0 +1,178 @@
+"""Where sessions live, and turning a journal into a session file."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from tui_bench.errors import SessionError
+from tui_bench.storage.atomic import write_atomic
+from tui_bench.storage.journal import JOURNAL_SUFFIX, is_abandoned, read_records
+from tui_bench.result import Result
+from tui_bench.spec import RunSpec
+from tui_bench.storage.session import Session, SessionDraft, parse
+
+SESSION_SUFFIX = ".json"
+
+
+def sessions_dir() -> Path:
+    """$TUIBENCH_SESSIONS, else $XDG_DATA_HOME/tuibench/sessions (~/.local/share/...)."""
+    explicit = os.environ.get("TUIBENCH_SESSIONS")
+    if explicit:
+        return Path(explicit).expanduser()
+    data_home = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(data_home) / "tuibench" / "sessions"
+
+
+def new_session_id(started: datetime, tool: str, name: str) -> str:
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-.")[:40]
+    stamp = started.strftime("%Y%m%d-%H%M%S-%f")[:-3]
+    return "-".join(part for part in (stamp, tool, slug) if part)
+
+
+def session_path(directory: Path, session_id: str) -> Path:
+    return directory / f"{session_id}{SESSION_SUFFIX}"
+
+
+def journal_path(directory: Path, session_id: str) -> Path:
+    return directory / f"{session_id}{JOURNAL_SUFFIX}"
+
+
+def document_from_journal(path: Path) -> dict[str, Any]:
+    """Replay a journal into a session document; a journal without an end is 'interrupted'."""
+    doc: dict[str, Any] | None = None
+    series: list[Any] = []
+    samples: list[Any] = []
+    warnings: list[Any] = []
+    raw: dict[str, list[str]] = {"stdout": [], "stderr": []}
+    end: Mapping[str, Any] = {}
+    for record in read_records(path):
+        kind = record.pop("k")
+        if kind == "header":
+            doc = record
+        elif kind == "second":
+            series.append(record)
+        elif kind == "sample":
+            samples.append(record)
+        elif kind == "warning":
+            warnings.append(record)
+        elif kind == "out":
+            raw.setdefault(record["s"], []).append(record["l"])
+        elif kind == "end":
+            end = record
+    if doc is None:
+        raise SessionError(f"{path}: journal has no header")
+    doc.update(
+        series=series,
+        samples=samples,
+        warnings=warnings,
+        raw={stream: "".join(lines) for stream, lines in raw.items()},
+        status=end.get("status", "interrupted"),
+        exit_code=end.get("exit_code"),
+        ended_at=end.get("ended_at"),
+        result=end.get("result"),
+        resources=end.get("resources"),
+    )
+    return doc
+
+
+def finalize(journal: Path) -> Path:
+    """Write the session file for `journal` atomically, then drop the journal."""
+    doc = document_from_journal(journal)
+    target = journal.with_suffix(SESSION_SUFFIX)
+    write_atomic(target, Session(doc).to_json())
+    journal.unlink()
+    return target
+
+
+def save_imported(
+    result: Result,
+    text: str,
+    *,
+    source: Path,
+    name: str = "",
+    tags: list[str] | None = None,
+    directory: Path | None = None,
+) -> Path:
+    """A session for output a tool printed elsewhere: no spec, series or host facts."""
+    now = datetime.now().astimezone()
+    draft = SessionDraft(
+        id=new_session_id(now, result.tool, name or source.stem),
+        spec=RunSpec(urls=(), tool=result.tool),
+        argv=[],
+        tool={"name": result.tool, "path": None, "version": result.tool_version},
+        host={},
+        started_at=now.isoformat(),
+        name=name or source.name,
+        tags=list(tags or []),
+    )
+    doc = {
+        **draft.header(),
+        "status": "imported",
+        "source": str(source),
+        "series": [],
+        "samples": [],
+        "warnings": [],
+        "raw": {"stdout": text, "stderr": ""},
+        "result": result.to_dict(),
+    }
+    target = session_path(directory or sessions_dir(), draft.id)
+    write_atomic(target, Session(doc).to_json())
+    return target
+
+
+def recover_abandoned(directory: Path) -> list[Path]:
+    """Finish the journals of runs that died (crash, kill -9, lost SSH session)."""
+    if not directory.is_dir():
+        return []
+    return [finalize(j) for j in sorted(directory.glob(f"*{JOURNAL_SUFFIX}")) if is_abandoned(j)]
+
+
+def load(ref: str | Path, directory: Path | None = None) -> Session:
+    """A session by path, or by id (or unique id prefix) in the store."""
+    path = resolve(ref, directory)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise SessionError(f"{path}: cannot read: {exc.strerror}") from None
+    return parse(data, str(path))
+
+
+def resolve(ref: str | Path, directory: Path | None = None) -> Path:
+    path = Path(ref).expanduser()
+    if path.is_file():
+        return path
+    directory = directory or sessions_dir()
+    matches = sorted(directory.glob(f"{ref}*{SESSION_SUFFIX}")) if directory.is_dir() else []
+    if len(matches) == 1:
+        return matches[0]
+    if len(matches) > 1:
+        raise SessionError(f"{ref}: matches {len(matches)} sessions; give more of the id")
+    raise SessionError(f"{ref}: no such session file or id in {directory}")
+
+
+@dataclass(frozen=True)
+class SessionEntry:
+    path: Path
+    session: Session | None
+    error: str | None = None
+
+
+def list_sessions(directory: Path | None = None) -> list[SessionEntry]:
+    """Sessions in the store, newest first; unreadable files are listed with their error."""
+    directory = directory or sessions_dir()
+    recover_abandoned(directory)
+    entries: list[SessionEntry] = []
+    if not directory.is_dir():
+        return entries
+    for path in sorted(directory.glob(f"*{SESSION_SUFFIX}"), reverse=True):
+        try:
+            entries.append(SessionEntry(path, parse(path.read_bytes(), str(path))))
+        except (SessionError, OSError) as exc:
+            entries.append(SessionEntry(path, None, str(exc)))
+    return entries
