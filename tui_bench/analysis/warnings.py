@@ -32,7 +32,7 @@ def collapsed(series: Sequence[Mapping[str, Any]]) -> bool:
     if len(rates) < 4:
         return False
     tail = rates[-max(2, len(rates) // 4) : -1] or rates[-2:]
-    return max(tail) < COLLAPSE_SHARE * max(rates)
+    return bool(max(tail) < COLLAPSE_SHARE * max(rates))
 
 
 def run_warnings(
@@ -85,11 +85,7 @@ def _result_warnings(result: Result) -> list[Warning]:
         bad = sum(result.errors.values()) if result.errors else (result.requests.failed or 0)
         bad += result.status.get("4xx", 0) + result.status.get("5xx", 0)
         if bad / total >= ERROR_RATE_WARN:
-            found.append(
-                Warning("errors", f"{bad} of {total} requests failed or got 4xx/5xx")
-            )
+            found.append(Warning("errors", f"{bad} of {total} requests failed or got 4xx/5xx"))
     if 0 < total < MIN_SAMPLES_FOR_P99:
-        found.append(
-            Warning("few-samples", f"only {total} requests: p99 rests on a few of them")
-        )
+        found.append(Warning("few-samples", f"only {total} requests: p99 rests on a few of them"))
     return found

@@ -33,7 +33,9 @@ def duration(text: str) -> float:
     try:
         value = float(number) * scale
     except ValueError:
-        raise argparse.ArgumentTypeError(f"bad duration {text!r} (e.g. 10, 10s, 500ms, 2m)")
+        raise argparse.ArgumentTypeError(
+            f"bad duration {text!r} (e.g. 10, 10s, 500ms, 2m)"
+        ) from None
     if value < 0:
         raise argparse.ArgumentTypeError(f"bad duration {text!r}: negative")
     return value
@@ -88,13 +90,22 @@ def add_run_options(run: argparse.ArgumentParser) -> None:
     run.add_argument("-c", "--connections", type=positive_int, default=10, metavar="N")
     run.add_argument("-t", "--threads", type=positive_int, default=1, metavar="N")
     mode = run.add_mutually_exclusive_group()
-    mode.add_argument("-n", "--requests", type=positive_int, metavar="N",
-                      help="run N requests")
-    mode.add_argument("-d", "--duration", type=duration, metavar="S",
-                      help="run for S seconds (default 10 when -n is not given)")
+    mode.add_argument("-n", "--requests", type=positive_int, metavar="N", help="run N requests")
+    mode.add_argument(
+        "-d",
+        "--duration",
+        type=duration,
+        metavar="S",
+        help="run for S seconds (default 10 when -n is not given)",
+    )
     run.add_argument("--warm-up", type=duration, metavar="S", help="h2load -D: warm-up time")
-    run.add_argument("-m", "--streams", type=positive_int, metavar="N",
-                     help="h2load: concurrent streams per connection")
+    run.add_argument(
+        "-m",
+        "--streams",
+        type=positive_int,
+        metavar="N",
+        help="h2load: concurrent streams per connection",
+    )
     run.add_argument("--h1", action="store_true", help="h2load: HTTP/1.1")
     run.add_argument("-k", "--keepalive", action="store_true", help="ab: keep-alive")
     run.add_argument("-H", "--header", action="append", default=[], metavar="'K: V'")
@@ -102,12 +113,21 @@ def add_run_options(run: argparse.ArgumentParser) -> None:
     server = run.add_mutually_exclusive_group()
     server.add_argument("--server-pid", type=positive_int, metavar="PID")
     server.add_argument("--server-name", metavar="NAME")
-    server.add_argument("--no-server", action="store_true",
-                        help="do not look for the server from the URL's port")
-    run.add_argument("--interval", type=duration, default=0.5, metavar="S",
-                     help="resource sampling interval (0.1 to 10 s)")
-    run.add_argument("--no-live-hook", action="store_true",
-                     help="wrk: no live counts (the Lua request hook costs a little)")
+    server.add_argument(
+        "--no-server", action="store_true", help="do not look for the server from the URL's port"
+    )
+    run.add_argument(
+        "--interval",
+        type=duration,
+        default=0.5,
+        metavar="S",
+        help="resource sampling interval (0.1 to 10 s)",
+    )
+    run.add_argument(
+        "--no-live-hook",
+        action="store_true",
+        help="wrk: no live counts (the Lua request hook costs a little)",
+    )
     run.add_argument("--headless", action="store_true", help="no TUI: progress lines")
     run.add_argument("--json", action="store_true", help="print the result as JSON")
     add_labels(run)
@@ -121,8 +141,9 @@ def add_labels(parser: argparse.ArgumentParser) -> None:
 
 def add_tool_paths(parser: argparse.ArgumentParser) -> None:
     for tool in (*TOOLS, "nginx"):
-        parser.add_argument(f"--{tool}", dest=f"{tool}_path", metavar="PATH",
-                            help=f"path of {tool}")
+        parser.add_argument(
+            f"--{tool}", dest=f"{tool}_path", metavar="PATH", help=f"path of {tool}"
+        )
 
 
 def check_interval(value: float) -> float:

@@ -24,6 +24,7 @@ from tui_bench.sampling.discover import find_server
 from tui_bench.spec import RunSpec
 from tui_bench.storage import store
 from tui_bench.storage.export import export, fmt_count, fmt_seconds, result_rows
+from tui_bench.storage.session import Session
 
 EXIT_CODES = {"completed": 0, "failed": 1, "interrupted": 130}
 DEFAULT_DURATION_S = 10.0
@@ -105,8 +106,9 @@ async def run_headless(
 def report(finished: RunFinished, *, as_json: bool) -> int:
     if as_json:
         payload: dict[str, Any] = finished.result.to_dict() if finished.result else {}
+        # "status" is the result's status-class counts: the run's own state has its key.
         payload.update(
-            status=finished.status,
+            run_status=finished.status,
             message=finished.message,
             session_path=str(finished.session_path),
         )
@@ -182,8 +184,12 @@ def cmd_export(args: argparse.Namespace) -> int:
 def cmd_sessions(args: argparse.Namespace) -> int:
     entries = store.list_sessions()
     if args.json:
-        rows = [session_row(e.session) | {"path": str(e.path)} if e.session else
-                {"path": str(e.path), "error": e.error} for e in entries]
+        rows = [
+            session_row(e.session) | {"path": str(e.path)}
+            if e.session
+            else {"path": str(e.path), "error": e.error}
+            for e in entries
+        ]
         _print(orjson.dumps(rows).decode())
         return 0
     if not entries:
@@ -196,15 +202,25 @@ def cmd_sessions(args: argparse.Namespace) -> int:
             table.append((entry.path.name, "unreadable", "", entry.error or "", "", "", "", ""))
             continue
         row = session_row(entry.session)
-        table.append((row["id"], row["status"], row["tool"], row["url"], str(row["c"]),
-                      fmt_count(row["rps"]), fmt_seconds(row["p99_s"]), ",".join(row["tags"])))
+        table.append(
+            (
+                row["id"],
+                row["status"],
+                row["tool"],
+                row["url"],
+                str(row["c"]),
+                fmt_count(row["rps"]),
+                fmt_seconds(row["p99_s"]),
+                ",".join(row["tags"]),
+            )
+        )
     widths = [max(len(r[i]) for r in table) for i in range(len(header))]
     for r in table:
         _print("  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=True)).rstrip())
     return 0
 
 
-def session_row(session: store.Session) -> dict[str, Any]:
+def session_row(session: Session) -> dict[str, Any]:
     spec = session.spec
     result = session.result
     latency = result.latency if result else None
@@ -231,4 +247,3 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
 def _print(text: str, out: Any = None) -> None:
     print(text, file=out or sys.stdout)
-

@@ -21,8 +21,9 @@ def second_line(row: Mapping[str, Any], progress: Progress | None) -> str:
     if row.get("p99_s") is not None:
         parts.append(f"p50 {fmt_seconds(row.get('p50_s'))} p99 {fmt_seconds(row['p99_s'])}")
     if row.get("server_cpu_pct") is not None:
-        parts.append(f"server {row['server_cpu_pct']:.0f}% cpu "
-                     f"{fmt_bytes(row.get('server_rss_bytes'))}")
+        parts.append(
+            f"server {row['server_cpu_pct']:.0f}% cpu {fmt_bytes(row.get('server_rss_bytes'))}"
+        )
     if row.get("client_cpu_pct") is not None:
         parts.append(f"client {row['client_cpu_pct']:.0f}% cpu")
     return "  ".join(parts)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import os
 import shutil
 import signal
@@ -52,13 +53,18 @@ TAIL_INTERVAL_S = 0.2
 # After SIGINT a tool gets this long to print what it has (wrk and ab do) before SIGKILL.
 STOP_GRACE_S = 3.0
 READ_CHUNK = 65536
+OVERRUN_GRACE_S = 10.0
 
 
 class Process(Protocol):
-    pid: int
-    returncode: int | None
-    stdout: asyncio.StreamReader | None
-    stderr: asyncio.StreamReader | None
+    @property
+    def pid(self) -> int: ...
+    @property
+    def returncode(self) -> int | None: ...
+    @property
+    def stdout(self) -> asyncio.StreamReader | None: ...
+    @property
+    def stderr(self) -> asyncio.StreamReader | None: ...
 
     async def wait(self) -> int: ...
 
@@ -91,8 +97,9 @@ class RunController:
         self.interval_s = interval_s
         self.live_hook = live_hook
         self._listener = listener or (lambda event: None)
-        self._spawn: Spawner = spawn or asyncio.create_subprocess_exec
+        self._spawn: Spawner = spawn or _spawn_subprocess
         self._stop_requested = False
+        self._overran = False
         self._proc: Process | None = None
         self._series = SeriesBuilder()
         self._ingest: LogIngest | None = None
@@ -141,7 +148,9 @@ class RunController:
             tags=self.tags,
             server=_describe(self.server),
         )
-        journal = self._journal = JournalWriter(journal_path(self.store, session_id), draft.header())
+        journal = self._journal = JournalWriter(
+            journal_path(self.store, session_id), draft.header()
+        )
         t0_us = time.time_ns() // 1000
         self._t0 = time.monotonic()
         if invocation.log_file is not None:
@@ -184,11 +193,16 @@ class RunController:
 
     async def _wait(self, proc: Process) -> int:
         waiter = asyncio.ensure_future(proc.wait())
+        deadline = self._deadline()
         while True:
             done, _ = await asyncio.wait({waiter}, timeout=0.1)
             if done:
                 return waiter.result()
             if self._stop_requested:
+                break
+            if time.monotonic() > deadline:
+                self._overran = True
+                _signal_group(proc.pid, signal.SIGINT)
                 break
         try:
             return await asyncio.wait_for(asyncio.shield(waiter), STOP_GRACE_S)
@@ -206,6 +220,14 @@ class RunController:
                 self._line(name, raw.decode("utf-8", "replace") + "\n")
         if pending:
             self._line(name, pending.decode("utf-8", "replace"))
+
+    def _deadline(self) -> float:
+        """A duration run that has not stopped well after its time is hung: stop it."""
+        spec = self.spec
+        if spec.count_mode:
+            return float("inf")
+        planned = (spec.duration_s or 0) + (spec.warm_up_s or 0)
+        return self._t0 + planned + max(OVERRUN_GRACE_S, planned * 0.2)
 
     def _line(self, stream: str, text: str) -> None:
         self._output[stream].append(text)
@@ -300,7 +322,7 @@ class RunController:
             self._ingest,
             elapsed,
         )
-        status, message = judge(self._stop_requested, exit_code, result, stderr)
+        status, message = judge(self._stop_requested, self._overran, exit_code, result, stderr)
         warnings = run_warnings(
             self.spec,
             result,
@@ -328,6 +350,18 @@ class RunController:
         finished = RunFinished(status, exit_code, result, path, message)
         self._emit(finished)
         return finished
+
+
+async def _spawn_subprocess(*argv: str, **kwargs: Any) -> Process:
+    return await asyncio.create_subprocess_exec(*argv, preexec_fn=_die_with_parent, **kwargs)
+
+
+def _die_with_parent() -> None:
+    # The tool is in its own session (Ctrl-C reaches tuibench only); if tuibench itself is
+    # killed outright, the kernel stops the tool too instead of leaving it loading the server.
+    PR_SET_PDEATHSIG = 1
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 def _signal_group(pid: int, sig: signal.Signals) -> None:

@@ -3,6 +3,7 @@ h2load's JSON summary file."""
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 
 from tui_bench.engine.log_ingest import LogIngest
@@ -54,25 +55,36 @@ def _with_log(
             protocol=spec.expected_protocol,
             duration_s=elapsed_s,
             rps=totals.requests / elapsed_s if elapsed_s > 0 else None,
-            requests=Requests(total=totals.requests, done=totals.requests,
-                              succeeded=succeeded, failed=totals.errors),
+            requests=Requests(
+                total=totals.requests,
+                done=totals.requests,
+                succeeded=succeeded,
+                failed=totals.errors,
+            ),
             status=dict(totals.status),
             latency=overall,
         )
     # h2load 1.52 reports no percentiles: add ours from the merged histogram.
     latency = result.latency or Distribution()
     merged = {**overall.percentiles, **latency.percentiles}
-    return result.with_(latency=Distribution(latency.min_s, latency.max_s, latency.mean_s,
-                                             latency.sd_s, merged))
+    return result.with_(
+        latency=Distribution(latency.min_s, latency.max_s, latency.mean_s, latency.sd_s, merged)
+    )
 
 
 def judge(
-    stopped: bool, exit_code: int, result: Result | None, stderr: str
+    stopped: bool, overran: bool, exit_code: int, result: Result | None, stderr: str
 ) -> tuple[str, str | None]:
     """("completed" | "failed" | "interrupted", a one-line reason when not completed)."""
     if stopped:
         return "interrupted", "stopped before the end; what was measured is kept"
+    if overran:
+        return "failed", "the tool did not stop after its duration and was stopped"
     last_error = next((ln.strip() for ln in reversed(stderr.splitlines()) if ln.strip()), None)
+    if exit_code < 0:
+        return "failed", f"the tool was killed by {signal.Signals(-exit_code).name}" + (
+            f" ({last_error})" if last_error else ""
+        )
     if exit_code != 0:
         return "failed", last_error or f"the tool exited with status {exit_code}"
     if result is None:

@@ -1,0 +1,248 @@
+"""End to end: `tuibench run --headless --json` driving the real tools against nginx."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import orjson
+import psutil
+import pytest
+
+from tests.conftest import need
+from tui_bench.demo.nginx_target import DemoTarget
+from tui_bench.storage import store
+
+pytestmark = pytest.mark.integration
+
+TUIBENCH = [sys.executable, "-m", "tui_bench.cli.main"]
+
+
+def tuibench(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*TUIBENCH, *args], capture_output=True, text=True, timeout=timeout, check=False
+    )
+
+
+def run_json(*args: str) -> tuple[int, dict[str, Any], str]:
+    proc = tuibench("run", "--headless", "--json", "--interval", "0.1", *args)
+    payload = orjson.loads(proc.stdout) if proc.stdout.strip() else {}
+    return proc.returncode, payload, proc.stderr
+
+
+def test_h2load_h2c_count_mode(nginx: DemoTarget, sessions: Path) -> None:
+    need("h2load")
+    code, result, stderr = run_json("-n", "20000", "-c", "10", "-m", "10", nginx.urls["h2c"])
+    assert code == 0, stderr
+    assert result["tool"] == "h2load" and result["tool_version"]
+    assert result["protocol"] == "h2c"
+    assert result["requests"]["total"] == 20000
+    assert result["requests"]["succeeded"] == 20000
+    assert result["status"]["2xx"] == 20000
+    latency = result["latency"]
+    # Percentiles computed from the request log, bounded by h2load's exact min and max.
+    assert latency["min_s"] <= latency["p50_s"] <= latency["p99_s"] <= latency["max_s"]
+    session = store.load(result["session_path"])
+    assert session.status == "completed"
+    assert session.doc["server"]["name"] == "nginx"
+    assert sum(row["rps"] for row in session.series) == 20000
+    assert "same-machine" in {w["code"] for w in session.doc["warnings"]}
+
+
+def test_h2load_duration_with_warm_up_samples_the_server(nginx: DemoTarget, sessions: Path) -> None:
+    need("h2load")
+    code, result, stderr = run_json(
+        "-d", "2", "--warm-up", "0.5", "-c", "4", "--h1", nginx.urls["h1"]
+    )
+    assert code == 0, stderr
+    assert result["protocol"] == "http/1.1"
+    session = store.load(result["session_path"])
+    assert len(session.series) >= 2
+    cpu = [row["server_cpu_pct"] for row in session.series if row["server_cpu_pct"] is not None]
+    assert cpu and max(cpu) > 5, session.series
+    assert any(row["client_cpu_pct"] for row in session.series)
+    assert session.doc["samples"], "resource samples are kept"
+    csv = tuibench("export", session.id, "--format", "csv").stdout.splitlines()
+    assert csv[0].startswith("t_s,rps,")
+    assert len(csv) == len(session.series) + 1
+    assert "[" in stderr and "req/s" in stderr, "live progress lines on stderr"
+
+
+def test_h2load_tls_h2(nginx: DemoTarget, sessions: Path) -> None:
+    need("h2load")
+    if "h2" not in nginx.urls:
+        pytest.skip("no TLS port (openssl missing)")
+    code, result, stderr = run_json("-n", "2000", "-c", "4", nginx.urls["h2"])
+    assert code == 0, stderr
+    assert result["protocol"] == "h2"
+    assert result["tls"]["protocol"].startswith("TLSv1.")
+    assert result["tls"]["cipher"]
+
+
+def test_wrk_with_live_counts(nginx: DemoTarget, sessions: Path) -> None:
+    need("wrk")
+    code, result, stderr = run_json(
+        "--tool", "wrk", "-d", "2", "-c", "8", "-t", "2", nginx.urls["h1"]
+    )
+    assert code == 0, stderr
+    assert result["tool"] == "wrk" and result["rps"] > 100
+    assert result["latency"]["p99_s"] > 0
+    session = store.load(result["session_path"])
+    assert sum(row["rps"] or 0 for row in session.series) > 0, "live counts from the Lua hook"
+
+
+def test_ab_count_mode(nginx: DemoTarget, sessions: Path) -> None:
+    need("ab")
+    code, result, stderr = run_json(
+        "--tool", "ab", "-n", "3000", "-c", "10", "-k", nginx.urls["h1"]
+    )
+    assert code == 0, stderr
+    assert result["requests"]["total"] == 3000
+    assert result["latency"]["max_s"] >= result["latency"]["p99_s"]
+
+
+def test_server_closing_connections_is_warned(nginx: DemoTarget, sessions: Path) -> None:
+    need("h2load")
+    code, result, stderr = run_json("-d", "2", "-c", "4", nginx.urls["closing_h2c"])
+    session = store.load(result["session_path"])
+    assert "connections-dying" in {w["code"] for w in session.doc["warnings"]}
+    assert "keepalive_requests" in stderr
+
+
+def test_refused_port_fails_with_exit_1(sessions: Path) -> None:
+    need("h2load")
+    port = _free_port()
+    code, result, stderr = run_json("-n", "100", "-c", "2", f"http://127.0.0.1:{port}/")
+    assert code == 1
+    assert result["run_status"] == "failed"
+    assert store.load(result["session_path"]).status == "failed"
+
+
+def test_dns_failure_fails_with_exit_1(sessions: Path) -> None:
+    need("h2load")
+    code, result, _ = run_json("-n", "10", "--no-server", "http://no-such-host.invalid/")
+    assert code == 1
+    assert result["run_status"] == "failed" and result["message"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--h2load", "/nonexistent/h2load", "http://127.0.0.1:1/"], "apt-get install"),
+        (["ftp://127.0.0.1/"], "expected http"),
+        (["-c", "0", "http://127.0.0.1:1/"], "at least 1"),
+        (["-d", "ten", "http://127.0.0.1:1/"], "bad duration"),
+        (["--interval", "0.01", "http://127.0.0.1:1/"], "--interval"),
+        (["--server-pid", "999999999", "http://127.0.0.1:1/"], "no process"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(args: list[str], message: str, sessions: Path) -> None:
+    proc = tuibench("run", "--headless", *args)
+    assert proc.returncode == 2
+    assert message in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGHUP, signal.SIGTERM])
+def test_interrupt_keeps_the_partial_session(
+    nginx: DemoTarget, sessions: Path, sig: signal.Signals
+) -> None:
+    need("h2load")
+    proc = subprocess.Popen(
+        [*TUIBENCH, "run", "--headless", "--json", "-d", "8", "-c", "4", nginx.urls["h2c"]],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    _wait_for_progress(proc)
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=15)
+    assert proc.returncode == 130, err
+    result = orjson.loads(out)
+    assert result["run_status"] == "interrupted"
+    session = store.load(result["session_path"])
+    assert session.status == "interrupted"
+    # h2load dies without a summary on SIGINT: the result comes from its request log.
+    assert session.result is not None and (session.result.requests.total or 0) > 0
+    assert session.series and session.doc["raw"]["stdout"]
+
+
+def test_killed_tuibench_loses_at_most_the_last_second(nginx: DemoTarget, sessions: Path) -> None:
+    need("h2load")
+    proc = subprocess.Popen(
+        [*TUIBENCH, "run", "--headless", "-d", "8", "-c", "4", nginx.urls["h2c"]],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    _wait_for_progress(proc, lines=3)
+    tool = psutil.Process(proc.pid).children()
+    assert [p.name() for p in tool] == ["h2load"]
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait(10)
+    _, alive = psutil.wait_procs(tool, timeout=5)
+    assert not alive, "the tool dies with tuibench"
+    entries = store.list_sessions(sessions)
+    assert len(entries) == 1 and entries[0].session is not None
+    session = entries[0].session
+    assert session.status == "interrupted"
+    assert len(session.series) >= 2
+
+
+def test_import_then_export(sessions: Path) -> None:
+    fixture = Path(__file__).parents[1] / "fixtures" / "h2load-1.52-h2c-n.txt"
+    proc = tuibench("import", str(fixture), "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert orjson.loads(proc.stdout)["tool"] == "h2load"
+    assert not sessions.exists() or not list(sessions.iterdir()), "--json alone saves nothing"
+    saved = tuibench("import", str(fixture), "--json", "--save")
+    path = orjson.loads(saved.stdout)["session_path"]
+    md = tuibench("export", path, "--format", "md")
+    assert md.returncode == 0 and "| req/s |" in md.stdout
+    listing = tuibench("sessions")
+    assert Path(path).stem in listing.stdout
+
+
+def test_import_garbage_is_one_line_exit_2(tmp_path: Path, sessions: Path) -> None:
+    junk = tmp_path / "junk.txt"
+    junk.write_bytes(b"\x00\x01 not a benchmark\n")
+    proc = tuibench("import", str(junk))
+    assert proc.returncode == 2
+    assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_export_of_corrupt_or_newer_session(tmp_path: Path, sessions: Path) -> None:
+    newer = tmp_path / "newer.json"
+    newer.write_bytes(orjson.dumps({"schema": "tuibench.session", "version": 99, "id": "x"}))
+    proc = tuibench("export", str(newer))
+    assert proc.returncode == 2 and "newer tuibench" in proc.stderr
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"schema": "tuibench.session", "vers')
+    proc = tuibench("export", str(broken))
+    assert proc.returncode == 2 and "corrupt" in proc.stderr
+
+
+def _wait_for_progress(proc: subprocess.Popen[str], lines: int = 2) -> None:
+    assert proc.stderr is not None
+    seen = 0
+    deadline = time.monotonic() + 15
+    while seen < lines and time.monotonic() < deadline:
+        line = proc.stderr.readline()
+        if "req/s" in line:
+            seen += 1
+    assert seen >= lines, "no progress lines"
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])

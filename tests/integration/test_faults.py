@@ -1,0 +1,66 @@
+"""Faults a real tool cannot be made to show on demand, through a stand-in tool."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import orjson
+
+from tests.integration.test_cli_real_tools import TUIBENCH
+from tui_bench.storage import store
+
+FAKE = str(Path(__file__).parents[1] / "fakes" / "fake_tool.py")
+URL = "http://127.0.0.1:9/"  # never contacted: the fake tool does no I/O
+
+
+def run_fake(mode: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*TUIBENCH, "run", "--headless", "--json", "--no-server", "--h2load", FAKE, *args, URL],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "FAKE_MODE": mode},
+        check=False,
+    )
+
+
+def test_tool_crash_mid_run_keeps_what_was_measured(sessions: Path) -> None:
+    proc = run_fake("crash", "-n", "1000")
+    assert proc.returncode == 1, proc.stderr
+    result = orjson.loads(proc.stdout)
+    assert result["run_status"] == "failed"
+    assert "SIGSEGV" in result["message"]
+    assert result["requests"]["total"] == 500, "the request log written before the crash"
+    session = store.load(result["session_path"])
+    assert sum(row["rps"] for row in session.series) == 500
+    assert "starting benchmark" in session.doc["raw"]["stdout"]
+
+
+def test_garbage_output_is_a_failed_run_not_a_traceback(sessions: Path) -> None:
+    proc = run_fake("garbage", "-n", "10")
+    assert proc.returncode == 1
+    assert "Traceback" not in proc.stderr
+    result = orjson.loads(proc.stdout)
+    assert "no summary" in result["message"]
+    assert store.load(result["session_path"]).doc["raw"]["stdout"]
+
+
+def test_hung_tool_is_killed_after_the_stop_grace(sessions: Path) -> None:
+    proc = subprocess.Popen(
+        [*TUIBENCH, "run", "--headless", "--json", "--no-server", "--h2load", FAKE, "-n", "5", URL],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "FAKE_MODE": "hang"},
+    )
+    time.sleep(1.5)
+    started = time.monotonic()
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=20)
+    assert proc.returncode == 130, err
+    assert time.monotonic() - started < 8
+    assert orjson.loads(out)["run_status"] == "interrupted"
