@@ -17,8 +17,8 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from bench.common import demo_nginx, median, tuibench_json  # noqa: E402
-from tui_bench.parsers.h2load import parse  # noqa: E402
+from bench.common import demo_nginx, median, tuibench_json
+from tui_bench.parsers.h2load import parse
 
 
 def bare_rps(args: list[str]) -> float:

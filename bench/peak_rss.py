@@ -19,7 +19,7 @@ import psutil
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from bench.common import TUIBENCH, demo_nginx  # noqa: E402
+from bench.common import TUIBENCH, demo_nginx
 
 
 def peak_rss(args: list[str]) -> tuple[int, float]:

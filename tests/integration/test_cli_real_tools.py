@@ -109,6 +109,7 @@ def test_ab_count_mode(nginx: DemoTarget, sessions: Path) -> None:
 def test_server_closing_connections_is_warned(nginx: DemoTarget, sessions: Path) -> None:
     need("h2load")
     code, result, stderr = run_json("-d", "2", "-c", "4", nginx.urls["closing_h2c"])
+    assert code == 0, stderr
     session = store.load(result["session_path"])
     assert "connections-dying" in {w["code"] for w in session.doc["warnings"]}
     assert "keepalive_requests" in stderr
@@ -117,7 +118,7 @@ def test_server_closing_connections_is_warned(nginx: DemoTarget, sessions: Path)
 def test_refused_port_fails_with_exit_1(sessions: Path) -> None:
     need("h2load")
     port = _free_port()
-    code, result, stderr = run_json("-n", "100", "-c", "2", f"http://127.0.0.1:{port}/")
+    code, result, _ = run_json("-n", "100", "-c", "2", f"http://127.0.0.1:{port}/")
     assert code == 1
     assert result["run_status"] == "failed"
     assert store.load(result["session_path"]).status == "failed"

@@ -10,13 +10,36 @@ URL = "http://127.0.0.1:8080"
 
 
 def test_h2load_duration_mode_argv(tmp_path: Path) -> None:
-    spec = RunSpec(urls=(URL + "/a", URL + "/b"), connections=20, threads=2, duration_s=1.5,
-                   warm_up_s=0.5, streams=10, headers=("X-A: 1",), compress="gzip")
+    spec = RunSpec(
+        urls=(URL + "/a", URL + "/b"),
+        connections=20,
+        threads=2,
+        duration_s=1.5,
+        warm_up_s=0.5,
+        streams=10,
+        headers=("X-A: 1",),
+        compress="gzip",
+    )
     inv = build(spec, "/usr/bin/h2load", "1.52.0", tmp_path)
     assert inv.argv == (
-        "/usr/bin/h2load", "-c", "20", "-t", "2", "-D", "1500ms", "--warm-up-time", "500ms",
-        "-m", "10", "-H", "X-A: 1", "-H", "Accept-Encoding: gzip",
-        f"--log-file={tmp_path / 'requests.tsv'}", URL + "/a", URL + "/b",
+        "/usr/bin/h2load",
+        "-c",
+        "20",
+        "-t",
+        "2",
+        "-D",
+        "1500ms",
+        "--warm-up-time",
+        "500ms",
+        "-m",
+        "10",
+        "-H",
+        "X-A: 1",
+        "-H",
+        "Accept-Encoding: gzip",
+        f"--log-file={tmp_path / 'requests.tsv'}",
+        URL + "/a",
+        URL + "/b",
     )
     assert inv.log_file == tmp_path / "requests.tsv"
     assert inv.json_file is None
@@ -38,8 +61,19 @@ def test_h2load_warm_up_needs_duration(tmp_path: Path) -> None:
 def test_wrk_argv_rounds_up_to_whole_seconds(tmp_path: Path) -> None:
     spec = RunSpec(urls=(URL,), tool="wrk", connections=8, threads=2, duration_s=2.2)
     inv = build(spec, "wrk", "4.1.0", tmp_path)
-    assert inv.argv == ("wrk", "-t", "2", "-c", "8", "-d", "3s", "--latency", "-s",
-                        str(lua_script()), URL)
+    assert inv.argv == (
+        "wrk",
+        "-t",
+        "2",
+        "-c",
+        "8",
+        "-d",
+        "3s",
+        "--latency",
+        "-s",
+        str(lua_script()),
+        URL,
+    )
     assert lua_script().is_file()
     quiet = build(spec, "wrk", "4.1.0", tmp_path, live_hook=False)
     assert quiet.argv[-2:] == ("--", "no-live")

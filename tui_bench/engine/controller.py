@@ -167,6 +167,10 @@ class RunController:
             start_new_session=True,
         )
         sampler.set_client(proc.pid)
+        # Resolving a host name can block: off the loop, once, while the tool starts.
+        shared = self.server is not None or await asyncio.to_thread(
+            same_machine, self.spec.urls[0]
+        )
         if self._stop_requested:
             _signal_group(proc.pid, signal.SIGINT)
         self._emit(RunStarted(session_id, invocation.argv, proc.pid))
@@ -189,7 +193,7 @@ class RunController:
                 await proc.wait()
         await asyncio.gather(*readers, return_exceptions=True)
         await self._final_traffic()
-        return self._finish(invocation, journal, exit_code, started)
+        return self._finish(invocation, journal, exit_code, shared)
 
     async def _wait(self, proc: Process) -> int:
         waiter = asyncio.ensure_future(proc.wait())
@@ -308,7 +312,7 @@ class RunController:
         invocation: Invocation,
         journal: JournalWriter,
         exit_code: int,
-        started: datetime,
+        shared: bool,
     ) -> RunFinished:
         stdout = "".join(self._output["stdout"])
         stderr = "".join(self._output["stderr"])
@@ -328,7 +332,7 @@ class RunController:
             result,
             self._rows,
             stdout,
-            same_machine=self.server is not None or same_machine(self.spec.urls[0]),
+            same_machine=shared,
             client_bound=client_bound(self._samples, self.spec.threads),
         )
         for warning in warnings:

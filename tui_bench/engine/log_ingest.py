@@ -1,0 +1,339 @@
+"""Per-second series from h2load's request log (`--log-file`), read while the run goes on.
+
+Each line is `start_us\\tstatus\\tduration_us\\n`: wall-clock µs since the epoch when the
+request started, the HTTP status (-1 when h2load counts the request as failed) and the
+request time in µs. A request belongs to the second of its completion, start + duration,
+counted from the run's start `t0_us`.
+
+h2load's threads append lines as their requests finish, so lines come roughly, not exactly,
+in completion order. A second therefore stays open until a completion at least GRACE_S past
+its end has been seen; only then is it emitted. Results do not depend on how the file was cut
+into chunks as long as no line arrives more than GRACE_S late.
+
+Parsing is one `np.fromstring` call per chunk plus a few vectorized checks; only a chunk
+that fails them is re-read line by line to skip and count the bad lines.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+from dataclasses import dataclass
+from itertools import pairwise
+from types import TracebackType
+
+import numpy as np
+import numpy.typing as npt
+
+from tui_bench.analysis.histogram import MAX_US, LatencyHistogram
+from tui_bench.result import STATUS_CLASSES
+
+GRACE_S = 1
+
+_US_PER_S = 1_000_000
+# h2load writes start_us with 16 digits (every date from 2001 to 2286).
+_MIN_START_US = 10**15
+_MAX_START_US = 10**16 - 1
+# h2load parses at most three status digits.
+_MAX_STATUS = 999
+# A real line is under 40 bytes: an unterminated tail this long is garbage, not a line
+# still being written, and keeping it would let memory grow with the file.
+_MAX_LINE_BYTES = 4096
+_LINE = re.compile(rb"\s*([+-]?\d+)\s+([+-]?\d+)\s+([+-]?\d+)\s*")
+
+Int64Array = npt.NDArray[np.int64]
+
+
+@dataclass(frozen=True)
+class SecondStats:
+    """One second of the run. `histogram` holds the durations of every request that
+    completed (status >= 0, including 4xx/5xx, like h2load's "time for request"); it is
+    owned by this record and must not be modified. Use `histogram.to_dict()` for JSON."""
+
+    t_s: int
+    requests: int
+    errors: int
+    status: dict[str, int]
+    histogram: LatencyHistogram
+    n: int
+    p50_s: float | None
+    p90_s: float | None
+    p99_s: float | None
+    max_s: float | None
+
+    @classmethod
+    def of(
+        cls,
+        t_s: int,
+        requests: int,
+        errors: int,
+        status: dict[str, int],
+        histogram: LatencyHistogram,
+    ) -> SecondStats:
+        p50, p90, p99 = histogram.percentiles_s((50, 90, 99))
+        max_us = histogram.max_us
+        return cls(
+            t_s=t_s,
+            requests=requests,
+            errors=errors,
+            status=status,
+            histogram=histogram,
+            n=histogram.count,
+            p50_s=p50,
+            p90_s=p90,
+            p99_s=p99,
+            max_s=None if max_us is None else max_us / _US_PER_S,
+        )
+
+
+@dataclass(frozen=True)
+class IngestTotals:
+    """Every line read so far, open seconds included."""
+
+    requests: int
+    errors: int
+    status: dict[str, int]
+    bad_lines: int
+
+
+class _OpenSecond:
+    __slots__ = ("errors", "histogram", "requests", "status")
+
+    def __init__(self) -> None:
+        self.requests = 0
+        self.errors = 0
+        self.status = [0] * len(STATUS_CLASSES)
+        self.histogram = LatencyHistogram()
+
+    def stats(self, t_s: int, histogram: LatencyHistogram) -> SecondStats:
+        status = dict(zip(STATUS_CLASSES, self.status, strict=True))
+        return SecondStats.of(t_s, self.requests, self.errors, status, histogram)
+
+
+def _all_plausible(rows: Int64Array) -> bool:
+    # Reductions rather than boolean masks: no temporary arrays on the hot path. A line
+    # split or merged by garbage shifts a 16-digit start into another column and fails here.
+    start, status, duration = rows[:, 0], rows[:, 1], rows[:, 2]
+    return bool(
+        start.min() >= _MIN_START_US
+        and start.max() <= _MAX_START_US
+        and status.min() >= -1
+        and status.max() <= _MAX_STATUS
+        and duration.min() >= 0
+        and duration.max() <= MAX_US
+    )
+
+
+def _parse_slowly(block: bytes) -> tuple[Int64Array, int]:
+    rows: list[tuple[int, int, int]] = []
+    bad = 0
+    for line in block.split(b"\n")[:-1]:
+        match = _LINE.fullmatch(line)
+        if match is not None:
+            start, status, duration = (int(g) for g in match.groups())
+            if (
+                _MIN_START_US <= start <= _MAX_START_US
+                and -1 <= status <= _MAX_STATUS
+                and 0 <= duration <= MAX_US
+            ):
+                rows.append((start, status, duration))
+                continue
+        bad += 1
+    return np.array(rows, dtype=np.int64).reshape(-1, 3), bad
+
+
+def _parse_lines(block: bytes) -> tuple[Int64Array, int]:
+    """Rows of (start_us, status, duration_us) from complete lines (`block` ends with a
+    newline), and how many lines were rejected."""
+    lines = block.count(b"\n")
+    try:
+        flat = np.fromstring(block, dtype=np.int64, sep=" ")
+    except ValueError:  # a token that is not an integer
+        return _parse_slowly(block)
+    # fromstring skips empty lines and ignores line structure, hence the count check.
+    if flat.size == 3 * lines:
+        rows = flat.reshape(lines, 3)
+        if _all_plausible(rows):
+            return rows, 0
+    return _parse_slowly(block)
+
+
+class LogIngest:
+    """Turns chunks of the log into closed `SecondStats`; see the module docstring.
+
+    Memory is bounded by the open seconds and one merged histogram, whatever the run length.
+    Not thread-safe: feed it and read it from one thread at a time.
+    """
+
+    def __init__(self, t0_us: int) -> None:
+        self._t0_us = t0_us
+        self._partial = b""
+        self._discarding = False
+        self._closed = False
+        self._open: dict[int, _OpenSecond] = {}
+        # Every second before this one has been emitted: it is the oldest open second.
+        self._next_emit = 0
+        self._newest = -1
+        self._overall = LatencyHistogram()
+        self._requests = 0
+        self._errors = 0
+        self._status = [0] * len(STATUS_CLASSES)
+        self._bad_lines = 0
+
+    def feed(self, chunk: bytes) -> list[SecondStats]:
+        """Reads `chunk` (any cut of the file) and returns the seconds it closed, in order."""
+        if self._closed:
+            raise RuntimeError("LogIngest.feed() after close()")
+        data = self._partial + chunk
+        if self._discarding:
+            newline = data.find(b"\n")
+            if newline < 0:
+                self._partial = b""
+                return []
+            data = data[newline + 1 :]
+            self._discarding = False
+        end = data.rfind(b"\n") + 1
+        self._partial = data[end:]
+        if len(self._partial) > _MAX_LINE_BYTES:
+            self._bad_lines += 1
+            self._partial = b""
+            self._discarding = True
+        if end:
+            self._ingest(data[:end])
+        return self._emit_through(self._newest - 1 - GRACE_S)
+
+    def close(self, end_us: int | None = None) -> list[SecondStats]:
+        """Reads an unterminated last line and emits every second still open. With `end_us`
+        (when the run stopped) the seconds up to it are emitted too, as zeros if empty, so a
+        stall at the end of the run shows."""
+        if self._closed:
+            return []
+        self._closed = True
+        if self._partial and not self._discarding:
+            self._ingest(self._partial + b"\n")
+        self._partial = b""
+        last = max(self._open, default=self._next_emit - 1)
+        if end_us is not None:
+            last = max(last, (end_us - self._t0_us - 1) // _US_PER_S)
+        return self._emit_through(last)
+
+    @property
+    def overall(self) -> LatencyHistogram:
+        """A new histogram of every completed request so far, open seconds included."""
+        merged = self._overall.copy()
+        for second in self._open.values():
+            merged.merge(second.histogram)
+        return merged
+
+    @property
+    def totals(self) -> IngestTotals:
+        return IngestTotals(
+            requests=self._requests,
+            errors=self._errors,
+            status=dict(zip(STATUS_CLASSES, self._status, strict=True)),
+            bad_lines=self._bad_lines,
+        )
+
+    def current(self) -> SecondStats | None:
+        """The newest open second as it stands now (still filling), for a live display."""
+        if not self._open:
+            return None
+        t_s = max(self._open)
+        second = self._open[t_s]
+        return second.stats(t_s, second.histogram.copy())
+
+    def _ingest(self, block: bytes) -> None:
+        rows, bad = _parse_lines(block)
+        self._bad_lines += bad
+        if not rows.size:
+            return
+        start, status, duration = rows[:, 0], rows[:, 1], rows[:, 2]
+        seconds = (start + duration - self._t0_us) // _US_PER_S
+        # A line for a second already emitted is counted in the oldest open second: late
+        # by more than the grace, it can no longer change what was reported.
+        np.maximum(seconds, self._next_emit, out=seconds)
+        first = int(seconds.min())
+        last = int(seconds.max())
+        bounds = [0, seconds.size]
+        if first != last:
+            # Stable and nearly sorted already: cheap, and keeps each second's lines together.
+            order = np.argsort(seconds, kind="stable")
+            seconds, status, duration = seconds[order], status[order], duration[order]
+            cuts = np.flatnonzero(seconds[1:] != seconds[:-1]) + 1
+            bounds = [0, *cuts.tolist(), seconds.size]
+        for lo, hi in pairwise(bounds):
+            self._add(int(seconds[lo]), status[lo:hi], duration[lo:hi])
+        self._newest = max(self._newest, last)
+
+    def _add(self, t_s: int, status: Int64Array, duration: Int64Array) -> None:
+        second = self._open.get(t_s)
+        if second is None:
+            second = self._open[t_s] = _OpenSecond()
+        # Bin status + 1 for every code -1..999 (2xx is bins 201..300): cheaper than
+        # dividing every status by 100.
+        per_code = np.bincount(status + 1, minlength=_MAX_STATUS + 2)
+        errors = int(per_code[0])
+        second.requests += status.size
+        second.errors += errors
+        self._requests += status.size
+        self._errors += errors
+        for i in range(len(STATUS_CLASSES)):
+            lo = (i + 2) * 100 + 1
+            count = int(per_code[lo : lo + 100].sum())
+            second.status[i] += count
+            self._status[i] += count
+        second.histogram.add(duration[status >= 0] if errors else duration)
+
+    def _emit_through(self, last: int) -> list[SecondStats]:
+        closed: list[SecondStats] = []
+        for t_s in range(self._next_emit, last + 1):
+            second = self._open.pop(t_s, None)
+            if second is None:
+                second = _OpenSecond()
+            self._overall.merge(second.histogram)
+            closed.append(second.stats(t_s, second.histogram))
+        self._next_emit = max(self._next_emit, last + 1)
+        return closed
+
+
+class LogTail:
+    """Reads what another process appended to a file since the last call.
+
+    Opened on the first call that finds the file, then kept open. Blocking: call it from a
+    worker thread. At most `max_bytes` per call, so a backlog is drained over several calls
+    rather than held in memory at once.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], max_bytes: int = 4 << 20) -> None:
+        self._path = path
+        self._max_bytes = max_bytes
+        self._file: io.FileIO | None = None
+        self._closed = False
+
+    def read_new(self) -> bytes:
+        if self._closed:
+            raise ValueError("LogTail.read_new() after close()")
+        if self._file is None:
+            try:
+                self._file = io.FileIO(self._path, "r")
+            except FileNotFoundError:
+                return b""
+        return self._file.read(self._max_bytes) or b""
+
+    def close(self) -> None:
+        self._closed = True
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+    def __enter__(self) -> LogTail:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
