@@ -63,6 +63,7 @@ def build_parser() -> Parser:
     demo = commands.add_parser("demo", help="start the built-in demo target and run on it")
     demo.add_argument("--headless", action="store_true", help="print progress lines")
     demo.add_argument("--duration", "-d", type=duration, default=5.0, metavar="S")
+    add_ui_options(demo)
     add_tool_paths(demo)
 
     imp = commands.add_parser("import", help="turn saved tool output into a session")
@@ -130,8 +131,20 @@ def add_run_options(run: argparse.ArgumentParser) -> None:
     )
     run.add_argument("--headless", action="store_true", help="no TUI: progress lines")
     run.add_argument("--json", action="store_true", help="print the result as JSON")
+    add_ui_options(run)
     add_labels(run)
     add_tool_paths(run)
+
+
+def add_ui_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--theme", metavar="NAME", help="colour theme of the live monitor")
+    parser.add_argument(
+        "--no-mouse", action="store_true", help="ignore the mouse (less traffic over SSH)"
+    )
+    parser.add_argument(
+        "--fps", type=positive_int, metavar="N", help="most screen updates a second (SSH: 10)"
+    )
+    parser.add_argument("--basic", action="store_true", help="no big chart (slow links)")
 
 
 def add_labels(parser: argparse.ArgumentParser) -> None:

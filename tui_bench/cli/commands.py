@@ -58,6 +58,14 @@ def cmd_run(args: argparse.Namespace) -> int:
     server = None
     if not args.no_server:
         server = find_server(args.server_pid, args.server_name, spec.urls[0])
+    if not args.headless:
+        from tui_bench.ui.launch import EngineOptions, UiOptions, run_live
+
+        engine = EngineOptions(
+            server, interval, args.name, tuple(args.tag), live_hook=not args.no_live_hook
+        )
+        code, last = asyncio.run(run_live(spec, tool, engine, UiOptions.from_args(args)))
+        return report(last, as_json=args.json) if last else code
     finished = asyncio.run(
         run_headless(
             spec,
@@ -121,7 +129,7 @@ def report(finished: RunFinished, *, as_json: bool) -> int:
 def cmd_demo(args: argparse.Namespace) -> int:
     from tui_bench.demo.nginx_target import start_demo_target
 
-    async def demo() -> RunFinished:
+    async def demo() -> tuple[int, RunFinished | None]:
         target = await start_demo_target()
         try:
             url = target.urls.get("h2c") or target.urls["h1"]
@@ -133,14 +141,20 @@ def cmd_demo(args: argparse.Namespace) -> int:
                 h1="h2c" not in target.urls,
             ).validate()
             tool = find_tool("h2load", args.h2load_path)
+            server = psutil.Process(target.pid)
+            if not args.headless:
+                from tui_bench.ui.launch import EngineOptions, UiOptions, run_live
+
+                engine = EngineOptions(server, name="demo", tags=("demo",))
+                return await run_live(spec, tool, engine, UiOptions.from_args(args))
             sys.stderr.write(f"demo target on {url} (pid {target.pid})\n")
-            return await run_headless(
-                spec, tool, psutil.Process(target.pid), name="demo", tags=["demo"]
-            )
+            finished = await run_headless(spec, tool, server, name="demo", tags=["demo"])
+            return EXIT_CODES[finished.status], finished
         finally:
             await target.stop()
 
-    return report(asyncio.run(demo()), as_json=False)
+    code, last = asyncio.run(demo())
+    return report(last, as_json=False) if last else code
 
 
 def cmd_import(args: argparse.Namespace) -> int:

@@ -168,9 +168,7 @@ class RunController:
         )
         sampler.set_client(proc.pid)
         # Resolving a host name can block: off the loop, once, while the tool starts.
-        shared = self.server is not None or await asyncio.to_thread(
-            same_machine, self.spec.urls[0]
-        )
+        shared = self.server is not None or await asyncio.to_thread(same_machine, self.spec.urls[0])
         if self._stop_requested:
             _signal_group(proc.pid, signal.SIGINT)
         self._emit(RunStarted(session_id, invocation.argv, proc.pid))

@@ -1,0 +1,129 @@
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tui_bench.engine.events import (
+    Event,
+    OutputLine,
+    Progress,
+    ResourcesSampled,
+    RunFinished,
+    RunStarted,
+    RunWarning,
+    SecondClosed,
+)
+from tui_bench.engine.live_state import LiveState
+from tui_bench.sampling.samples import ResourceSample
+from tui_bench.spec import RunSpec
+
+SPEC = RunSpec(urls=("http://127.0.0.1:8080/",), duration_s=10.0)
+
+
+def row(t: int, rps: float, **extra: Any) -> SecondClosed:
+    return SecondClosed({"t_s": t, "rps": rps, "good_rps": rps, "errors": 0, "2xx": rps, **extra})
+
+
+def sample(client_thread_max_pct: float | None) -> ResourceSample:
+    return ResourceSample(
+        t_s=1.0,
+        server_cpu_pct=50.0,
+        server_rss_bytes=1 << 20,
+        server_uss_bytes=None,
+        server_pss_bytes=None,
+        server_procs=3,
+        server_threads=3,
+        server_fds=10,
+        system_cpu_pct=(10.0, 90.0),
+        system_mem_used_bytes=1 << 30,
+        system_mem_total_bytes=4 << 30,
+        client_cpu_pct=80.0,
+        client_thread_max_pct=client_thread_max_pct,
+        sampler_cpu_pct=1.0,
+    )
+
+
+def test_a_fresh_state_is_starting_and_knows_only_its_plan() -> None:
+    state = LiveState(SPEC)
+    assert state.status == "starting"
+    assert state.rps_now is None and state.rps_overall is None
+    assert state.eta_s == 10.0
+    assert state.latency == {"p50_s": None, "p90_s": None, "p99_s": None, "max_s": None}
+
+
+def test_every_event_bumps_the_version() -> None:
+    state = LiveState(SPEC)
+    events: list[Event] = [
+        RunStarted("s1", ("h2load", "-D", "10"), 42),
+        OutputLine("stdout", "starting benchmark...\n"),
+        Progress(1.5, 0.15, 100, "main"),
+        row(0, 1000.0),
+        ResourcesSampled(sample(10.0)),
+        RunWarning("w", "careful"),
+    ]
+    for i, event in enumerate(events, 1):
+        state.apply(event)
+        assert state.version == i
+    assert state.status == "running"
+    assert state.argv == ("h2load", "-D", "10")
+    assert state.elapsed_s == 1.5 and state.fraction == 0.15 and state.phase == "main"
+    assert state.eta_s == 8.5
+    assert [w.message for w in state.warnings] == ["careful"]
+
+
+def test_rows_give_now_overall_window_and_totals() -> None:
+    state = LiveState(SPEC)
+    state.apply(row(0, 1000.0, errors=2, **{"5xx": 2, "n": 998, "p99_s": 0.004}))
+    state.apply(row(1, 3000.0, good_rps=2990.0, **{"n": 3000, "p50_s": 0.001, "p99_s": 0.002}))
+    assert state.rps_now == 3000.0
+    assert state.good_rps_now == 2990.0
+    assert state.rps_overall == 2000.0
+    assert state.latency["p99_s"] == 0.002 and state.latency["p50_s"] == 0.001
+    assert state.latency_n == 3000
+    assert state.error_total == 2
+    assert state.status_totals == {"2xx": 4000, "3xx": 0, "4xx": 0, "5xx": 2}
+    assert state.series("p50_s") == [0.001]
+    assert state.rows_version == 2
+
+
+def test_rows_and_lines_are_bounded_but_totals_are_not() -> None:
+    state = LiveState(SPEC, max_rows=3, max_lines=2)
+    for t in range(5):
+        state.apply(row(t, 10.0))
+    for i in range(5):
+        state.apply(OutputLine("stderr", f"line {i}\n"))
+    assert [r["t_s"] for r in state.rows] == [2, 3, 4]
+    assert state.status_totals["2xx"] == 50
+    assert [line.text for line in state.output] == ["line 3\n", "line 4\n"]
+    assert state.lines_seen == 5
+    assert [line.text for line in state.new_lines(4)] == ["line 4\n"]
+    assert [line.text for line in state.new_lines(0)] == ["line 3\n", "line 4\n"]
+    assert state.new_lines(5) == []
+
+
+def test_client_bound_when_the_busiest_generator_thread_is_saturated() -> None:
+    state = LiveState(SPEC)
+    assert not state.client_bound
+    state.apply(ResourcesSampled(sample(89.9)))
+    assert not state.client_bound
+    state.apply(ResourcesSampled(sample(90.0)))
+    assert state.client_bound
+    state.apply(ResourcesSampled(sample(None)))
+    assert not state.client_bound
+
+
+def test_count_mode_eta_follows_the_fraction_done() -> None:
+    state = LiveState(RunSpec(urls=SPEC.urls, requests=1000))
+    assert state.eta_s is None
+    state.apply(Progress(2.0, 0.25, 250, None))
+    assert state.eta_s == 6.0
+
+
+def test_finished_run_reports_status_and_session() -> None:
+    state = LiveState(SPEC)
+    state.apply(RunFinished("interrupted", 130, None, Path("/tmp/s.json"), "stopped"))
+    assert not state.running
+    assert state.status == "interrupted"
+    assert state.session_path == Path("/tmp/s.json")
+    assert state.result is None
+    assert state.eta_s == 0.0

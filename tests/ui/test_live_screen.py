@@ -1,0 +1,348 @@
+"""The live monitor driven by a scripted engine: no tool, no sleeps, no wall clock.
+
+Elapsed time on screen comes from the events, so the fake's script fixes every number.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from textual.pilot import Pilot
+from textual.widgets import RichLog, Static
+
+from tui_bench.engine.events import (
+    Event,
+    OutputLine,
+    Progress,
+    ResourcesSampled,
+    RunFinished,
+    RunStarted,
+    RunWarning,
+    SecondClosed,
+)
+from tui_bench.result import Distribution, Requests, Result
+from tui_bench.sampling.samples import ResourceSample
+from tui_bench.spec import RunSpec
+from tui_bench.ui.app import TuibenchApp
+from tui_bench.ui.live_screen import LiveScreen
+from tui_bench.ui.widgets.dialogs import ConfirmQuit, HelpScreen
+from tui_bench.ui.widgets.metric_panel import MetricPanel
+from tui_bench.ui.widgets.run_chart import RunChart
+
+SPEC = RunSpec(urls=("http://127.0.0.1:8080/",), connections=16, duration_s=10.0, streams=10)
+SESSION = Path("/tmp/tuibench-sessions/20260101-120000-h2load-demo.json")
+RESULT = Result(
+    tool="h2load",
+    tool_version="1.52.0",
+    protocol="h2c",
+    duration_s=10.0,
+    rps=40321.5,
+    bytes_per_s=12_345_678,
+    requests=Requests(total=403215, succeeded=403200, failed=15),
+    status={"2xx": 403200, "5xx": 15},
+    latency=Distribution(
+        min_s=0.0001, max_s=0.031, mean_s=0.0039, percentiles={"p50_s": 0.0035, "p99_s": 0.012}
+    ),
+)
+
+
+def sample(t: float, client_thread_pct: float) -> ResourceSample:
+    return ResourceSample(
+        t_s=t,
+        server_cpu_pct=120.0 + 10 * t,
+        server_rss_bytes=int((40 + t) * 2**20),
+        server_uss_bytes=None,
+        server_pss_bytes=None,
+        server_procs=5,
+        server_threads=5,
+        server_fds=64,
+        system_cpu_pct=(95.0, 60.0, 30.0, 5.0),
+        system_mem_used_bytes=3 * 2**30,
+        system_mem_total_bytes=16 * 2**30,
+        client_cpu_pct=client_thread_pct,
+        client_thread_max_pct=client_thread_pct,
+        sampler_cpu_pct=0.5,
+    )
+
+
+def script(seconds: int = 6) -> list[Event]:
+    events: list[Event] = [
+        RunStarted("s1", ("h2load", "-c", "16", "-D", "10", "http://127.0.0.1:8080/"), 4242),
+        OutputLine("stdout", "starting benchmark...\n"),
+    ]
+    for t in range(seconds):
+        rps = 38000.0 + 800 * t
+        errors = 3 if t == 2 else 0
+        events += [
+            OutputLine("stdout", f"progress line {t}\n"),
+            SecondClosed(
+                {
+                    "t_s": t,
+                    "rps": rps,
+                    "good_rps": rps - errors,
+                    "errors": errors,
+                    "2xx": int(rps) - errors,
+                    "3xx": 0,
+                    "4xx": 0,
+                    "5xx": errors,
+                    "n": int(rps),
+                    "p50_s": 0.0030 + 0.0001 * t,
+                    "p90_s": 0.0060 + 0.0002 * t,
+                    "p99_s": 0.0100 + 0.0005 * t,
+                    "max_s": 0.0250,
+                    "server_cpu_pct": 120.0 + 10 * t,
+                    "server_rss_bytes": int((40 + t) * 2**20),
+                    "client_cpu_pct": 60.0 + 7 * t,
+                }
+            ),
+            ResourcesSampled(sample(t + 1, 60.0 + 7 * t)),
+            Progress(t + 1.0, (t + 1) / 10, None, None),
+        ]
+    return events
+
+
+class ScriptedEngine:
+    """Posts its script at once; with `hold`, then waits to be stopped like a duration run."""
+
+    def __init__(
+        self, listener: Callable[[Event], None], events: Sequence[Event], hold: bool
+    ) -> None:
+        self.listener = listener
+        self.events = events
+        self.hold = hold
+        self.stopped = asyncio.Event()
+        self.runs = 0
+
+    async def run(self) -> RunFinished:
+        for event in self.events:
+            self.listener(event)
+        if self.hold:
+            await self.stopped.wait()
+        status = "interrupted" if self.stopped.is_set() else "completed"
+        finished = RunFinished(status, 0, RESULT, SESSION, None)
+        self.listener(RunWarning("same-machine", "the load generator runs on the server's box"))
+        self.listener(finished)
+        return finished
+
+    def stop(self) -> None:
+        self.stopped.set()
+
+
+def make_app(*, hold: bool = True, basic: bool = False, **kwargs: Any) -> TuibenchApp:
+    engines: list[ScriptedEngine] = []
+
+    def factory(spec: RunSpec, listener: Callable[[Event], None]) -> ScriptedEngine:
+        engine = ScriptedEngine(listener, script(), hold)
+        engines.append(engine)
+        return engine
+
+    app = TuibenchApp(SPEC, factory, tool_label="h2load 1.52.0", basic=basic, **kwargs)
+    app.engines = engines  # type: ignore[attr-defined]
+    return app
+
+
+async def settle(pilot: Pilot[Any]) -> LiveScreen:
+    """Wait until the engine has posted its script, then paint once."""
+    app = pilot.app
+    assert isinstance(app, TuibenchApp)
+    live = app.live
+    while live.state.version < len(script()):
+        await pilot.pause()
+    live.paint(force=True)
+    await pilot.pause()
+    return live
+
+
+def text_of(live: LiveScreen, selector: str) -> str:
+    widget = live.query_one(selector)
+    if isinstance(widget, MetricPanel):
+        widget = widget.query_one(".body", Static)
+    assert isinstance(widget, Static)
+    return str(widget.render())
+
+
+async def test_panels_show_the_latest_second() -> None:
+    async with make_app().run_test(size=(120, 40)) as pilot:
+        live = await settle(pilot)
+        assert "42,000 req/s" in text_of(live, "#throughput")
+        assert "40,000 req/s" in text_of(live, "#throughput")  # overall: mean of 6 seconds
+        assert "p99 12.50 ms" in text_of(live, "#latency")
+        assert "n 42,000" in text_of(live, "#latency")
+        assert "errors 3" in text_of(live, "#status")
+        assert "procs 5" in text_of(live, "#server")
+        assert "ETA 00:04" in text_of(live, "#header")
+        assert "c16 t1 m10" in text_of(live, "#header")
+        assert "CLIENT-BOUND" in text_of(live, "#client")
+        assert live.query_one("#client").has_class("-alert")
+        assert not live.query_one("#summary").display
+
+
+async def test_stop_ends_the_run_with_a_summary_and_r_runs_it_again() -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        live = await settle(pilot)
+        await pilot.press("s")
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert live.state.status == "interrupted"
+        summary = text_of(live, "#summary")
+        assert "interrupted" in summary and str(SESSION) in summary and "40,321.50" in summary
+        assert "the load generator runs on the server's box" in summary
+        assert live.query_one("#summary").display
+        await pilot.press("r")
+        live = await settle(pilot)
+        assert live.state.status == "running"
+        assert not live.query_one("#summary").display
+        assert len(app.engines) == 2  # type: ignore[attr-defined]
+
+
+async def test_pause_freezes_painting_until_resumed() -> None:
+    async with make_app().run_test(size=(120, 40)) as pilot:
+        live = await settle(pilot)
+        await pilot.press("p")
+        assert "PAUSED" in text_of(live, "#header")
+        live.state.apply(Progress(9.0, 0.9, None, None))
+        live.paint()
+        assert "ETA 00:04" in text_of(live, "#header")
+        await pilot.press("p")
+        live.paint()
+        assert "ETA 00:01" in text_of(live, "#header")
+        assert "PAUSED" not in text_of(live, "#header")
+
+
+async def test_log_and_chart_toggle() -> None:
+    async with make_app().run_test(size=(160, 48)) as pilot:
+        live = await settle(pilot)
+        log = live.query_one(RichLog)
+        chart = live.query_one(RunChart)
+        assert not log.display and chart.display
+        await pilot.press("l")
+        assert log.display
+        assert len(log.lines) == len(live.state.output)
+        live.state.apply(OutputLine("stderr", "late line\n"))
+        live.paint()
+        assert log.lines[-1].text == "late line"
+        await pilot.press("c")
+        assert not chart.display
+        await pilot.press("c", "l")
+        assert chart.display and not log.display
+
+
+async def test_small_terminal_and_basic_mode_start_without_the_chart() -> None:
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        live = await settle(pilot)
+        assert not live.query_one(RunChart).display
+    async with make_app(basic=True).run_test(size=(160, 48)) as pilot:
+        live = await settle(pilot)
+        await pilot.press("c")
+        assert not live.query_one(RunChart).display
+
+
+async def test_expand_shows_only_the_focused_panel() -> None:
+    async with make_app().run_test(size=(120, 40)) as pilot:
+        live = await settle(pilot)
+        live.query_one("#latency").focus()
+        await pilot.press("e")
+        shown = [p.id for p in live.query(MetricPanel) if p.display]
+        assert shown == ["latency"]
+        await pilot.press("e")
+        assert all(p.display for p in live.query(MetricPanel))
+
+
+async def test_help_lists_every_key() -> None:
+    async with make_app().run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        assert isinstance(pilot.app.screen, HelpScreen)
+        text = str(pilot.app.screen.query_one("#help", Static).render())
+        for word in ("stop the run", "pause", "raw output", "big chart", "theme", "run the same"):
+            assert word in text
+        await pilot.press("escape")
+        assert isinstance(pilot.app.screen, LiveScreen)
+
+
+async def test_quit_during_a_run_asks_and_no_keeps_running() -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        live = await settle(pilot)
+        await pilot.press("q")
+        assert isinstance(app.screen, ConfirmQuit)
+        await pilot.press("n")
+        assert isinstance(app.screen, LiveScreen) and live.state.running
+
+
+async def test_quit_confirmed_stops_saves_and_exits_130() -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("q", "y")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+    assert app.return_value == 130
+    assert app.finished is not None and app.finished.session_path == SESSION
+
+
+async def test_quit_after_a_completed_run_exits_0_without_asking() -> None:
+    app = make_app(hold=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.press("q")
+    assert app.return_value == 0
+
+
+async def test_theme_cycles() -> None:
+    app = make_app(theme="textual-dark")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("t")
+        assert app.theme != "textual-dark"
+
+
+def test_unknown_theme_is_a_usage_error() -> None:
+    from tui_bench.errors import UsageError
+
+    try:
+        make_app(theme="no-such-theme")
+    except UsageError as exc:
+        assert "no-such-theme" in str(exc)
+    else:
+        raise AssertionError("expected UsageError")
+
+
+async def _mid_run(pilot: Pilot[Any]) -> None:
+    await settle(pilot)
+
+
+async def _ended(pilot: Pilot[Any]) -> None:
+    live = await settle(pilot)
+    await pilot.press("s")
+    await pilot.app.workers.wait_for_complete()
+    live.paint(force=True)
+    await pilot.pause()
+
+
+def test_snapshot_mid_run_80x24(snap_compare: Any) -> None:
+    assert snap_compare(make_app(), terminal_size=(80, 24), run_before=_mid_run)
+
+
+def test_snapshot_mid_run_160x48(snap_compare: Any) -> None:
+    assert snap_compare(make_app(), terminal_size=(160, 48), run_before=_mid_run)
+
+
+def test_snapshot_ended_80x24(snap_compare: Any) -> None:
+    assert snap_compare(make_app(), terminal_size=(80, 24), run_before=_ended)
+
+
+def test_snapshot_ended_160x48(snap_compare: Any) -> None:
+    assert snap_compare(make_app(), terminal_size=(160, 48), run_before=_ended)
+
+
+def test_snapshot_quit_confirmation_80x24(snap_compare: Any) -> None:
+    async def ask(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        await pilot.press("q")
+
+    assert snap_compare(make_app(), terminal_size=(80, 24), run_before=ask)

@@ -1,0 +1,169 @@
+"""What a live view shows, folded from the engine's events. Pure: no Textual, no clock.
+
+`apply` runs at event rate (thousands of output lines a second), so it only stores and adds;
+everything a painter derives from the state is computed when it asks, at paint rate.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from tui_bench.engine.events import (
+    Event,
+    OutputLine,
+    Progress,
+    ResourcesSampled,
+    RunFinished,
+    RunStarted,
+    RunWarning,
+    SecondClosed,
+)
+from tui_bench.result import Result
+from tui_bench.sampling.samples import ResourceSample
+from tui_bench.spec import RunSpec
+
+MAX_ROWS = 600
+MAX_LINES = 500
+STATUS_CLASSES = ("2xx", "3xx", "4xx", "5xx")
+LATENCY_KEYS = ("p50_s", "p90_s", "p99_s", "max_s")
+# The busiest generator thread at this share of a core means the generator, not the server,
+# may be what limits the run.
+CLIENT_BOUND_PCT = 90.0
+
+
+class LiveState:
+    def __init__(self, spec: RunSpec, *, max_rows: int = MAX_ROWS, max_lines: int = MAX_LINES):
+        self.spec = spec
+        self.version = 0
+        self.session_id: str | None = None
+        self.argv: tuple[str, ...] = ()
+        self.pid: int | None = None
+        self.elapsed_s = 0.0
+        self.fraction: float | None = None
+        self.done: int | None = None
+        self.phase: str | None = None
+        self.rows: deque[Mapping[str, Any]] = deque(maxlen=max_rows)
+        # Bumped only by new rows, so a chart can skip frames where only text changed.
+        self.rows_version = 0
+        self.status_totals: dict[str, int] = dict.fromkeys(STATUS_CLASSES, 0)
+        self.error_total = 0
+        self.sample: ResourceSample | None = None
+        self.warnings: list[RunWarning] = []
+        self.output: deque[OutputLine] = deque(maxlen=max_lines)
+        # Counts every line ever seen, so a log pane knows how many of `output` are new.
+        self.lines_seen = 0
+        self.finished: RunFinished | None = None
+        self._rps_sum = 0.0
+        self._rps_rows = 0
+
+    def apply(self, event: Event) -> None:
+        if isinstance(event, OutputLine):
+            self.output.append(event)
+            self.lines_seen += 1
+        elif isinstance(event, Progress):
+            self.elapsed_s = event.elapsed_s
+            self.fraction = event.fraction
+            self.done = event.done
+            self.phase = event.phase
+        elif isinstance(event, SecondClosed):
+            self._add_row(event.row)
+        elif isinstance(event, ResourcesSampled):
+            self.sample = event.sample
+        elif isinstance(event, RunWarning):
+            self.warnings.append(event)
+        elif isinstance(event, RunStarted):
+            self.session_id = event.session_id
+            self.argv = event.argv
+            self.pid = event.pid
+        elif isinstance(event, RunFinished):
+            self.finished = event
+            # The last progress report comes up to a tick before the end of a full run.
+            if event.status == "completed":
+                self.fraction = 1.0
+        self.version += 1
+
+    def _add_row(self, row: Mapping[str, Any]) -> None:
+        self.rows.append(row)
+        self.rows_version += 1
+        if row.get("rps") is not None:
+            self._rps_sum += row["rps"]
+            self._rps_rows += 1
+        self.error_total += row.get("errors") or 0
+        for key in STATUS_CLASSES:
+            self.status_totals[key] += row.get(key) or 0
+
+    @property
+    def running(self) -> bool:
+        return self.finished is None
+
+    @property
+    def status(self) -> str:
+        if self.finished is not None:
+            return self.finished.status
+        return "running" if self.session_id is not None else "starting"
+
+    @property
+    def result(self) -> Result | None:
+        return self.finished.result if self.finished else None
+
+    @property
+    def session_path(self) -> Path | None:
+        return self.finished.session_path if self.finished else None
+
+    @property
+    def last_row(self) -> Mapping[str, Any]:
+        return self.rows[-1] if self.rows else {}
+
+    @property
+    def rps_now(self) -> float | None:
+        value: float | None = self.last_row.get("rps")
+        return value
+
+    @property
+    def good_rps_now(self) -> float | None:
+        value: float | None = self.last_row.get("good_rps")
+        return value
+
+    @property
+    def rps_overall(self) -> float | None:
+        return self._rps_sum / self._rps_rows if self._rps_rows else None
+
+    @property
+    def latency(self) -> dict[str, float | None]:
+        """Percentiles of the last closed second (a window, never the whole run so far)."""
+        row = self.last_row
+        return {key: row.get(key) for key in LATENCY_KEYS}
+
+    @property
+    def latency_n(self) -> int | None:
+        value: int | None = self.last_row.get("n")
+        return value
+
+    @property
+    def client_bound(self) -> bool:
+        busiest = self.sample.client_thread_max_pct if self.sample else None
+        return busiest is not None and busiest >= CLIENT_BOUND_PCT
+
+    @property
+    def eta_s(self) -> float | None:
+        spec = self.spec
+        if self.finished is not None:
+            return 0.0
+        if not spec.count_mode:
+            planned = (spec.duration_s or 0) + (spec.warm_up_s or 0)
+            return max(0.0, planned - self.elapsed_s)
+        if self.fraction:
+            return self.elapsed_s * (1 - self.fraction) / self.fraction
+        return None
+
+    def series(self, key: str) -> list[float]:
+        """One column of the kept rows, without the seconds that have no value."""
+        return [row[key] for row in self.rows if row.get(key) is not None]
+
+    def new_lines(self, seen: int) -> Sequence[OutputLine]:
+        """Lines after the first `seen` ever received (those still kept)."""
+        fresh = min(self.lines_seen - seen, len(self.output))
+        return list(self.output)[len(self.output) - fresh :] if fresh > 0 else []

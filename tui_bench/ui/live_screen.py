@@ -1,0 +1,280 @@
+"""The live monitor: the engine folds events into a LiveState; one timer paints from it.
+
+The engine's listener only calls `LiveState.apply` (event rate, no widgets touched); the
+paint timer reads the state at a fixed rate and skips frames in which nothing changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import ClassVar, Protocol
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Container
+from textual.screen import Screen
+from textual.widgets import Footer, ProgressBar, RichLog, Static
+
+from tui_bench.cli.commands import EXIT_CODES
+from tui_bench.engine.events import Event, RunFinished
+from tui_bench.engine.live_state import LiveState
+from tui_bench.spec import RunSpec
+from tui_bench.ui import render
+from tui_bench.ui.widgets.dialogs import ConfirmQuit, HelpScreen
+from tui_bench.ui.widgets.metric_panel import MetricPanel
+from tui_bench.ui.widgets.run_chart import RunChart
+
+NUMBERS_HZ = 5
+# The chart is redrawn on every n-th numbers frame: 2.5 Hz, plotext is the costly part.
+CHART_EVERY = 2
+# Below this many rows the big chart does not fit beside the panels: off unless asked for.
+CHART_MIN_HEIGHT = 36
+EXIT_CRASHED = 1
+
+
+class Engine(Protocol):
+    """What the screen needs of a run: RunController, or a scripted fake in tests."""
+
+    async def run(self) -> RunFinished: ...
+
+    def stop(self) -> None: ...
+
+
+EngineFactory = Callable[[RunSpec, Callable[[Event], None]], Engine]
+
+
+class LiveScreen(Screen[None]):
+    # Textual types these as plain lists (not ClassVar), so they are assigned as such.
+    HORIZONTAL_BREAKPOINTS = [  # noqa: RUF012
+        (0, "-narrow"),
+        (120, "-wide"),
+    ]
+    VERTICAL_BREAKPOINTS = [  # noqa: RUF012
+        (0, "-short"),
+        (CHART_MIN_HEIGHT, "-tall"),
+    ]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("s", "stop", "Stop", tooltip="stop the run; the session keeps what was measured"),
+        Binding("q", "quit_run", "Quit", tooltip="quit (asks first while a run is going)"),
+        Binding("p", "pause", "Pause", tooltip="pause / resume painting (the run goes on)"),
+        Binding("e", "expand", "Expand", tooltip="expand the focused panel / back"),
+        Binding("l", "toggle_log", "Log", tooltip="show / hide the tool's raw output"),
+        Binding("c", "toggle_chart", "Chart", tooltip="show / hide the big chart"),
+        Binding("t", "cycle_theme", "Theme", tooltip="next colour theme"),
+        Binding("r", "rerun", "Run again", tooltip="run the same spec again (after the end)"),
+        Binding("question_mark", "help", "Help", key_display="?", tooltip="this help"),
+    ]
+
+    def __init__(
+        self, spec: RunSpec, engine_factory: EngineFactory, *, tool_label: str, basic: bool
+    ) -> None:
+        super().__init__()
+        self.state = LiveState(spec)
+        self.engine_factory = engine_factory
+        self.tool_label = tool_label
+        self.basic = basic
+        self.paused = False
+        self._engine: Engine | None = None
+        self._stopping = False
+        self._quit_when_done = False
+        self._chart_on = False
+        self._painted_version = -1
+        self._chart_version = -1
+        self._lines_painted = 0
+        self._frame = 0
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="header")
+        yield ProgressBar(total=1.0, show_eta=False, id="progress")
+        yield Static(id="summary")
+        with Container(id="panels"):
+            yield MetricPanel("Throughput", sparklines=["req/s"], id="throughput")
+            yield MetricPanel("Latency (1 s window)", sparklines=["p99"], id="latency")
+            yield MetricPanel("Status & errors", id="status")
+            yield MetricPanel("Server", sparklines=["cpu", "rss"], id="server")
+            yield MetricPanel("Client (load generator)", sparklines=["cpu"], id="client")
+            yield MetricPanel("Warnings", id="warnings")
+        yield RunChart(id="chart")
+        yield RichLog(id="log", max_lines=self.state.output.maxlen, markup=False, wrap=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#summary").border_title = "Result"
+        self.query_one("#log").border_title = "Tool output"
+        self._chart_on = not self.basic and self.app.size.height >= CHART_MIN_HEIGHT
+        self.query_one(RunChart).display = self._chart_on
+        self.set_interval(1 / NUMBERS_HZ, self.paint)
+        self._start()
+
+    def _start(self) -> None:
+        self._stopping = False
+        engine = self._engine = self.engine_factory(self.state.spec, self.state.apply)
+        self.refresh_bindings()
+        self.run_worker(self._drive(engine), name="engine", exclusive=True, exit_on_error=False)
+
+    async def _drive(self, engine: Engine) -> None:
+        try:
+            await engine.run()
+        except Exception as exc:
+            # The run broke before it could finish a session: say so instead of vanishing.
+            self.notify(f"the run failed: {exc}", severity="error", timeout=30)
+            if self._quit_when_done:
+                self.app.exit(EXIT_CRASHED)
+            return
+        finally:
+            self._engine = None
+            self.refresh_bindings()
+        self.paint(force=True)
+        if self._quit_when_done:
+            self.app.exit(self.exit_code)
+
+    @property
+    def exit_code(self) -> int:
+        finished = self.state.finished
+        return EXIT_CODES[finished.status] if finished else EXIT_CODES["interrupted"]
+
+    # Painting
+
+    def paint(self, force: bool = False) -> None:
+        """Numbers every frame, the chart every CHART_EVERY-th, nothing when unchanged."""
+        state = self.state
+        self._frame += 1
+        if (self.paused or state.version == self._painted_version) and not force:
+            return
+        self._painted_version = state.version
+        self._paint_header()
+        if state.fraction is not None:
+            self.query_one(ProgressBar).update(progress=state.fraction)
+        rows = {
+            "req/s": state.series("rps"),
+            "p99": state.series("p99_s"),
+            "cpu": state.series("server_cpu_pct"),
+            "rss": state.series("server_rss_bytes"),
+        }
+        self._panel("throughput").show(render.throughput(state), rows)
+        self._panel("latency").show(render.latency(state), rows)
+        self._panel("status").show(render.status(state))
+        self._panel("server").show(render.server(state), rows)
+        client = self._panel("client")
+        client.show(render.client(state), {"cpu": state.series("client_cpu_pct")})
+        client.set_class(state.client_bound, "-alert")
+        warnings = self._panel("warnings")
+        warnings.show(render.warnings(state))
+        warnings.set_class(bool(state.warnings), "-alert")
+        self.set_class(state.finished is not None, "-finished")
+        self.query_one("#summary", Static).update(render.summary(state))
+        self._paint_log()
+        if force or self._frame % CHART_EVERY == 0:
+            self._paint_chart()
+
+    def _paint_header(self) -> None:
+        self.query_one("#header", Static).update(
+            render.header(self.state, self.tool_label, paused=self.paused, stopping=self._stopping)
+        )
+
+    def _paint_chart(self) -> None:
+        chart = self.query_one(RunChart)
+        if not chart.display or self._chart_version == self.state.rows_version:
+            return
+        self._chart_version = self.state.rows_version
+        chart.show(self.state)
+
+    def _paint_log(self) -> None:
+        log = self.query_one(RichLog)
+        if not log.display:
+            return
+        for line in self.state.new_lines(self._lines_painted):
+            log.write(line.text.rstrip("\n"))
+        self._lines_painted = self.state.lines_seen
+
+    def _panel(self, name: str) -> MetricPanel:
+        return self.query_one(f"#{name}", MetricPanel)
+
+    # Actions
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "stop":
+            return self._engine is not None
+        if action == "rerun":
+            return self._engine is None
+        return True
+
+    def action_stop(self) -> None:
+        if self._engine is not None:
+            self._stopping = True
+            self._engine.stop()
+            self.paint(force=True)
+
+    def action_quit_run(self) -> None:
+        if self._engine is None:
+            self.app.exit(self.exit_code)
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.stop_and_quit()
+
+        self.app.push_screen(ConfirmQuit(), answered)
+
+    def stop_and_quit(self) -> None:
+        """Stop the run, let it save its session, then leave with its exit status."""
+        if self._engine is None:
+            self.app.exit(self.exit_code)
+            return
+        self._quit_when_done = True
+        self.action_stop()
+
+    def action_pause(self) -> None:
+        self.paused = not self.paused
+        self._paint_header()
+
+    def action_expand(self) -> None:
+        panels = list(self.query(MetricPanel))
+        expanded = [p for p in panels if p.has_class("-expanded")]
+        for panel in expanded:
+            panel.remove_class("-expanded")
+        if expanded:
+            self.remove_class("-expand")
+            return
+        focused = self.focused
+        target = focused if isinstance(focused, MetricPanel) else panels[0]
+        target.add_class("-expanded")
+        target.focus()
+        self.add_class("-expand")
+
+    def action_toggle_log(self) -> None:
+        log = self.query_one(RichLog)
+        log.display = not log.display
+        if log.display:
+            log.clear()
+            self._lines_painted = self.state.lines_seen - len(self.state.output)
+            self._paint_log()
+
+    def action_toggle_chart(self) -> None:
+        if self.basic:
+            self.notify("basic mode draws no chart")
+            return
+        chart = self.query_one(RunChart)
+        chart.display = self._chart_on = not self._chart_on
+        self._chart_version = -1
+        self._paint_chart()
+
+    def action_cycle_theme(self) -> None:
+        names = sorted(self.app.available_themes)
+        current = names.index(self.app.theme) if self.app.theme in names else -1
+        self.app.theme = names[(current + 1) % len(names)]
+        self.notify(f"theme {self.app.theme}", timeout=2)
+
+    def action_rerun(self) -> None:
+        if self._engine is not None:
+            return
+        self.state = LiveState(self.state.spec)
+        self._painted_version = self._chart_version = -1
+        self._lines_painted = 0
+        self.query_one(RichLog).clear()
+        self.query_one(ProgressBar).update(progress=0)
+        self._start()
+        self.paint(force=True)
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen(b for b in self.BINDINGS if isinstance(b, Binding)))

@@ -1,0 +1,151 @@
+"""The live screen's words: Rich text built from a LiveState, one function per panel."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.text import Text
+
+from tui_bench.engine.live_state import STATUS_CLASSES, LiveState
+from tui_bench.storage.export import fmt_bytes, fmt_count, fmt_seconds, result_rows
+
+BLOCKS = "▁▂▃▄▅▆▇█"
+LABEL = "dim"
+
+
+def clock(seconds: float | None) -> str:
+    if seconds is None:
+        return "–"
+    whole = int(seconds)
+    return f"{whole // 60:02d}:{whole % 60:02d}"
+
+
+def pct(value: float | None) -> str:
+    return "–" if value is None else f"{value:.0f}%"
+
+
+def _pairs(*pairs: tuple[str, str]) -> Text:
+    text = Text()
+    for i, (label, value) in enumerate(pairs):
+        text.append(("  " if i else "") + label + " ", LABEL)
+        text.append(value)
+    return text
+
+
+def _lines(*lines: Text | str) -> Text:
+    return Text("\n").join(Text(line) if isinstance(line, str) else line for line in lines)
+
+
+def header(state: LiveState, tool_label: str, *, paused: bool, stopping: bool) -> Text:
+    spec = state.spec
+    urls = " ".join(spec.urls)
+    mode = f"-n {spec.requests:,}" if spec.count_mode else f"-d {spec.duration_s:g}s"
+    shape = f"c{spec.connections} t{spec.threads}"
+    if spec.streams:
+        shape += f" m{spec.streams}"
+    top = Text.assemble((tool_label, "bold"), "  ", spec.expected_protocol, "  ", urls)
+    status = "stopping…" if stopping and state.running else state.status
+    if state.phase and state.running:
+        status += f" ({state.phase})"
+    bottom = _pairs(
+        ("load", shape),
+        ("mode", mode),
+        ("elapsed", clock(state.elapsed_s)),
+        ("ETA", clock(state.eta_s)),
+        ("", status),
+    )
+    if paused:
+        bottom.append("  PAUSED", "reverse bold")
+    return _lines(top, bottom)
+
+
+def throughput(state: LiveState) -> Text:
+    return _lines(
+        _pairs(("now    ", f"{fmt_count(state.rps_now)} req/s")),
+        _pairs(("overall", f"{fmt_count(state.rps_overall)} req/s")),
+        _pairs(("good   ", f"{fmt_count(state.good_rps_now)} req/s")),
+    )
+
+
+def latency(state: LiveState) -> Text:
+    lat = state.latency
+    return _lines(
+        _pairs(("p50", fmt_seconds(lat["p50_s"])), ("p90", fmt_seconds(lat["p90_s"]))),
+        _pairs(("p99", fmt_seconds(lat["p99_s"])), ("max", fmt_seconds(lat["max_s"]))),
+        _pairs(("n", f"{fmt_count(state.latency_n)} in the last second")),
+    )
+
+
+def status(state: LiveState) -> Text:
+    totals = state.status_totals
+    first, second = STATUS_CLASSES[:2], STATUS_CLASSES[2:]
+    errors = Text.assemble(("errors ", LABEL), f"{state.error_total:,}")
+    if state.error_total:
+        errors.stylize("bold red")
+    return _lines(
+        _pairs(*((key, f"{totals[key]:,}") for key in first)),
+        _pairs(*((key, f"{totals[key]:,}") for key in second)),
+        errors,
+        _pairs(("last s", f"{fmt_count(state.last_row.get('errors'))} errors")),
+    )
+
+
+def cores(values: Sequence[float]) -> str:
+    """One block character per core, its height the core's busy share."""
+    top = len(BLOCKS) - 1
+    return "".join(BLOCKS[round(min(max(v, 0.0), 100.0) / 100 * top)] for v in values)
+
+
+def server(state: LiveState) -> Text:
+    s = state.sample
+    if s is None:
+        return Text("no sample yet", LABEL)
+    system = s.system_cpu_pct
+    mean = sum(system) / len(system) if system else None
+    return _lines(
+        _pairs(
+            ("cpu", pct(s.server_cpu_pct)),
+            ("rss", fmt_bytes(s.server_rss_bytes)),
+            ("procs", fmt_count(s.server_procs)),
+        ),
+        _pairs(("cores", f"{cores(system)} {pct(mean)}")),
+        _pairs(
+            ("mem", f"{fmt_bytes(s.system_mem_used_bytes)} / {fmt_bytes(s.system_mem_total_bytes)}")
+        ),
+    )
+
+
+def client(state: LiveState) -> Text:
+    s = state.sample
+    if s is None:
+        return Text("no sample yet", LABEL)
+    text = _pairs(("cpu", pct(s.client_cpu_pct)), ("busiest thread", pct(s.client_thread_max_pct)))
+    if state.client_bound:
+        return _lines(text, Text(" CLIENT-BOUND ", "bold reverse red"))
+    return text
+
+
+def warnings(state: LiveState) -> Text:
+    if not state.warnings:
+        return Text("none", LABEL)
+    return _lines(*(Text.assemble(("! ", "bold yellow"), w.message) for w in state.warnings))
+
+
+def summary(state: LiveState) -> Text:
+    finished = state.finished
+    if finished is None:
+        return Text()
+    head = Text.assemble(("status     ", LABEL), (finished.status, "bold"))
+    if finished.message:
+        head.append(f" — {finished.message}")
+    result = finished.result
+    rows = (
+        [_pairs((f"{label:<10}", value)) for label, value in result_rows(result)] if result else []
+    )
+    notes = [Text.assemble(("warning    ", "yellow"), w.message) for w in state.warnings]
+    return _lines(
+        head,
+        *rows,
+        _pairs(("session   ", str(finished.session_path))),
+        *notes,
+    )

@@ -1,0 +1,1 @@
+"""Small widgets of the live screen, each with its CSS beside it."""

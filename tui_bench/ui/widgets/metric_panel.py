@@ -1,0 +1,52 @@
+"""One bordered panel: a few lines of figures and labelled 1-row sparklines.
+
+Every panel of the live screen is one of these; they differ only in what they are fed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Label, Sparkline, Static
+
+
+class MetricPanel(Vertical, can_focus=True):
+    DEFAULT_CSS = """
+    MetricPanel {
+        border: round $primary-darken-1;
+        border-title-color: $text;
+        height: 1fr;
+        padding: 0 1;
+        overflow: hidden hidden;
+        &:focus { border: round $accent; }
+        &.-alert { border: round $error; }
+        & > .body { height: auto; }
+        & > .spark { height: 1; }
+        & > .spark > Label { width: 6; color: $text-muted; }
+        & > .spark > Sparkline { width: 1fr; height: 1; }
+        &.-expanded > .spark { height: 1fr; max-height: 8; }
+        &.-expanded > .spark > Sparkline { height: 1fr; }
+    }
+    """
+
+    def __init__(self, title: str, *, sparklines: Sequence[str] = (), id: str) -> None:
+        super().__init__(id=id)
+        self.border_title = title
+        self._spark_names = tuple(sparklines)
+
+    def compose(self) -> ComposeResult:
+        yield Static(classes="body")
+        for name in self._spark_names:
+            with Horizontal(classes="spark"):
+                yield Label(name)
+                yield Sparkline([], name=name)
+
+    def show(self, body: Text, series: Mapping[str, list[float]] | None = None) -> None:
+        self.query_one(".body", Static).update(body)
+        for spark in self.query(Sparkline):
+            if series is not None and spark.name is not None and spark.name in series:
+                # Sparkline only notices a new list, not a changed one.
+                spark.data = series[spark.name]
