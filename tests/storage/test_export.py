@@ -4,25 +4,48 @@ from tui_bench.storage.session import SCHEMA, Session
 
 
 def session() -> Session:
-    result = Result(tool="h2load", tool_version="1.52.0", protocol="h2c", rps=1234.5,
-                    requests=Requests(total=100, succeeded=99, failed=1),
-                    status={"2xx": 99}, latency=Distribution(0.0001, 0.02, 0.001, None,
-                                                             {"p99_s": 0.01}))
-    return Session({
-        "schema": SCHEMA, "version": 1, "id": "sid", "name": "n", "status": "completed",
-        "spec": {"urls": ["http://127.0.0.1:1/"], "tool": "h2load"}, "argv": ["h2load"],
-        "series": [{"t_s": 0, "rps": 100, "p99_s": 0.01, "server_cpu_pct": 55.5},
-                   {"t_s": 1, "rps": 90}],
-        "result": result.to_dict(),
-        "warnings": [{"code": "same-machine", "message": "shared box"}],
-    })
+    result = Result(
+        tool="h2load",
+        tool_version="1.52.0",
+        protocol="h2c",
+        rps=1234.5,
+        requests=Requests(total=100, succeeded=99, failed=1),
+        status={"2xx": 99},
+        latency=Distribution(0.0001, 0.02, 0.001, None, {"p99_s": 0.01}),
+    )
+    return Session(
+        {
+            "schema": SCHEMA,
+            "version": 1,
+            "id": "sid",
+            "name": "n",
+            "status": "completed",
+            "spec": {"urls": ["http://127.0.0.1:1/"], "tool": "h2load"},
+            "argv": ["h2load"],
+            "series": [
+                {"t_s": 0, "rps": 100, "p99_s": 0.01, "server_cpu_pct": 55.5},
+                {"t_s": 1, "rps": 90},
+            ],
+            "result": result.to_dict(),
+            "warnings": [{"code": "same-machine", "message": "shared box"}],
+        }
+    )
 
 
 def test_csv_header_is_the_contract_and_rows_follow() -> None:
     lines = series_csv(session().series).splitlines()
     header = lines[0].split(",")
-    for column in ("t_s", "rps", "errors", "p50_s", "p90_s", "p99_s", "server_cpu_pct",
-                   "server_rss_bytes", "client_cpu_pct"):
+    for column in (
+        "t_s",
+        "rps",
+        "errors",
+        "p50_s",
+        "p90_s",
+        "p99_s",
+        "server_cpu_pct",
+        "server_rss_bytes",
+        "client_cpu_pct",
+    ):
         assert column in header
     first = dict(zip(header, lines[1].split(","), strict=True))
     assert first["rps"] == "100" and first["p99_s"] == "0.01" and first["server_cpu_pct"] == "55.5"

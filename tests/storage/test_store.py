@@ -28,8 +28,12 @@ def draft(session_id: str = "20261121-120000-000-h2load-x") -> SessionDraft:
     )
 
 
-RESULT = Result(tool="h2load", rps=10.0, requests=Requests(total=10, succeeded=10),
-                latency=Distribution(min_s=0.001, percentiles={"p99_s": 0.002}))
+RESULT = Result(
+    tool="h2load",
+    rps=10.0,
+    requests=Requests(total=10, succeeded=10),
+    latency=Distribution(min_s=0.001, percentiles={"p99_s": 0.002}),
+)
 
 
 def test_journal_replays_into_a_session(tmp_path: Path) -> None:
@@ -62,7 +66,7 @@ def test_journal_of_a_killed_run_is_recovered_as_interrupted(tmp_path: Path) -> 
         f"j = JournalWriter(Path({str(jpath)!r}), {d.header()!r})\n"
         "for t in range(3): j.write('second', {'t_s': t, 'rps': 5})\n"
         "j.flush()\n"
-        "j._file.write(b'{\"k\": \"second\", \"t_')\n"  # a torn last line
+        'j._file.write(b\'{"k": "second", "t_\')\n'  # a torn last line
         "j._file.flush()\n"
         "os.kill(os.getpid(), signal.SIGKILL)\n"
     )
@@ -90,9 +94,19 @@ def test_live_journal_is_not_recovered(tmp_path: Path) -> None:
         (b"{not json", "corrupt JSON"),
         (b"[]", "not a tuibench session"),
         (orjson.dumps({"schema": "tuibench.session", "version": 99, "id": "x"}), "newer"),
-        (orjson.dumps({"schema": "tuibench.session", "version": 1, "id": "x", "spec": {},
-                       "series": [], "result": {"tool": "h2load", "requests": "bad"}}),
-         "damaged"),
+        (
+            orjson.dumps(
+                {
+                    "schema": "tuibench.session",
+                    "version": 1,
+                    "id": "x",
+                    "spec": {},
+                    "series": [],
+                    "result": {"tool": "h2load", "requests": "bad"},
+                }
+            ),
+            "damaged",
+        ),
     ],
 )
 def test_bad_session_files_give_one_line_errors(

@@ -64,4 +64,6 @@ class RunFinished:
     message: str | None
 
 
-Event = RunStarted | OutputLine | Progress | SecondClosed | ResourcesSampled | RunWarning | RunFinished
+Event = (
+    RunStarted | OutputLine | Progress | SecondClosed | ResourcesSampled | RunWarning | RunFinished
+)

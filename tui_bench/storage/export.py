@@ -63,16 +63,23 @@ def result_rows(result: Result) -> list[tuple[str, str]]:
         ("duration", fmt_seconds(result.duration_s)),
         ("req/s", fmt_count(result.rps, 2)),
         ("throughput", fmt_bytes(result.bytes_per_s) + "/s"),
-        ("requests", f"{fmt_count(req.total)} total, {fmt_count(req.succeeded)} ok, "
-                     f"{fmt_count(req.failed)} failed"),
+        (
+            "requests",
+            f"{fmt_count(req.total)} total, {fmt_count(req.succeeded)} ok, "
+            f"{fmt_count(req.failed)} failed",
+        ),
     ]
     if result.status:
         rows.append(("status", ", ".join(f"{v:,} {k}" for k, v in result.status.items())))
     if result.errors:
-        rows.append(("errors", ", ".join(f"{v:,} {k}" for k, v in result.errors.items() if v)
-                     or "none"))
-    for label, dist in (("latency", result.latency), ("connect", result.connect),
-                        ("ttfb", result.ttfb)):
+        rows.append(
+            ("errors", ", ".join(f"{v:,} {k}" for k, v in result.errors.items() if v) or "none")
+        )
+    for label, dist in (
+        ("latency", result.latency),
+        ("connect", result.connect),
+        ("ttfb", result.ttfb),
+    ):
         if dist is not None:
             rows.append((label, distribution_text(dist)))
     if result.tls is not None:

@@ -41,6 +41,7 @@ SERIES_COLUMNS = (
     "client_thread_max_pct",
 )
 
+
 @dataclass(frozen=True)
 class Session:
     """A run as stored. `doc` is the JSON document; accessors read the common parts."""

@@ -11,10 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from tui_bench.errors import SessionError
-from tui_bench.storage.atomic import write_atomic
-from tui_bench.storage.journal import JOURNAL_SUFFIX, is_abandoned, read_records
 from tui_bench.result import Result
 from tui_bench.spec import RunSpec
+from tui_bench.storage.atomic import write_atomic
+from tui_bench.storage.journal import JOURNAL_SUFFIX, is_abandoned, read_records
 from tui_bench.storage.session import Session, SessionDraft, parse
 
 SESSION_SUFFIX = ".json"
