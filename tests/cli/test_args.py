@@ -1,0 +1,58 @@
+import argparse
+
+import pytest
+
+from tui_bench.cli.args import build_parser, duration
+from tui_bench.cli.commands import spec_from_args
+from tui_bench.cli.progress import second_line
+
+
+@pytest.mark.parametrize(
+    ("text", "seconds"), [("10", 10.0), ("10s", 10.0), ("500ms", 0.5), ("2m", 120.0), ("1h", 3600)]
+)
+def test_durations(text: str, seconds: float) -> None:
+    assert duration(text) == seconds
+
+
+@pytest.mark.parametrize("text", ["ten", "-1s", "5x"])
+def test_bad_durations(text: str) -> None:
+    with pytest.raises(argparse.ArgumentTypeError):
+        duration(text)
+
+
+def test_usage_error_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        build_parser().parse_args(["run", "-n", "5", "-d", "5", "http://127.0.0.1/"])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "not allowed with" in err
+
+
+def test_run_defaults_to_ten_seconds_of_h2load() -> None:
+    args = build_parser().parse_args(["run", "-H", "X-A: 1", "http://127.0.0.1:1/"])
+    spec = spec_from_args(args)
+    assert spec.tool == "h2load" and spec.duration_s == 10.0 and spec.requests is None
+    assert spec.headers == ("X-A: 1",)
+
+
+def test_progress_line_shows_what_the_second_measured() -> None:
+    row = {
+        "t_s": 2,
+        "rps": 45123,
+        "errors": 3,
+        "p50_s": 0.001,
+        "p99_s": 0.0048,
+        "server_cpu_pct": 97.0,
+        "server_rss_bytes": 12 * 2**20,
+        "client_cpu_pct": 88.0,
+    }
+    line = second_line(row, None)
+    assert line.startswith("[   3s]")
+    for part in (
+        "45,123 req/s",
+        "3 errors",
+        "p99 4.80 ms",
+        "server 97% cpu 12.00 MiB",
+        "client 88% cpu",
+    ):
+        assert part in line
