@@ -44,6 +44,7 @@ def test_protocol_expectations() -> None:
     assert spec(urls=("https://localhost/",)).expected_protocol == "h2"
     assert spec(h1=True).expected_protocol == "http/1.1"
     assert spec(tool="wrk").expected_protocol == "http/1.1"
+    assert spec(tool="ab").expected_protocol == "http/1.0"
 
 
 def test_loopback() -> None:

@@ -10,7 +10,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-PROTOCOLS = ("http/1.1", "h2c", "h2", "h3")
 STATUS_CLASSES = ("2xx", "3xx", "4xx", "5xx")
 
 

@@ -44,6 +44,8 @@ class RunSpec:
     @property
     def expected_protocol(self) -> str:
         """What the run should negotiate; the parsed result says what it did."""
+        if self.tool == "ab":
+            return "http/1.0"  # ab sends HTTP/1.0 requests, with or without -k
         if self.tool != "h2load" or self.h1:
             return "http/1.1"
         return "h2" if self.tls else "h2c"

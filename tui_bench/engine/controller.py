@@ -113,6 +113,8 @@ class RunController:
         self._fraction: float | None = None
         self._phase: str | None = None
         self._t0 = 0.0
+        self._t0_us = 0
+        self._count_second = 0
 
     def stop(self) -> None:
         """Stop the run early; what was measured so far is kept (status "interrupted")."""
@@ -151,10 +153,10 @@ class RunController:
         journal = self._journal = JournalWriter(
             journal_path(self.store, session_id), draft.header()
         )
-        t0_us = time.time_ns() // 1000
+        self._t0_us = time.time_ns() // 1000
         self._t0 = time.monotonic()
         if invocation.log_file is not None:
-            self._ingest = LogIngest(t0_us)
+            self._ingest = LogIngest(self._t0_us)
             self._tail = LogTail(invocation.log_file)
         sampler = ResourceSampler(
             self.server, None, self.interval_s, clock=lambda: time.monotonic() - self._t0
@@ -263,7 +265,6 @@ class RunController:
             self._emit(ResourcesSampled(sample))
 
     async def _traffic_loop(self) -> None:
-        second = 0
         while True:
             await asyncio.sleep(TAIL_INTERVAL_S)
             elapsed = time.monotonic() - self._t0
@@ -273,21 +274,29 @@ class RunController:
                 self._done = self._ingest.totals.requests
             else:
                 # Tools without a request log report running counts; a row per second.
-                while elapsed >= second + 1:
-                    self._row(self._series.traffic_from_count(second, self._done))
-                    second += 1
+                while elapsed >= self._count_second + 1:
+                    self._count_row()
             self._emit(Progress(elapsed, self._progress(elapsed), self._done, self._phase))
+
+    def _count_row(self) -> None:
+        self._row(self._series.traffic_from_count(self._count_second, self._done))
+        self._count_second += 1
 
     def _ingest_step(self) -> list[Any]:
         assert self._ingest is not None and self._tail is not None
         return self._ingest.feed(self._tail.read_new())
 
     async def _final_traffic(self) -> None:
-        if self._ingest is None:
+        if self._ingest is None or self._tail is None:
+            # The last, partial second of a tool that only reports running counts.
+            self._count_row()
             return
         closed = await asyncio.to_thread(self._ingest_step)
-        for stats in [*closed, *self._ingest.close()]:
+        # Up to the end of the run: seconds after the last request show as zeros (a stall).
+        end_us = self._t0_us + int((time.monotonic() - self._t0) * 1e6)
+        for stats in [*closed, *self._ingest.close(end_us)]:
             self._row(traffic_from_log(stats))
+        self._tail.close()
 
     def _row(self, traffic: dict[str, Any]) -> None:
         row = self._series.row(traffic)

@@ -64,7 +64,8 @@ def resources_of(samples: list[ResourceSample]) -> dict[str, Any]:
 
     def peak(values: list[Any]) -> Any:
         present = [v for v in values if v is not None]
-        return max(present) if present else None
+        top = max(present) if present else None
+        return round(top, 2) if isinstance(top, float) else top
 
     return {
         "server_cpu_pct": mean([s.server_cpu_pct for s in samples]),

@@ -1,0 +1,64 @@
+from __future__ import annotations
+
+import pytest
+
+from tests.parsers import FIXTURES, capture, fixture
+from tui_bench.parsers import ParseError
+from tui_bench.parsers.detect import detect_tool, parse_output
+
+
+def _captures() -> list[str]:
+    return sorted(
+        p.name.removesuffix(".txt")
+        for p in FIXTURES.glob("*.txt")
+        if not p.name.endswith(".stderr.txt") and p.name.split("-")[0] in ("h2load", "wrk", "ab")
+    )
+
+
+@pytest.mark.parametrize("name", _captures())
+def test_every_capture_is_placed(name: str) -> None:
+    text = capture(name)
+    if name == "wrk-4.1.0-refused":
+        # wrk only said "unable to connect": nothing of it is recognizable.
+        assert detect_tool(text) is None
+    else:
+        assert detect_tool(text) == name.split("-")[0]
+
+
+def test_h2load_json() -> None:
+    text = fixture("h2load-1.70-h2c-output-file.json")
+    assert detect_tool(text) == "h2load"
+    r = parse_output(text)
+    assert r.tool_version == "1.70.0"
+    assert r.requests.total == 20000
+
+
+@pytest.mark.parametrize(
+    ("name", "tool", "total"),
+    [
+        ("h2load-1.52-h2c-n", "h2load", 20000),
+        ("wrk-4.1.0-lua", "wrk", 186451),
+        ("ab-2.3-tls", "ab", 1000),
+    ],
+)
+def test_dispatch(name: str, tool: str, total: int) -> None:
+    text = capture(name)
+    for given in (None, tool):
+        r = parse_output(text, given)
+        assert r.tool == tool
+        assert r.requests.total == total
+
+
+def test_unknown_text_names_the_tools_tried() -> None:
+    with pytest.raises(ParseError, match="tried h2load, wrk, ab"):
+        parse_output("hello\n")
+
+
+def test_unknown_tool() -> None:
+    with pytest.raises(ParseError, match="no parser for 'oha'"):
+        parse_output(capture("wrk-4.1.0-plain"), "oha")
+
+
+def test_wrong_tool_given() -> None:
+    with pytest.raises(ParseError):
+        parse_output(capture("wrk-4.1.0-plain"), "ab")

@@ -1,0 +1,62 @@
+"""Which tool wrote a text, and the one entry point that parses any of them."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from tui_bench.parsers import ParseError, ab, h2load, wrk
+from tui_bench.result import Result
+
+_PARSERS: dict[str, Callable[[str], Result]] = {
+    "h2load": h2load.parse,
+    "wrk": wrk.parse,
+    "ab": ab.parse,
+}
+
+# Lines only that tool prints, start or end of run, so a truncated capture is still placed.
+_SIGNATURES = (
+    (
+        "h2load",
+        re.compile(
+            r"^(?:starting benchmark\.\.\.|spawning thread #\d|h2load nghttp2/"
+            r"|finished in \S+, \S+ req/s|time for request:|request {2,}:)",
+            re.M,
+        ),
+    ),
+    (
+        "wrk",
+        re.compile(
+            r"^(?:Running \S+ test @ |[ \t]+Thread Stats[ \t]|tuibench-(?:summary|live) "
+            r"|[ \t]*\d+ requests in \S+, \S+ read)",
+            re.M,
+        ),
+    ),
+    ("ab", re.compile(r"^(?:This is ApacheBench|Complete requests:|Time taken for tests:)", re.M)),
+)
+# h2load >= 1.70's --output-file JSON names its generator.
+_H2LOAD_JSON = re.compile(r'\A\s*\{.*"generator"\s*:\s*"h2load[ "]', re.S)
+
+
+def detect_tool(text: str) -> str | None:
+    """The name of the tool ("h2load", "wrk" or "ab") that printed `text`, else None."""
+    if _H2LOAD_JSON.match(text):
+        return "h2load"
+    for tool, signature in _SIGNATURES:
+        if signature.search(text):
+            return tool
+    return None
+
+
+def parse_output(text: str, tool: str | None = None) -> Result:
+    """Parse `text` as `tool`'s output (detected when None); ParseError when it is not."""
+    if tool is None:
+        tool = detect_tool(text)
+        if tool is None:
+            raise ParseError(f"not the output of a known tool (tried {', '.join(_PARSERS)})")
+    parser = _PARSERS.get(tool)
+    if parser is None:
+        raise ParseError(f"no parser for {tool!r} (known: {', '.join(_PARSERS)})")
+    if tool == "h2load" and text.lstrip().startswith("{"):
+        return h2load.parse_json(text)
+    return parser(text)

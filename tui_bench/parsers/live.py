@@ -1,0 +1,77 @@
+"""Lines a load generator prints while it runs, read one at a time.
+
+Called for every output line (up to ~100k lines/s with h2load's -v or a chatty Lua script),
+so each tool's check starts with a cheap prefix test before any regex, and nothing here
+raises: an unknown line is None.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class LiveLine:
+    """What one line tells about progress: requests done so far (per thread for wrk),
+    the fraction of a count-mode run, or the phase: "warm-up", "main" or "done"."""
+
+    done: int | None = None
+    fraction: float | None = None
+    phase: str | None = None
+    thread: int | None = None
+
+
+# h2load -n prints this every 10% (thread 0 only); -D prints "progress: N% of clients
+# started" during warm-up instead, which says nothing about the run's progress.
+_H2LOAD_PROGRESS = re.compile(r"progress: (\d{1,3})% done\s*")
+_H2LOAD_PHASE = re.compile(
+    r"(Warm-up started|Warm-up phase is over|Main benchmark duration is started"
+    r"|Main benchmark duration is over) for thread #(\d{1,9})\b.*"
+)
+_H2LOAD_PHASES = {
+    "Warm-up started": "warm-up",
+    "Warm-up phase is over": "main",
+    "Main benchmark duration is started": "main",
+    "Main benchmark duration is over": "done",
+}
+_AB_COUNT = re.compile(r"(Completed|Finished) (\d{1,18}) requests\s*")
+_WRK_LIVE = re.compile(r"tuibench-live (\d{1,9}) (\d{1,18})\s*")
+
+
+def parse_live_line(tool: str, line: str) -> LiveLine | None:
+    if tool == "h2load":
+        return _h2load(line)
+    if tool == "wrk":
+        return _wrk(line)
+    if tool == "ab":
+        return _ab(line)
+    return None
+
+
+def _h2load(line: str) -> LiveLine | None:
+    if line.startswith("progress: "):
+        match = _H2LOAD_PROGRESS.fullmatch(line)
+        return LiveLine(fraction=min(int(match[1]), 100) / 100) if match else None
+    if line.startswith(("Warm-up", "Main benchmark")):
+        match = _H2LOAD_PHASE.fullmatch(line)
+        if match:
+            return LiveLine(phase=_H2LOAD_PHASES[match[1]], thread=int(match[2]))
+    return None
+
+
+def _wrk(line: str) -> LiveLine | None:
+    if not line.startswith("tuibench-live "):
+        return None
+    match = _WRK_LIVE.fullmatch(line)
+    return LiveLine(thread=int(match[1]), done=int(match[2])) if match else None
+
+
+def _ab(line: str) -> LiveLine | None:
+    if not line.startswith(("Completed ", "Finished ")):
+        return None
+    match = _AB_COUNT.fullmatch(line)
+    if match is None:
+        return None
+    done = int(match[2])
+    return LiveLine(done=done, phase="done") if match[1] == "Finished" else LiveLine(done=done)

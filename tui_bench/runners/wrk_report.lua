@@ -1,0 +1,147 @@
+-- tuibench's wrk script: live request counts while wrk runs, and one JSON summary at the end.
+--
+-- wrk prints nothing until it exits (and on a pipe even its header waits), but what a script
+-- writes to stderr arrives at once. So this script writes, to stderr only:
+--
+--   tuibench-live <thread> <n>      about once a second per thread: requests that thread has
+--                                   issued so far (thread numbers start at 0). Counted as
+--                                   requests go out, so a thread whose connections all wait
+--                                   on slow responses stays silent until one returns.
+--   tuibench-summary {...}          once, from done(): compact JSON, times in microseconds
+--
+-- Switches, as script arguments after "--" (wrk hands them to init()):
+--
+--   wrk -s wrk_report.lua http://127.0.0.1:8080/ -- no-live     no live lines
+--   wrk -s wrk_report.lua http://127.0.0.1:8080/ -- no-summary  no summary line
+--
+-- With no-live the script removes its request() hook before wrk looks for it, so wrk sends
+-- its static request exactly as it would without a script: the hook then costs nothing.
+--
+-- No response() hook on purpose: defining one makes wrk parse headers and copy every body
+-- into Lua, which slows it down a lot on large bodies.
+
+-- setup() and done() run in wrk's main Lua state, init() and request() in each thread's own
+-- state: the only bridge is thread:set()/thread:get(), on the threads kept here.
+local threads = {}
+
+function setup(thread)
+   -- Called once per thread, in thread order: the only place a thread learns a stable number.
+   thread:set("tuibench_thread", #threads)
+   table.insert(threads, thread)
+end
+
+tuibench_summary = true
+
+local request_text
+local issued = 0
+local next_check = 1
+local stride = 1
+local last_second
+local last_issued = 0
+
+-- Aim for this many clock reads per second of a thread's own progress: often enough that a
+-- line is at most a fraction of a second late, rare enough to cost nothing at 100k req/s.
+local CHECKS_PER_SECOND = 8
+
+local function live_request()
+   issued = issued + 1
+   if issued >= next_check then
+      local now = os.time()
+      if now ~= last_second then
+         io.stderr:write(string.format("tuibench-live %d %d\n", tuibench_thread, issued))
+         io.stderr:flush()
+         -- Re-size the stride from the rate just seen so that slow runs still report every
+         -- second and fast runs do not read the clock on every request.
+         local per_second = (issued - last_issued) / (now - last_second)
+         stride = math.max(1, math.floor(per_second / CHECKS_PER_SECOND))
+         last_second = now
+         last_issued = issued
+      end
+      next_check = issued + stride
+   end
+   return request_text
+end
+
+function init(args)
+   local live = true
+   -- args[0] is the URL; the script's own arguments start at 1.
+   for _, arg in ipairs(args) do
+      if arg == "no-live" then
+         live = false
+      elseif arg == "no-summary" then
+         tuibench_summary = false
+      else
+         error("wrk_report.lua: unknown argument " .. arg .. " (known: no-live, no-summary)")
+      end
+   end
+   if live then
+      -- Built once per thread: wrk.format() per request would dominate the hook's cost.
+      request_text = wrk.format()
+      last_second = os.time()
+      request = live_request
+      -- wrk calls request() once on thread 0 to check the request before the run starts.
+      if tuibench_thread == 0 then
+         issued = -1
+      end
+   end
+end
+
+local function json_number(value)
+   -- JSON has no nan/inf, and past 2^53 a double no longer holds the integer wrk meant.
+   if value ~= value or math.abs(value) >= 2 ^ 53 then
+      return "null"
+   end
+   -- %d would reject a fraction; %.3f keeps sub-microsecond means without noise digits.
+   if value == math.floor(value) then
+      return string.format("%d", value)
+   end
+   return string.format("%.3f", value)
+end
+
+local PERCENTILES = { "50", "75", "90", "99", "99.9", "99.99" }
+
+local function latency_json(latency)
+   -- With no sample (every request failed or timed out) wrk leaves min at its start value,
+   -- 2^64 - 1, above max: report no distribution rather than made-up zeros.
+   if latency.min > latency.max then
+      return "null"
+   end
+   local pct = {}
+   for i, p in ipairs(PERCENTILES) do
+      pct[i] = string.format('"%s":%s', p, json_number(latency:percentile(tonumber(p))))
+   end
+   return string.format(
+      '{"min":%s,"max":%s,"mean":%s,"stdev":%s,"percentiles":{%s}}',
+      json_number(latency.min),
+      json_number(latency.max),
+      json_number(latency.mean),
+      json_number(latency.stdev),
+      table.concat(pct, ",")
+   )
+end
+
+function done(summary, latency, requests)
+   -- Every thread parsed the same arguments; the first one speaks for all.
+   if threads[1] and not threads[1]:get("tuibench_summary") then
+      return
+   end
+   local errors = summary.errors
+   io.stderr:write(
+      "tuibench-summary ",
+      string.format(
+         '{"duration_us":%s,"requests":%s,"bytes":%s,'
+            .. '"errors":{"connect":%s,"read":%s,"write":%s,"status":%s,"timeout":%s},'
+            .. '"latency":%s}\n',
+         json_number(summary.duration),
+         json_number(summary.requests),
+         json_number(summary.bytes),
+         json_number(errors.connect),
+         json_number(errors.read),
+         json_number(errors.write),
+         json_number(errors.status),
+         json_number(errors.timeout),
+         latency_json(latency)
+      )
+   )
+   io.stderr:flush()
+end
