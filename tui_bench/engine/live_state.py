@@ -21,13 +21,12 @@ from tui_bench.engine.events import (
     RunWarning,
     SecondClosed,
 )
-from tui_bench.result import Result
+from tui_bench.result import STATUS_CLASSES, Result
 from tui_bench.sampling.samples import ResourceSample
 from tui_bench.spec import RunSpec
 
 MAX_ROWS = 600
 MAX_LINES = 500
-STATUS_CLASSES = ("2xx", "3xx", "4xx", "5xx")
 LATENCY_KEYS = ("p50_s", "p90_s", "p99_s", "max_s")
 # The busiest generator thread at this share of a core means the generator, not the server,
 # may be what limits the run.

@@ -10,6 +10,7 @@ from statistics import fmean
 from typing import Any
 
 from tui_bench.engine.log_ingest import SecondStats
+from tui_bench.result import STATUS_CLASSES
 from tui_bench.sampling.samples import ResourceSample
 
 GOOD_CLASSES = ("2xx", "3xx")
@@ -23,7 +24,7 @@ def traffic_from_log(stats: SecondStats) -> dict[str, Any]:
         "good_rps": good,
         # Anything that did not get a 2xx/3xx: transport failures and 4xx/5xx alike.
         "errors": stats.requests - good,
-        **{c: stats.status.get(c, 0) for c in ("2xx", "3xx", "4xx", "5xx")},
+        **{c: stats.status.get(c, 0) for c in STATUS_CLASSES},
         "n": stats.n,
         "p50_s": stats.p50_s,
         "p90_s": stats.p90_s,

@@ -28,7 +28,7 @@ from tui_bench.parsers.units import (
     to_float,
     to_int,
 )
-from tui_bench.result import Distribution, Requests, Result, Tls, Traffic
+from tui_bench.result import STATUS_CLASSES, Distribution, Requests, Result, Tls, Traffic
 
 TOOL = "h2load"
 
@@ -74,7 +74,6 @@ _COLUMNS = {
     "p99": "p99",
 }
 _REQUEST_FIELDS = ("total", "started", "done", "succeeded", "failed", "errored", "timeout")
-_STATUS_CLASSES = ("2xx", "3xx", "4xx", "5xx")
 
 
 @dataclass(frozen=True)
@@ -107,7 +106,7 @@ def parse(text: str) -> Result:
         rps=to_float(finished[2]),
         bytes_per_s=parse_byte_rate(finished[3]),
         requests=Requests(**{f: requests.get(f) for f in _REQUEST_FIELDS}),
-        status={c: status[c] for c in _STATUS_CLASSES if c in status},
+        status={c: status[c] for c in STATUS_CLASSES if c in status},
         traffic=_traffic(text),
         errors=facts.errors,
         tls=facts.tls,
@@ -137,7 +136,7 @@ def parse_json(data: str | bytes, text: str | None = None) -> Result:
         rps=json_float(measurements, "request_per_second"),
         bytes_per_s=json_float(measurements, "bytes_per_second"),
         requests=Requests(**{f: json_int(requests, f) for f in _REQUEST_FIELDS}),
-        status={c: n for c in _STATUS_CLASSES if (n := json_int(status, c)) is not None},
+        status={c: n for c in STATUS_CLASSES if (n := json_int(status, c)) is not None},
         traffic=Traffic(
             total_bytes=json_int(traffic, "total"),
             header_bytes=json_int(traffic, "headers"),

@@ -6,7 +6,8 @@ from collections.abc import Sequence
 
 from rich.text import Text
 
-from tui_bench.engine.live_state import STATUS_CLASSES, LiveState
+from tui_bench.engine.live_state import LiveState
+from tui_bench.result import STATUS_CLASSES
 from tui_bench.storage.export import fmt_bytes, fmt_count, fmt_seconds, result_rows
 
 BLOCKS = "▁▂▃▄▅▆▇█"
