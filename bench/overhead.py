@@ -17,7 +17,8 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from bench.common import demo_nginx, median, tuibench_json
+from bench.common import median, tuibench_json
+from tui_bench.demo.background import running_demo_target
 from tui_bench.parsers.h2load import parse
 
 
@@ -34,7 +35,7 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=7)
     parser.add_argument("--duration", type=int, default=5)
     opts = parser.parse_args()
-    with demo_nginx() as target, tempfile.TemporaryDirectory() as store:
+    with running_demo_target() as target, tempfile.TemporaryDirectory() as store:
         os.environ["TUIBENCH_SESSIONS"] = store
         url = target.urls["h2c"]
         common = ["-c", "16", "-m", "10", "-t", "1"]

@@ -19,7 +19,8 @@ import psutil
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from bench.common import TUIBENCH, demo_nginx
+from bench.common import TUIBENCH
+from tui_bench.demo.background import running_demo_target
 
 
 def peak_rss(args: list[str]) -> tuple[int, float]:
@@ -46,7 +47,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--requests", type=int, nargs="+", default=[1_000_000, 10_000_000])
     opts = parser.parse_args()
-    with demo_nginx() as target, tempfile.TemporaryDirectory() as store:
+    with running_demo_target() as target, tempfile.TemporaryDirectory() as store:
         os.environ["TUIBENCH_SESSIONS"] = store
         for count in opts.requests:
             peak, took = peak_rss(["-n", str(count), "-c", "16", "-m", "10", target.urls["h2c"]])

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import asyncio
 import shutil
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tui_bench.demo.background import running_demo_target
 from tui_bench.demo.nginx_target import DemoTarget
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -23,20 +22,10 @@ def need(*tools: str) -> None:
 
 @pytest.fixture(scope="session")
 def nginx() -> Iterator[DemoTarget]:
-    """One nginx for the whole run, driven from its own event loop so that sync and async
-    tests alike can use it."""
+    """One nginx for the whole run."""
     need("nginx")
-    loop = asyncio.new_event_loop()
-    thread = threading.Thread(target=loop.run_forever, daemon=True)
-    thread.start()
-    target = DemoTarget("nginx")
-    asyncio.run_coroutine_threadsafe(target.start(), loop).result(30)
-    try:
+    with running_demo_target("nginx") as target:
         yield target
-    finally:
-        asyncio.run_coroutine_threadsafe(target.stop(), loop).result(30)
-        loop.call_soon_threadsafe(loop.stop)
-        thread.join(5)
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ import psutil
 
 from tui_bench.cli.args import check_interval
 from tui_bench.cli.progress import ProgressPrinter, summary_text
-from tui_bench.engine.controller import RunController
+from tui_bench.engine.controller import EngineOptions
 from tui_bench.engine.events import RunFinished
 from tui_bench.errors import UsageError
 from tui_bench.parsers import ParseError
@@ -58,49 +58,19 @@ def cmd_run(args: argparse.Namespace) -> int:
     server = None
     if not args.no_server:
         server = find_server(args.server_pid, args.server_name, spec.urls[0])
+    engine = EngineOptions(
+        server, interval, args.name, tuple(args.tag), live_hook=not args.no_live_hook
+    )
     if not args.headless:
-        from tui_bench.ui.launch import EngineOptions, UiOptions, run_live
+        from tui_bench.ui.launch import UiOptions, run_live
 
-        engine = EngineOptions(
-            server, interval, args.name, tuple(args.tag), live_hook=not args.no_live_hook
-        )
         code, last = asyncio.run(run_live(spec, tool, engine, UiOptions.from_args(args)))
         return report(last, as_json=args.json) if last else code
-    finished = asyncio.run(
-        run_headless(
-            spec,
-            tool,
-            server,
-            interval_s=interval,
-            name=args.name,
-            tags=args.tag,
-            live_hook=not args.no_live_hook,
-        )
-    )
-    return report(finished, as_json=args.json)
+    return report(asyncio.run(run_headless(spec, tool, engine)), as_json=args.json)
 
 
-async def run_headless(
-    spec: RunSpec,
-    tool: Tool,
-    server: psutil.Process | None,
-    *,
-    interval_s: float = 0.5,
-    name: str = "",
-    tags: list[str] | None = None,
-    live_hook: bool = True,
-) -> RunFinished:
-    controller = RunController(
-        spec,
-        tool,
-        store=store.sessions_dir(),
-        name=name,
-        tags=tags or [],
-        server=server,
-        interval_s=interval_s,
-        listener=ProgressPrinter(),
-        live_hook=live_hook,
-    )
+async def run_headless(spec: RunSpec, tool: Tool, engine: EngineOptions) -> RunFinished:
+    controller = engine.controller(spec, tool, ProgressPrinter())
     loop = asyncio.get_running_loop()
     for sig in STOP_SIGNALS:
         loop.add_signal_handler(sig, controller.stop)
@@ -142,13 +112,13 @@ def cmd_demo(args: argparse.Namespace) -> int:
             ).validate()
             tool = find_tool("h2load", args.h2load_path)
             server = psutil.Process(target.pid)
+            engine = EngineOptions(server, name="demo", tags=("demo",))
             if not args.headless:
-                from tui_bench.ui.launch import EngineOptions, UiOptions, run_live
+                from tui_bench.ui.launch import UiOptions, run_live
 
-                engine = EngineOptions(server, name="demo", tags=("demo",))
                 return await run_live(spec, tool, engine, UiOptions.from_args(args))
             sys.stderr.write(f"demo target on {url} (pid {target.pid})\n")
-            finished = await run_headless(spec, tool, server, name="demo", tags=["demo"])
+            finished = await run_headless(spec, tool, engine)
             return EXIT_CODES[finished.status], finished
         finally:
             await target.stop()

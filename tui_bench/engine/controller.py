@@ -16,7 +16,7 @@ import signal
 import tempfile
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
@@ -47,7 +47,7 @@ from tui_bench.sampling.verdicts import client_bound, summarize
 from tui_bench.spec import RunSpec
 from tui_bench.storage.journal import JournalWriter
 from tui_bench.storage.session import SessionDraft
-from tui_bench.storage.store import finalize, journal_path, new_session_id
+from tui_bench.storage.store import finalize, journal_path, new_session_id, sessions_dir
 
 TAIL_INTERVAL_S = 0.2
 # After SIGINT a tool gets this long to print what it has (wrk and ab do) before SIGKILL.
@@ -71,6 +71,30 @@ class Process(Protocol):
 
 Spawner = Callable[..., Awaitable[Process]]
 Listener = Callable[[Event], None]
+
+
+@dataclass(frozen=True)
+class EngineOptions:
+    """How runs are observed and labelled; the same for headless runs and the live monitor."""
+
+    server: psutil.Process | None = None
+    interval_s: float = 0.5
+    name: str = ""
+    tags: tuple[str, ...] = ()
+    live_hook: bool = True
+
+    def controller(self, spec: RunSpec, tool: Tool, listener: Listener) -> RunController:
+        return RunController(
+            spec,
+            tool,
+            store=sessions_dir(),
+            name=self.name,
+            tags=self.tags,
+            server=self.server,
+            interval_s=self.interval_s,
+            listener=listener,
+            live_hook=self.live_hook,
+        )
 
 
 class RunController:

@@ -9,13 +9,10 @@ import os
 import signal
 from dataclasses import dataclass
 
-import psutil
-
-from tui_bench.engine.controller import Listener, RunController
+from tui_bench.engine.controller import EngineOptions, Listener, RunController
 from tui_bench.engine.events import RunFinished
 from tui_bench.runners.tools import Tool
 from tui_bench.spec import RunSpec
-from tui_bench.storage import store
 
 # A dropped SSH connection or a kill ends the run as Ctrl-C would: saved, then quit.
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
@@ -33,15 +30,6 @@ class UiOptions:
         return cls(theme=args.theme, mouse=not args.no_mouse, fps=args.fps, basic=args.basic)
 
 
-@dataclass(frozen=True)
-class EngineOptions:
-    server: psutil.Process | None = None
-    interval_s: float = 0.5
-    name: str = ""
-    tags: tuple[str, ...] = ()
-    live_hook: bool = True
-
-
 async def run_live(
     spec: RunSpec, tool: Tool, engine: EngineOptions, ui: UiOptions
 ) -> tuple[int, RunFinished | None]:
@@ -51,17 +39,7 @@ async def run_live(
     from tui_bench.ui.app import TuibenchApp
 
     def controller(run_spec: RunSpec, listener: Listener) -> RunController:
-        return RunController(
-            run_spec,
-            tool,
-            store=store.sessions_dir(),
-            name=engine.name,
-            tags=engine.tags,
-            server=engine.server,
-            interval_s=engine.interval_s,
-            listener=listener,
-            live_hook=engine.live_hook,
-        )
+        return engine.controller(run_spec, tool, listener)
 
     app = TuibenchApp(
         spec,
