@@ -22,6 +22,16 @@ class Warning:
     message: str
 
 
+SAME_MACHINE = Warning(
+    "same-machine", "load generator and target share this machine: they compete for CPU"
+)
+CONNECTIONS_DYING = Warning(
+    "connections-dying",
+    "the server closes connections (nginx keepalive_requests?) and h2load does not "
+    "reconnect in -D mode",
+)
+
+
 def connection_failures(stdout: str) -> int:
     """h2load prints one 'Process Request Failure' line per client that died (-D mode)."""
     return stdout.count("Process Request Failure")
@@ -46,12 +56,7 @@ def run_warnings(
 ) -> list[Warning]:
     found: list[Warning] = []
     if same_machine:
-        found.append(
-            Warning(
-                "same-machine",
-                "load generator and target share this machine: they compete for CPU",
-            )
-        )
+        found.append(SAME_MACHINE)
     if client_bound:
         found.append(
             Warning(
@@ -63,13 +68,7 @@ def run_warnings(
     dead = connection_failures(stdout)
     if dead or (not spec.count_mode and collapsed(series)):
         detail = f"{dead} client(s) stopped mid-run" if dead else "req/s collapsed mid-run"
-        found.append(
-            Warning(
-                "connections-dying",
-                f"{detail}: the server closes connections (nginx keepalive_requests?) and "
-                "h2load does not reconnect in -D mode",
-            )
-        )
+        found.append(Warning(CONNECTIONS_DYING.code, f"{detail}: {CONNECTIONS_DYING.message}"))
     if result is not None:
         found += _result_warnings(result)
     return found

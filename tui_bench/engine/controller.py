@@ -23,7 +23,13 @@ from typing import Any, Protocol
 
 import psutil
 
-from tui_bench.analysis.warnings import run_warnings
+from tui_bench.analysis.warnings import (
+    CONNECTIONS_DYING,
+    SAME_MACHINE,
+    Warning,
+    connection_failures,
+    run_warnings,
+)
 from tui_bench.engine.events import (
     Event,
     OutputLine,
@@ -124,6 +130,7 @@ class RunController:
         self._spawn: Spawner = spawn or _spawn_subprocess
         self._stop_requested = False
         self._overran = False
+        self._warned: set[str] = set()
         self._proc: Process | None = None
         self._series = SeriesBuilder()
         self._ingest: LogIngest | None = None
@@ -198,6 +205,8 @@ class RunController:
         if self._stop_requested:
             _signal_group(proc.pid, signal.SIGINT)
         self._emit(RunStarted(session_id, invocation.argv, proc.pid))
+        if shared:
+            self._warn(SAME_MACHINE)
         readers = [
             asyncio.create_task(self._read(proc.stdout, "stdout")),
             asyncio.create_task(self._read(proc.stderr, "stderr")),
@@ -249,6 +258,12 @@ class RunController:
         if pending:
             self._line(name, pending.decode("utf-8", "replace"))
 
+    def _warn(self, warning: Warning) -> None:
+        """Tell listeners once per kind of warning, as soon as it is known."""
+        if warning.code not in self._warned:
+            self._warned.add(warning.code)
+            self._emit(RunWarning(warning.code, warning.message))
+
     def _deadline(self) -> float:
         """A duration run that has not stopped well after its time is hung: stop it."""
         spec = self.spec
@@ -262,6 +277,8 @@ class RunController:
         assert self._journal is not None
         self._journal.write("out", {"s": stream, "l": text})
         self._emit(OutputLine(stream, text))
+        if connection_failures(text):
+            self._warn(CONNECTIONS_DYING)
         live = parse_live_line(self.spec.tool, text.rstrip("\n"))
         if live is None:
             return
@@ -368,7 +385,7 @@ class RunController:
         )
         for warning in warnings:
             journal.write("warning", asdict(warning))
-            self._emit(RunWarning(warning.code, warning.message))
+            self._warn(warning)
         journal.write(
             "end",
             {

@@ -1,0 +1,43 @@
+from tui_bench.analysis.warnings import collapsed, run_warnings
+from tui_bench.result import Requests, Result
+from tui_bench.spec import RunSpec
+
+SPEC = RunSpec(urls=("http://127.0.0.1:1/",), duration_s=10)
+
+
+def codes(**kw: object) -> set[str]:
+    args: dict[str, object] = {
+        "result": None,
+        "series": [],
+        "stdout": "",
+        "same_machine": False,
+        "client_bound": False,
+    }
+    args.update(kw)
+    return {w.code for w in run_warnings(SPEC, **args)}  # type: ignore[arg-type]
+
+
+def test_dying_clients_from_h2load_lines_or_a_collapse() -> None:
+    assert "connections-dying" in codes(stdout="Process Request Failure:1\n")
+    series = [{"rps": r} for r in (1000, 1000, 990, 1000, 10, 0, 0, 0)]
+    assert collapsed(series)
+    assert "connections-dying" in codes(series=series)
+    assert not collapsed([{"rps": r} for r in (1000, 950, 1010, 990, 1000)])
+
+
+def test_result_warnings() -> None:
+    failed = Result(tool="h2load", requests=Requests(total=100, succeeded=0, failed=100))
+    assert "all-failed" in codes(result=failed)
+    errors = Result(
+        tool="h2load",
+        requests=Requests(total=10_000, succeeded=9_000, failed=0),
+        status={"2xx": 9_000, "5xx": 1_000},
+    )
+    assert codes(result=errors) == {"errors"}
+    few = Result(tool="h2load", requests=Requests(total=50, succeeded=50, failed=0))
+    assert codes(result=few) == {"few-samples"}
+
+
+def test_set_up_warnings() -> None:
+    assert codes(same_machine=True, client_bound=True) == {"same-machine", "client-bound"}
+    assert codes() == set()
