@@ -139,7 +139,9 @@ def make_app(*, hold: bool = True, basic: bool = False, **kwargs: Any) -> Tuiben
         engines.append(engine)
         return engine
 
-    app = TuibenchApp(SPEC, factory, tool_label="h2load 1.52.0", basic=basic, **kwargs)
+    app = TuibenchApp(
+        lambda app: LiveScreen(SPEC, factory, tool_label="h2load 1.52.0", basic=basic), **kwargs
+    )
     app.engines = engines  # type: ignore[attr-defined]
     return app
 
@@ -149,6 +151,7 @@ async def settle(pilot: Pilot[Any]) -> LiveScreen:
     app = pilot.app
     assert isinstance(app, TuibenchApp)
     live = app.live
+    assert live is not None
     while live.state.version < len(script()):
         await pilot.pause()
     live.paint(force=True)

@@ -54,6 +54,8 @@ def positive_int(text: str) -> int:
 def build_parser() -> Parser:
     parser = Parser(prog="tuibench", description="Drive h2load, wrk and ab; keep every run.")
     parser.add_argument("--version", action="version", version=f"tuibench {__version__}")
+    # With no command: the home screen (recent sessions, the run form), with these options.
+    add_ui_options(parser)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
 
     run = commands.add_parser("run", help="run a load test and save it as a session")
@@ -77,6 +79,15 @@ def build_parser() -> Parser:
     exp.add_argument("session", metavar="SESSION", help="session file, id or id prefix")
     exp.add_argument("--format", "-f", choices=FORMATS, default="json")
     exp.add_argument("--output", "-o", metavar="FILE", help="default: standard output")
+
+    replay = commands.add_parser("replay", help="play a saved session back in the live screen")
+    replay.add_argument("session", metavar="SESSION", help="session file, id or id prefix")
+    add_ui_options(replay)
+
+    compare = commands.add_parser("compare", help="two sessions side by side (B against A)")
+    compare.add_argument("a", metavar="A", help="the baseline: session file, id or id prefix")
+    compare.add_argument("b", metavar="B", help="the session compared with A")
+    add_ui_options(compare)
 
     sessions = commands.add_parser("sessions", help="list saved sessions")
     sessions.add_argument("--json", action="store_true")

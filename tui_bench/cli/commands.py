@@ -16,11 +16,11 @@ from tui_bench.cli.args import check_interval
 from tui_bench.cli.progress import ProgressPrinter, summary_text
 from tui_bench.engine.controller import EngineOptions
 from tui_bench.engine.events import RunFinished
+from tui_bench.engine.request import RunRequest
 from tui_bench.errors import UsageError
 from tui_bench.parsers import ParseError
 from tui_bench.parsers.detect import parse_output
 from tui_bench.runners.tools import Tool, find_tool
-from tui_bench.sampling.discover import find_server
 from tui_bench.spec import RunSpec
 from tui_bench.storage import store
 from tui_bench.storage.export import export, fmt_count, fmt_seconds, result_rows
@@ -51,15 +51,30 @@ def spec_from_args(args: argparse.Namespace) -> RunSpec:
     ).validate()
 
 
+def request_from_args(args: argparse.Namespace) -> RunRequest:
+    if args.server_pid is not None:
+        mode = "pid"
+    elif args.server_name is not None:
+        mode = "name"
+    else:
+        mode = "none" if args.no_server else "auto"
+    return RunRequest(
+        spec_from_args(args),
+        server_mode=mode,
+        server_pid=args.server_pid,
+        server_name=args.server_name,
+        name=args.name,
+        tags=tuple(args.tag),
+    )
+
+
 def cmd_run(args: argparse.Namespace) -> int:
-    spec = spec_from_args(args)
+    request = request_from_args(args)
+    spec = request.spec
     interval = check_interval(args.interval)
     tool = find_tool(spec.tool, getattr(args, f"{spec.tool}_path"))
-    server = None
-    if not args.no_server:
-        server = find_server(args.server_pid, args.server_name, spec.urls[0])
     engine = EngineOptions(
-        server, interval, args.name, tuple(args.tag), live_hook=not args.no_live_hook
+        request.server(), interval, request.name, request.tags, live_hook=not args.no_live_hook
     )
     if not args.headless:
         from tui_bench.ui.launch import UiOptions, run_live
@@ -125,6 +140,29 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
     code, last = asyncio.run(demo())
     return report(last, as_json=False) if last else code
+
+
+def cmd_home(args: argparse.Namespace) -> int:
+    from tui_bench.ui.launch import RunLauncher, UiOptions, run_home
+
+    code, _ = asyncio.run(run_home(UiOptions.from_args(args), RunLauncher()))
+    return code
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from tui_bench.ui.launch import UiOptions, run_replay
+
+    session = store.load(args.session)
+    code, _ = asyncio.run(run_replay(session, UiOptions.from_args(args)))
+    return code
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    from tui_bench.ui.launch import UiOptions, run_compare
+
+    a, b = store.load(args.a), store.load(args.b)
+    code, _ = asyncio.run(run_compare(a, b, UiOptions.from_args(args)))
+    return code
 
 
 def cmd_import(args: argparse.Namespace) -> int:

@@ -16,8 +16,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
-        parser.print_help()
-        return 0
+        if not (sys.stdin.isatty() and sys.stdout.isatty()):
+            # No terminal to draw the home screen on (a pipe, a script): say what there is.
+            parser.print_help()
+            return 0
+        args.command = "home"
     try:
         return dispatch(args)
     except TuibenchError as exc:

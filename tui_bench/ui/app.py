@@ -1,17 +1,36 @@
-"""The Textual app: the live monitor of one run (and of its re-runs)."""
+"""The Textual app: routes the screens' requests (messages) to new screens.
+
+Screens never build one another: the home screen, the sessions browser and the run form post
+`ui.messages` requests and the app opens what they ask for, loading sessions off the event loop.
+"""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
 from textual.app import App
+from textual.screen import Screen
 
 from tui_bench.engine.events import RunFinished
-from tui_bench.errors import UsageError
-from tui_bench.spec import RunSpec
+from tui_bench.engine.request import RunRequest
+from tui_bench.errors import TuibenchError, UsageError
+from tui_bench.storage import store
+from tui_bench.storage.session import Session
 from tui_bench.ui.live_screen import EngineFactory, LiveScreen
+from tui_bench.ui.messages import OpenCompare, OpenReplay, OpenRunForm, OpenSessions, StartRun
+
+# Turns a request into what a live screen needs: an engine factory and the tool's label.
+# Finding the tool and the server can fail: a TuibenchError becomes a notification.
+Launcher = Callable[[RunRequest], Awaitable[tuple[EngineFactory, str]]]
+# The first screen is built once the app exists, so that it may read the app's options.
+FirstScreen = Callable[["TuibenchApp"], Screen[None]]
 
 
 class TuibenchApp(App[int]):
-    """Returns the run's exit status (0 completed, 1 failed, 130 interrupted)."""
+    """Returns the exit status of the last run it showed (0 completed, 1 failed, 130 interrupted),
+    or 0 when none ran."""
 
     TITLE = "tuibench"
     # Its footer hint takes room the keys need at 80 columns; every action has a key.
@@ -21,12 +40,12 @@ class TuibenchApp(App[int]):
 
     def __init__(
         self,
-        spec: RunSpec,
-        engine_factory: EngineFactory,
+        first: FirstScreen,
         *,
-        tool_label: str,
+        launcher: Launcher | None = None,
         basic: bool = False,
         theme: str | None = None,
+        sessions_dir: Path | None = None,
     ) -> None:
         super().__init__()
         if theme is not None:
@@ -34,16 +53,89 @@ class TuibenchApp(App[int]):
                 names = ", ".join(sorted(self.available_themes))
                 raise UsageError(f"unknown theme {theme!r}: choose one of {names}")
             self.theme = theme
-        self.live = LiveScreen(spec, engine_factory, tool_label=tool_label, basic=basic)
+        self.launcher = launcher
+        self.basic = basic
+        self.sessions_dir = sessions_dir
+        # The live screen shown last; it holds the exit status.
+        self.live: LiveScreen | None = None
+        self._first = first(self)
+        if isinstance(self._first, LiveScreen):
+            self.live = self._first
+
+    def get_default_screen(self) -> Screen[None]:
+        return self._first
 
     @property
     def finished(self) -> RunFinished | None:
         """How the last run ended; None if the app was left before any run ended."""
-        return self.live.state.finished
+        return self.live.state.finished if self.live else None
+
+    @property
+    def run_going(self) -> bool:
+        return self.live is not None and self.live.engine_running
+
+    def exit_status(self) -> int:
+        return self.live.exit_code if self.live else 0
 
     async def action_quit(self) -> None:
         # ctrl+q too must not drop a going run unsaved: it asks, like q.
-        self.live.action_quit_run()
+        if self.live is not None and self.live.engine_running:
+            self.live.ask_and_quit(leave_app=True)
+        else:
+            self.exit(self.exit_status())
 
-    def get_default_screen(self) -> LiveScreen:
-        return self.live
+    def stop_and_quit(self) -> None:
+        """A signal (SIGTERM, a dropped SSH session): save a going run, then leave."""
+        if self.live is not None and self.live.engine_running:
+            self.live.stop_and_quit(leave_app=True)
+        else:
+            self.exit(self.exit_status())
+
+    # Requests from the screens
+
+    async def on_start_run(self, message: StartRun) -> None:
+        if self.run_going:
+            self.notify("a run is going: stop it first", severity="warning")
+            return
+        if self.launcher is None:
+            self.notify("runs cannot be started from here", severity="error")
+            return
+        try:
+            factory, label = await self.launcher(message.request)
+        except TuibenchError as exc:
+            self.notify(str(exc), severity="error", timeout=10)
+            return
+        self.live = LiveScreen(message.request.spec, factory, tool_label=label, basic=self.basic)
+        await self.push_screen(self.live)
+
+    async def on_open_run_form(self, message: OpenRunForm) -> None:
+        from tui_bench.ui.run_form import RunFormScreen
+
+        await self.push_screen(RunFormScreen(message.request))
+
+    async def on_open_sessions(self, message: OpenSessions) -> None:
+        from tui_bench.ui.sessions_screen import SessionsScreen
+
+        await self.push_screen(SessionsScreen(self.sessions_dir))
+
+    async def on_open_replay(self, message: OpenReplay) -> None:
+        from tui_bench.ui.replay_screen import ReplayScreen
+
+        loaded = await self._load(message.path)
+        if loaded:
+            await self.push_screen(ReplayScreen(loaded[0], basic=self.basic))
+
+    async def on_open_compare(self, message: OpenCompare) -> None:
+        from tui_bench.ui.compare_screen import CompareScreen
+
+        loaded = await self._load(message.a, message.b)
+        if loaded:
+            await self.push_screen(CompareScreen(*loaded))
+
+    async def _load(self, *paths: Path) -> list[Session]:
+        """The sessions, or [] after telling the user which one could not be read."""
+        try:
+            return [await asyncio.to_thread(store.load, path, self.sessions_dir) for path in paths]
+        except TuibenchError as exc:
+            self.notify(str(exc), severity="error", timeout=10)
+            return []

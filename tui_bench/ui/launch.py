@@ -1,5 +1,5 @@
-"""Opening the live monitor from the CLI. Importing this module does not import Textual:
-`--fps` has to reach the environment before Textual is first imported."""
+"""Opening the app from the CLI. Importing this module does not import Textual: `--fps` has
+to reach the environment before Textual is first imported."""
 
 from __future__ import annotations
 
@@ -7,12 +7,22 @@ import argparse
 import asyncio
 import os
 import signal
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from tui_bench.engine.controller import EngineOptions, Listener, RunController
 from tui_bench.engine.events import RunFinished
-from tui_bench.runners.tools import Tool
+from tui_bench.engine.request import RunRequest
+from tui_bench.runners.tools import Tool, find_tool_async
 from tui_bench.spec import RunSpec
+from tui_bench.storage.session import Session
+
+if TYPE_CHECKING:
+    from textual.screen import Screen
+
+    from tui_bench.ui.app import TuibenchApp
+    from tui_bench.ui.live_screen import EngineFactory
 
 # A dropped SSH connection or a kill ends the run as Ctrl-C would: saved, then quit.
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
@@ -30,27 +40,89 @@ class UiOptions:
         return cls(theme=args.theme, mouse=not args.no_mouse, fps=args.fps, basic=args.basic)
 
 
+@dataclass(frozen=True)
+class RunLauncher:
+    """Launches the runs the run form asks for, observed as `tuibench run` would."""
+
+    tool_paths: Mapping[str, str | None] = field(default_factory=dict)
+    interval_s: float = EngineOptions.interval_s
+    live_hook: bool = True
+
+    async def __call__(self, request: RunRequest) -> tuple[EngineFactory, str]:
+        tool = await find_tool_async(request.spec.tool, self.tool_paths.get(request.spec.tool))
+        # Finding the server walks every process's sockets: not on the event loop.
+        server = await asyncio.to_thread(request.server)
+        engine = EngineOptions(server, self.interval_s, request.name, request.tags, self.live_hook)
+        return controller_factory(engine, tool), tool_label(tool)
+
+
+def controller_factory(
+    engine: EngineOptions, tool: Tool
+) -> Callable[[RunSpec, Listener], RunController]:
+    def controller(spec: RunSpec, listener: Listener) -> RunController:
+        return engine.controller(spec, tool, listener)
+
+    return controller
+
+
+def tool_label(tool: Tool) -> str:
+    return f"{tool.name} {tool.version or ''}".strip()
+
+
 async def run_live(
     spec: RunSpec, tool: Tool, engine: EngineOptions, ui: UiOptions
 ) -> tuple[int, RunFinished | None]:
-    """Run the app until the user leaves it: its exit status and how the last run ended."""
+    """The live screen on one run until the user leaves: the exit status and how it ended."""
+
+    def first(app: TuibenchApp) -> Screen[None]:
+        from tui_bench.ui.live_screen import LiveScreen
+
+        factory = controller_factory(engine, tool)
+        return LiveScreen(spec, factory, tool_label=tool_label(tool), basic=ui.basic)
+
+    return await open_app(ui, first)
+
+
+async def run_home(ui: UiOptions, launcher: RunLauncher) -> tuple[int, RunFinished | None]:
+    def first(app: TuibenchApp) -> Screen[None]:
+        from tui_bench.ui.home_screen import HomeScreen
+
+        return HomeScreen()
+
+    return await open_app(ui, first, launcher)
+
+
+async def run_replay(session: Session, ui: UiOptions) -> tuple[int, RunFinished | None]:
+    def first(app: TuibenchApp) -> Screen[None]:
+        from tui_bench.ui.replay_screen import ReplayScreen
+
+        return ReplayScreen(session, basic=ui.basic)
+
+    return await open_app(ui, first)
+
+
+async def run_compare(a: Session, b: Session, ui: UiOptions) -> tuple[int, RunFinished | None]:
+    def first(app: TuibenchApp) -> Screen[None]:
+        from tui_bench.ui.compare_screen import CompareScreen
+
+        return CompareScreen(a, b)
+
+    return await open_app(ui, first)
+
+
+async def open_app(
+    ui: UiOptions,
+    first: Callable[[TuibenchApp], Screen[None]],
+    launcher: RunLauncher | None = None,
+) -> tuple[int, RunFinished | None]:
     if ui.fps is not None:
         os.environ["TEXTUAL_FPS"] = str(ui.fps)
     from tui_bench.ui.app import TuibenchApp
 
-    def controller(run_spec: RunSpec, listener: Listener) -> RunController:
-        return engine.controller(run_spec, tool, listener)
-
-    app = TuibenchApp(
-        spec,
-        controller,
-        tool_label=f"{tool.name} {tool.version or ''}".strip(),
-        basic=ui.basic,
-        theme=ui.theme,
-    )
+    app = TuibenchApp(first, launcher=launcher, basic=ui.basic, theme=ui.theme)
     loop = asyncio.get_running_loop()
     for sig in STOP_SIGNALS:
-        loop.add_signal_handler(sig, app.live.stop_and_quit)
+        loop.add_signal_handler(sig, app.stop_and_quit)
     try:
         code = await app.run_async(mouse=ui.mouse)
     finally:

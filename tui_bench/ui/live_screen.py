@@ -76,7 +76,8 @@ class LiveScreen(Screen[None]):
         self.paused = False
         self._engine: Engine | None = None
         self._stopping = False
-        self._quit_when_done = False
+        # After the run ends: None stays, False leaves this screen, True leaves the app.
+        self._leave_after: bool | None = None
         self._chart_on = False
         self._painted_version = -1
         self._chart_version = -1
@@ -118,15 +119,15 @@ class LiveScreen(Screen[None]):
         except Exception as exc:
             # The run broke before it could finish a session: say so instead of vanishing.
             self.notify(f"the run failed: {exc}", severity="error", timeout=30)
-            if self._quit_when_done:
-                self.app.exit(EXIT_CRASHED)
+            if self._leave_after is not None:
+                self._leave(self._leave_after, EXIT_CRASHED)
             return
         finally:
             self._engine = None
             self.refresh_bindings()
         self.paint(force=True)
-        if self._quit_when_done:
-            self.app.exit(self.exit_code)
+        if self._leave_after is not None:
+            self._leave(self._leave_after, self.exit_code)
 
     @property
     def exit_code(self) -> int:
@@ -205,24 +206,40 @@ class LiveScreen(Screen[None]):
             self._engine.stop()
             self.paint(force=True)
 
+    @property
+    def engine_running(self) -> bool:
+        return self._engine is not None
+
     def action_quit_run(self) -> None:
+        self.ask_and_quit(leave_app=False)
+
+    def ask_and_quit(self, *, leave_app: bool) -> None:
+        """Leave; while a run is going, first ask, then stop it and let it save its session."""
         if self._engine is None:
-            self.app.exit(self.exit_code)
+            self._leave(leave_app, self.exit_code)
             return
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self.stop_and_quit()
+                self.stop_and_quit(leave_app=leave_app)
 
         self.app.push_screen(ConfirmQuit(), answered)
 
-    def stop_and_quit(self) -> None:
-        """Stop the run, let it save its session, then leave with its exit status."""
+    def stop_and_quit(self, *, leave_app: bool = True) -> None:
+        """Stop the run, let it save its session, then leave."""
         if self._engine is None:
-            self.app.exit(self.exit_code)
+            self._leave(leave_app, self.exit_code)
             return
-        self._quit_when_done = True
+        self._leave_after = leave_app
         self.action_stop()
+
+    def _leave(self, leave_app: bool, code: int) -> None:
+        # Opened from the home screen: back to it. Opened by `tuibench run`: the app ends.
+        if leave_app or len(self.app.screen_stack) <= 1:
+            self.app.exit(code)
+        else:
+            self._leave_after = None
+            self.dismiss()
 
     def action_pause(self) -> None:
         self.paused = not self.paused

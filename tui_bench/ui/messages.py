@@ -1,0 +1,44 @@
+"""What screens ask of the app: screens never build one another, the app routes these."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.message import Message
+
+from tui_bench.engine.request import RunRequest
+
+
+class StartRun(Message):
+    """Launch this run in a new live screen."""
+
+    def __init__(self, request: RunRequest) -> None:
+        super().__init__()
+        self.request = request
+
+
+class OpenRunForm(Message):
+    """Open the run form, filled in from `request` when given."""
+
+    def __init__(self, request: RunRequest | None = None) -> None:
+        super().__init__()
+        self.request = request
+
+
+class OpenSessions(Message):
+    """Open the sessions browser."""
+
+
+class OpenReplay(Message):
+    def __init__(self, path: Path) -> None:
+        super().__init__()
+        self.path = path
+
+
+class OpenCompare(Message):
+    """Compare session `b` against session `a` (the baseline)."""
+
+    def __init__(self, a: Path, b: Path) -> None:
+        super().__init__()
+        self.a = a
+        self.b = b
