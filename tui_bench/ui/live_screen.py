@@ -2,6 +2,8 @@
 
 The engine's listener only calls `LiveState.apply` (event rate, no widgets touched); the
 paint timer reads the state at a fixed rate and skips frames in which nothing changed.
+`MonitorScreen` is the painting part, shared with the replay screen, which feeds the same
+panels from a saved session instead of a process.
 """
 
 from __future__ import annotations
@@ -43,7 +45,21 @@ class Engine(Protocol):
 EngineFactory = Callable[[RunSpec, Callable[[Event], None]], Engine]
 
 
-class LiveScreen(Screen[None]):
+# The keys both monitor screens have; each screen lists its keys in the order its footer shows.
+EXPAND = Binding("e", "expand", "Expand", tooltip="expand the focused panel / back")
+LOG = Binding("l", "toggle_log", "Log", tooltip="show / hide the tool's raw output")
+CHART = Binding("c", "toggle_chart", "Chart", tooltip="show / hide the big chart")
+THEME = Binding("t", "cycle_theme", "Theme", tooltip="next colour theme")
+HELP = Binding("question_mark", "help", "Help", key_display="?", tooltip="this help")
+
+
+class MonitorScreen(Screen[None]):
+    """The panels of a run and their painting from `self.state`, on a fixed clock.
+
+    Subclasses feed the state (replace it with `show_state`), paint the header and start
+    their source in `begin`.
+    """
+
     # Textual types these as plain lists (not ClassVar), so they are assigned as such.
     HORIZONTAL_BREAKPOINTS = [  # noqa: RUF012
         (0, "-narrow"),
@@ -53,31 +69,11 @@ class LiveScreen(Screen[None]):
         (0, "-short"),
         (CHART_MIN_HEIGHT, "-tall"),
     ]
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("s", "stop", "Stop", tooltip="stop the run; the session keeps what was measured"),
-        Binding("q", "quit_run", "Quit", tooltip="quit (asks first while a run is going)"),
-        Binding("p", "pause", "Pause", tooltip="pause / resume painting (the run goes on)"),
-        Binding("e", "expand", "Expand", tooltip="expand the focused panel / back"),
-        Binding("l", "toggle_log", "Log", tooltip="show / hide the tool's raw output"),
-        Binding("c", "toggle_chart", "Chart", tooltip="show / hide the big chart"),
-        Binding("t", "cycle_theme", "Theme", tooltip="next colour theme"),
-        Binding("r", "rerun", "Run again", tooltip="run the same spec again (after the end)"),
-        Binding("question_mark", "help", "Help", key_display="?", tooltip="this help"),
-    ]
 
-    def __init__(
-        self, spec: RunSpec, engine_factory: EngineFactory, *, tool_label: str, basic: bool
-    ) -> None:
+    def __init__(self, state: LiveState, *, basic: bool) -> None:
         super().__init__()
-        self.state = LiveState(spec)
-        self.engine_factory = engine_factory
-        self.tool_label = tool_label
+        self.state = state
         self.basic = basic
-        self.paused = False
-        self._engine: Engine | None = None
-        self._stopping = False
-        # After the run ends: None stays, False leaves this screen, True leaves the app.
-        self._leave_after: bool | None = None
         self._chart_on = False
         self._painted_version = -1
         self._chart_version = -1
@@ -105,6 +101,161 @@ class LiveScreen(Screen[None]):
         self._chart_on = not self.basic and self.app.size.height >= CHART_MIN_HEIGHT
         self.query_one(RunChart).display = self._chart_on
         self.set_interval(1 / NUMBERS_HZ, self.paint)
+        self.begin()
+
+    def begin(self) -> None:
+        """Start feeding the state (called once the panels exist)."""
+
+    def show_state(self, state: LiveState) -> None:
+        """Paint from `state` from now on, from scratch."""
+        self.state = state
+        self._painted_version = self._chart_version = -1
+        self._lines_painted = state.lines_seen - len(state.output)
+        self.query_one(RichLog).clear()
+        self.query_one(ProgressBar).update(progress=state.fraction or 0)
+
+    # Painting
+
+    @property
+    def painting_held(self) -> bool:
+        return False
+
+    def mark_dirty(self) -> None:
+        """Something the state does not hold changed: repaint on the next frame."""
+        self._painted_version = -1
+
+    def paint(self, force: bool = False) -> None:
+        """Numbers every frame, the chart every CHART_EVERY-th, nothing when unchanged."""
+        state = self.state
+        self._frame += 1
+        if (self.painting_held or state.version == self._painted_version) and not force:
+            return
+        self._painted_version = state.version
+        self.paint_header()
+        if state.fraction is not None:
+            self.query_one(ProgressBar).update(progress=state.fraction)
+        rows = {
+            "req/s": state.series("rps"),
+            "p99": state.series("p99_s"),
+            "cpu": state.series("server_cpu_pct"),
+            "rss": state.series("server_rss_bytes"),
+        }
+        self._panel("throughput").show(render.throughput(state), rows)
+        self._panel("latency").show(render.latency(state), rows)
+        self._panel("status").show(render.status(state))
+        self._panel("server").show(render.server(state), rows)
+        client = self._panel("client")
+        client.show(render.client(state), {"cpu": state.series("client_cpu_pct")})
+        client.set_class(state.client_bound, "-alert")
+        warnings = self._panel("warnings")
+        warnings.show(render.warnings(state))
+        warnings.set_class(bool(state.warnings), "-alert")
+        self.set_class(state.finished is not None, "-finished")
+        self.query_one("#summary", Static).update(render.summary(state))
+        self._paint_log()
+        if force or self._frame % CHART_EVERY == 0:
+            self._paint_chart()
+
+    def paint_header(self) -> None:
+        raise NotImplementedError
+
+    def _paint_chart(self) -> None:
+        chart = self.query_one(RunChart)
+        if not chart.display or self._chart_version == self.state.rows_version:
+            return
+        self._chart_version = self.state.rows_version
+        chart.show(self.state)
+
+    def _paint_log(self) -> None:
+        log = self.query_one(RichLog)
+        if not log.display:
+            return
+        for line in self.state.new_lines(self._lines_painted):
+            log.write(line.text.rstrip("\n"))
+        self._lines_painted = self.state.lines_seen
+
+    def _panel(self, name: str) -> MetricPanel:
+        return self.query_one(f"#{name}", MetricPanel)
+
+    def leave(self, code: int) -> None:
+        # Opened from another screen: back to it. Opened from the command line: the app ends.
+        if len(self.app.screen_stack) <= 1:
+            self.app.exit(code)
+        else:
+            self.dismiss()
+
+    # Actions
+
+    def action_expand(self) -> None:
+        panels = list(self.query(MetricPanel))
+        expanded = [p for p in panels if p.has_class("-expanded")]
+        for panel in expanded:
+            panel.remove_class("-expanded")
+        if expanded:
+            self.remove_class("-expand")
+            return
+        focused = self.focused
+        target = focused if isinstance(focused, MetricPanel) else panels[0]
+        target.add_class("-expanded")
+        target.focus()
+        self.add_class("-expand")
+
+    def action_toggle_log(self) -> None:
+        log = self.query_one(RichLog)
+        log.display = not log.display
+        if log.display:
+            log.clear()
+            self._lines_painted = self.state.lines_seen - len(self.state.output)
+            self._paint_log()
+
+    def action_toggle_chart(self) -> None:
+        if self.basic:
+            self.notify("basic mode draws no chart")
+            return
+        chart = self.query_one(RunChart)
+        chart.display = self._chart_on = not self._chart_on
+        self._chart_version = -1
+        self._paint_chart()
+
+    def action_cycle_theme(self) -> None:
+        names = sorted(self.app.available_themes)
+        current = names.index(self.app.theme) if self.app.theme in names else -1
+        self.app.theme = names[(current + 1) % len(names)]
+        self.notify(f"theme {self.app.theme}", timeout=2)
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen(self.help_keys()))
+
+    def help_keys(self) -> list[Binding]:
+        return [b for b in self.BINDINGS if isinstance(b, Binding)]
+
+
+class LiveScreen(MonitorScreen):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("s", "stop", "Stop", tooltip="stop the run; the session keeps what was measured"),
+        Binding("q", "quit_run", "Quit", tooltip="quit (asks first while a run is going)"),
+        Binding("p", "pause", "Pause", tooltip="pause / resume painting (the run goes on)"),
+        EXPAND,
+        LOG,
+        CHART,
+        THEME,
+        Binding("r", "rerun", "Run again", tooltip="run the same spec again (after the end)"),
+        HELP,
+    ]
+
+    def __init__(
+        self, spec: RunSpec, engine_factory: EngineFactory, *, tool_label: str, basic: bool
+    ) -> None:
+        super().__init__(LiveState(spec), basic=basic)
+        self.engine_factory = engine_factory
+        self.tool_label = tool_label
+        self.paused = False
+        self._engine: Engine | None = None
+        self._stopping = False
+        # After the run ends: None stays, False leaves this screen, True leaves the app.
+        self._leave_after: bool | None = None
+
+    def begin(self) -> None:
         self._start()
 
     def _start(self) -> None:
@@ -136,60 +287,14 @@ class LiveScreen(Screen[None]):
 
     # Painting
 
-    def paint(self, force: bool = False) -> None:
-        """Numbers every frame, the chart every CHART_EVERY-th, nothing when unchanged."""
-        state = self.state
-        self._frame += 1
-        if (self.paused or state.version == self._painted_version) and not force:
-            return
-        self._painted_version = state.version
-        self._paint_header()
-        if state.fraction is not None:
-            self.query_one(ProgressBar).update(progress=state.fraction)
-        rows = {
-            "req/s": state.series("rps"),
-            "p99": state.series("p99_s"),
-            "cpu": state.series("server_cpu_pct"),
-            "rss": state.series("server_rss_bytes"),
-        }
-        self._panel("throughput").show(render.throughput(state), rows)
-        self._panel("latency").show(render.latency(state), rows)
-        self._panel("status").show(render.status(state))
-        self._panel("server").show(render.server(state), rows)
-        client = self._panel("client")
-        client.show(render.client(state), {"cpu": state.series("client_cpu_pct")})
-        client.set_class(state.client_bound, "-alert")
-        warnings = self._panel("warnings")
-        warnings.show(render.warnings(state))
-        warnings.set_class(bool(state.warnings), "-alert")
-        self.set_class(state.finished is not None, "-finished")
-        self.query_one("#summary", Static).update(render.summary(state))
-        self._paint_log()
-        if force or self._frame % CHART_EVERY == 0:
-            self._paint_chart()
+    @property
+    def painting_held(self) -> bool:
+        return self.paused
 
-    def _paint_header(self) -> None:
+    def paint_header(self) -> None:
         self.query_one("#header", Static).update(
             render.header(self.state, self.tool_label, paused=self.paused, stopping=self._stopping)
         )
-
-    def _paint_chart(self) -> None:
-        chart = self.query_one(RunChart)
-        if not chart.display or self._chart_version == self.state.rows_version:
-            return
-        self._chart_version = self.state.rows_version
-        chart.show(self.state)
-
-    def _paint_log(self) -> None:
-        log = self.query_one(RichLog)
-        if not log.display:
-            return
-        for line in self.state.new_lines(self._lines_painted):
-            log.write(line.text.rstrip("\n"))
-        self._lines_painted = self.state.lines_seen
-
-    def _panel(self, name: str) -> MetricPanel:
-        return self.query_one(f"#{name}", MetricPanel)
 
     # Actions
 
@@ -234,64 +339,19 @@ class LiveScreen(Screen[None]):
         self.action_stop()
 
     def _leave(self, leave_app: bool, code: int) -> None:
-        # Opened from the home screen: back to it. Opened by `tuibench run`: the app ends.
-        if leave_app or len(self.app.screen_stack) <= 1:
+        if leave_app:
             self.app.exit(code)
         else:
             self._leave_after = None
-            self.dismiss()
+            self.leave(code)
 
     def action_pause(self) -> None:
         self.paused = not self.paused
-        self._paint_header()
-
-    def action_expand(self) -> None:
-        panels = list(self.query(MetricPanel))
-        expanded = [p for p in panels if p.has_class("-expanded")]
-        for panel in expanded:
-            panel.remove_class("-expanded")
-        if expanded:
-            self.remove_class("-expand")
-            return
-        focused = self.focused
-        target = focused if isinstance(focused, MetricPanel) else panels[0]
-        target.add_class("-expanded")
-        target.focus()
-        self.add_class("-expand")
-
-    def action_toggle_log(self) -> None:
-        log = self.query_one(RichLog)
-        log.display = not log.display
-        if log.display:
-            log.clear()
-            self._lines_painted = self.state.lines_seen - len(self.state.output)
-            self._paint_log()
-
-    def action_toggle_chart(self) -> None:
-        if self.basic:
-            self.notify("basic mode draws no chart")
-            return
-        chart = self.query_one(RunChart)
-        chart.display = self._chart_on = not self._chart_on
-        self._chart_version = -1
-        self._paint_chart()
-
-    def action_cycle_theme(self) -> None:
-        names = sorted(self.app.available_themes)
-        current = names.index(self.app.theme) if self.app.theme in names else -1
-        self.app.theme = names[(current + 1) % len(names)]
-        self.notify(f"theme {self.app.theme}", timeout=2)
+        self.paint_header()
 
     def action_rerun(self) -> None:
         if self._engine is not None:
             return
-        self.state = LiveState(self.state.spec)
-        self._painted_version = self._chart_version = -1
-        self._lines_painted = 0
-        self.query_one(RichLog).clear()
-        self.query_one(ProgressBar).update(progress=0)
+        self.show_state(LiveState(self.state.spec))
         self._start()
         self.paint(force=True)
-
-    def action_help(self) -> None:
-        self.app.push_screen(HelpScreen(b for b in self.BINDINGS if isinstance(b, Binding)))

@@ -1,4 +1,4 @@
-"""The live screen's words: Rich text built from a LiveState, one function per panel."""
+"""The monitor screens' words: Rich text built from a LiveState, one function per panel."""
 
 from __future__ import annotations
 
@@ -8,15 +8,19 @@ from rich.text import Text
 
 from tui_bench.engine.live_state import LiveState
 from tui_bench.result import STATUS_CLASSES
+from tui_bench.spec import RunSpec
 from tui_bench.storage.export import fmt_bytes, fmt_count, fmt_seconds, result_rows
 
 BLOCKS = "▁▂▃▄▅▆▇█"
 LABEL = "dim"
 
 
-def clock(seconds: float | None) -> str:
+def clock(seconds: float | None, *, tenths: bool = False) -> str:
     if seconds is None:
         return "–"
+    if tenths:
+        whole, tenth = divmod(int(seconds * 10 + 1e-6), 10)
+        return f"{whole // 60:02d}:{whole % 60:02d}.{tenth}"
     whole = int(seconds)
     return f"{whole // 60:02d}:{whole % 60:02d}"
 
@@ -37,20 +41,30 @@ def _lines(*lines: Text | str) -> Text:
     return Text("\n").join(Text(line) if isinstance(line, str) else line for line in lines)
 
 
-def header(state: LiveState, tool_label: str, *, paused: bool, stopping: bool) -> Text:
-    spec = state.spec
-    urls = " ".join(spec.urls)
-    mode = f"-n {spec.requests:,}" if spec.count_mode else f"-d {spec.duration_s:g}s"
+def _load(spec: RunSpec) -> tuple[tuple[str, str], tuple[str, str]]:
+    """The load's shape and mode, as label/value pairs."""
+    if spec.duration_s is not None:
+        mode = f"-d {spec.duration_s:g}s"
+    else:
+        mode = "–" if spec.requests is None else f"-n {spec.requests:,}"
     shape = f"c{spec.connections} t{spec.threads}"
     if spec.streams:
         shape += f" m{spec.streams}"
-    top = Text.assemble((tool_label, "bold"), "  ", spec.expected_protocol, "  ", urls)
+    return ("load", shape), ("mode", mode)
+
+
+def _run_title(tool_label: str, protocol: str, urls: Sequence[str]) -> Text:
+    return Text.assemble((tool_label, "bold"), "  ", protocol, "  ", " ".join(urls))
+
+
+def header(state: LiveState, tool_label: str, *, paused: bool, stopping: bool) -> Text:
+    spec = state.spec
+    top = _run_title(tool_label, spec.expected_protocol, spec.urls)
     status = "stopping…" if stopping and state.running else state.status
     if state.phase and state.running:
         status += f" ({state.phase})"
     bottom = _pairs(
-        ("load", shape),
-        ("mode", mode),
+        *_load(spec),
         ("elapsed", clock(state.elapsed_s)),
         ("ETA", clock(state.eta_s)),
         ("", status),
@@ -150,3 +164,45 @@ def summary(state: LiveState) -> Text:
         _pairs(("session   ", str(finished.session_path))),
         *notes,
     )
+
+
+def replay_header(
+    state: LiveState,
+    *,
+    session: str,
+    tool_label: str,
+    protocol: str,
+    position: float,
+    length: float,
+    speed: str,
+    playing: bool,
+    note: str | None = None,
+) -> Text:
+    """What was run, then where the playback is and whether it moves (or `note` instead)."""
+    spec = state.spec
+    top = Text.assemble(
+        (" REPLAY ", "reverse bold"),
+        "  ",
+        (session, "bold"),
+        "  ",
+        _run_title(tool_label, protocol, spec.urls),
+    )
+    if note is not None or length <= 0:
+        bottom = Text(note or "nothing to play: the session has no per-second series")
+    else:
+        bottom = _pairs(
+            *(_load(spec) if spec.urls else ()),
+            ("at", f"{clock(position, tenths=True)} / {clock(length, tenths=True)}"),
+            ("speed", speed),
+        )
+        bottom.append("  ")
+        bottom.append_text(_playback(state, playing))
+    return _lines(top, bottom)
+
+
+def _playback(state: LiveState, playing: bool) -> Text:
+    if playing:
+        return Text("▶ playing", "bold")
+    if state.finished is not None:
+        return Text(f"■ {state.finished.status}", "bold")
+    return Text("‖ paused", "reverse bold")

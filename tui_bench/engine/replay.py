@@ -1,0 +1,207 @@
+"""A saved session as the stream of events its run produced, to be played back. Pure: no
+Textual, no clock; the replay screen owns the clock and asks for the state at a position.
+
+The session keeps when each second closed and when each resource sample was taken; it keeps
+no times for the tool's output lines or for most warnings. Those are placed where they are
+known to be complete: the output and setup facts at the start, the run's verdicts at the end.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from bisect import bisect_right
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from tui_bench.analysis.warnings import SAME_MACHINE
+from tui_bench.engine.events import (
+    Event,
+    OutputLine,
+    Progress,
+    ResourcesSampled,
+    RunFinished,
+    RunStarted,
+    RunWarning,
+    SecondClosed,
+)
+from tui_bench.engine.live_state import LiveState
+from tui_bench.errors import SessionError
+from tui_bench.sampling.samples import ResourceSample
+from tui_bench.spec import RunSpec
+from tui_bench.storage.session import Session
+from tui_bench.storage.store import SESSION_SUFFIX
+
+# Known before the tool starts, so a live run shows them at once: so does the replay.
+SETUP_WARNINGS = frozenset({SAME_MACHINE.code})
+SAMPLE_FIELDS = tuple(f.name for f in dataclasses.fields(ResourceSample))
+
+
+@dataclass(frozen=True)
+class Timeline:
+    """The events of one run in time order; `times[i]` is when `events[i]` happened."""
+
+    spec: RunSpec
+    times: tuple[float, ...]
+    events: tuple[Event, ...]
+    length_s: float
+
+    @property
+    def playable(self) -> bool:
+        return self.length_s > 0
+
+    def clamp(self, t: float) -> float:
+        return min(max(t, 0.0), self.length_s)
+
+    def count_until(self, t: float) -> int:
+        """How many events happened at or before `t`."""
+        return bisect_right(self.times, t)
+
+    def tick(self, t: float) -> Progress:
+        """Where the playback is: the elapsed time and the progress bar follow the position."""
+        return Progress(t, t / self.length_s if self.length_s else 1.0, None, None)
+
+    def state_at(self, t: float) -> LiveState:
+        """A fresh state with every event up to `t` folded in."""
+        state = LiveState(self.spec)
+        t = self.clamp(t)
+        self.fold(state, 0, self.count_until(t))
+        state.apply(self.tick(t))
+        return state
+
+    def fold(self, state: LiveState, start: int, end: int) -> None:
+        for event in self.events[start:end]:
+            state.apply(event)
+
+
+class Player:
+    """A position in a timeline and the state there. Moving forward folds only the events in
+    between; moving back before an event already folded rebuilds from the start."""
+
+    def __init__(self, timeline: Timeline) -> None:
+        self.timeline = timeline
+        self.position = 0.0
+        self.state = timeline.state_at(0.0)
+        self._folded = timeline.count_until(0.0)
+
+    @property
+    def at_end(self) -> bool:
+        return self.position >= self.timeline.length_s
+
+    def seek(self, t: float) -> None:
+        timeline = self.timeline
+        t = timeline.clamp(t)
+        if t == self.position:
+            return
+        end = timeline.count_until(t)
+        if end < self._folded:
+            self.state = LiveState(timeline.spec)
+            self._folded = 0
+        timeline.fold(self.state, self._folded, end)
+        self._folded = end
+        self.state.apply(timeline.tick(t))
+        self.position = t
+
+
+def timeline(session: Session, path: Path | None = None) -> Timeline:
+    """The session's run as events; SessionError (one line) when a part of it is unreadable.
+
+    `path` is where the session was read from, shown in the summary; without it, its file name.
+    """
+    doc = session.doc
+    try:
+        spec = session.spec
+    except (TypeError, ValueError):
+        raise _damaged(session, "spec") from None
+    rows = session.series
+    samples = [_sample(session, s) for s in _items(session, "samples")]
+    warnings = [_warning(session, w) for w in _items(session, "warnings")]
+    row_times = [_row_time(session, row) for row in rows]
+    recorded = _seconds_between(doc.get("started_at"), doc.get("ended_at"))
+    length = max([recorded or 0.0, *(s.t_s for s in samples)])
+    if rows:
+        length = max(length, min(max(row_times) + 1, recorded or float("inf")))
+
+    argv = tuple(str(a) for a in doc.get("argv") or ())
+    # The tool's pid is not kept: it meant something only while the run went.
+    timed: list[tuple[float, Event]] = [(0.0, RunStarted(session.id, argv, 0))]
+    raw = doc.get("raw") or {}
+    for stream in ("stdout", "stderr"):
+        text = raw.get(stream) if isinstance(raw, Mapping) else None
+        if isinstance(text, str):
+            timed += [(0.0, OutputLine(stream, line)) for line in text.splitlines(keepends=True)]
+    timed += [(0.0, w) for w in warnings if w.code in SETUP_WARNINGS]
+    # A second closes at its end; the last, partial one when the run ended.
+    timed += [
+        (min(t + 1, length), SecondClosed(row)) for t, row in zip(row_times, rows, strict=True)
+    ]
+    timed += [(max(s.t_s, 0.0), ResourcesSampled(s)) for s in samples]
+    timed += [(length, w) for w in warnings if w.code not in SETUP_WARNINGS]
+    exit_code = doc.get("exit_code")
+    finished = RunFinished(
+        session.status or "interrupted",
+        exit_code if isinstance(exit_code, int) else None,
+        session.result,
+        path or Path(session.id + SESSION_SUFFIX),
+        _text(doc.get("message")),
+    )
+    timed.append((length, finished))
+    # Stable: events of the same moment keep the order they were listed in above.
+    timed.sort(key=lambda pair: pair[0])
+    return Timeline(
+        spec,
+        tuple(t for t, _ in timed),
+        tuple(event for _, event in timed),
+        length,
+    )
+
+
+def _items(session: Session, key: str) -> Sequence[Any]:
+    items = session.doc.get(key) or []
+    if not isinstance(items, list):
+        raise _damaged(session, key)
+    return items
+
+
+def _damaged(session: Session, key: str) -> SessionError:
+    return SessionError(f"session {session.id} is damaged (bad {key!r})")
+
+
+def _row_time(session: Session, row: Mapping[str, Any]) -> float:
+    t = row.get("t_s") if isinstance(row, Mapping) else None
+    if not isinstance(t, int | float):
+        raise _damaged(session, "series")
+    return float(t)
+
+
+def _sample(session: Session, data: Any) -> ResourceSample:
+    try:
+        # Only the fields this version knows: a newer writer may add some.
+        known = {name: data[name] for name in SAMPLE_FIELDS if name in data}
+        known["system_cpu_pct"] = tuple(float(v) for v in known.get("system_cpu_pct") or ())
+        sample = ResourceSample(**known)
+    except (TypeError, ValueError, KeyError):
+        raise _damaged(session, "samples") from None
+    if not isinstance(sample.t_s, int | float):
+        raise _damaged(session, "samples")
+    return sample
+
+
+def _warning(session: Session, data: Any) -> RunWarning:
+    if not isinstance(data, Mapping) or not isinstance(data.get("message"), str):
+        raise _damaged(session, "warnings")
+    return RunWarning(str(data.get("code") or ""), data["message"])
+
+
+def _seconds_between(start: Any, end: Any) -> float | None:
+    try:
+        seconds = (datetime.fromisoformat(end) - datetime.fromisoformat(start)).total_seconds()
+    except (TypeError, ValueError):
+        return None
+    return max(seconds, 0.0)
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None

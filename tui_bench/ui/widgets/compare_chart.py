@@ -1,0 +1,87 @@
+"""One metric of two sessions on one time axis (seconds from each run's start), by plotext."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from textual import events
+from textual_plotext import PlotextPlot
+
+from tui_bench.ui.widgets.run_chart import thin
+
+# The same two colours mark A and B wherever the compare screen shows them; both read on
+# light and dark themes and apart for the common colour-vision deficiencies.
+COLOURS = {"A": (76, 155, 232), "B": (242, 142, 43)}
+
+
+def hex_colour(mark: str) -> str:
+    return "#{:02x}{:02x}{:02x}".format(*COLOURS[mark])
+
+
+@dataclass(frozen=True)
+class Line:
+    mark: str
+    seconds: Sequence[float]
+    values: Sequence[float]
+
+
+class CompareChart(PlotextPlot):
+    DEFAULT_CSS = """
+    CompareChart { height: 12; min-height: 8; border: round $primary-darken-1; }
+    """
+
+    def __init__(self, title: str, *, id: str) -> None:
+        super().__init__(id=id)
+        self.border_title = title
+        self._lines: tuple[Line, ...] = ()
+
+    def show(self, lines: Sequence[Line]) -> None:
+        self._lines = tuple(lines)
+        self._draw()
+
+    def on_resize(self, event: events.Resize) -> None:
+        # About two points per cell: redrawn for the width it now has.
+        self._draw()
+
+    def _draw(self) -> None:
+        plt = self.plt
+        plt.clear_data()
+        most = 2 * max(self.size.width, 1)
+        drawn = [line for line in self._lines if line.values]
+        for line in drawn:
+            plt.plot(
+                thin(line.seconds, most),
+                thin(line.values, most),
+                color=COLOURS[line.mark],
+                marker="braille",
+            )
+        values = [v for line in drawn for v in line.values]
+        if values:
+            ticks = y_ticks(min(values), max(values))
+            plt.yticks(ticks, [compact(t) for t in ticks])
+        # The legend lives in the border: plotext's would cover the first seconds.
+        self.border_subtitle = (
+            "  ".join(f"[{hex_colour(line.mark)}]━━ {line.mark}[/]" for line in drawn)
+            + "  seconds from start"
+            if drawn
+            else "no per-second series"
+        )
+        self.refresh()
+
+
+def y_ticks(low: float, high: float, count: int = 5) -> list[float]:
+    if high <= low:
+        return [low]
+    step = (high - low) / (count - 1)
+    return [low + i * step for i in range(count)]
+
+
+def compact(value: float) -> str:
+    """A tick label of at most ~5 characters: 43522 -> 43.5k."""
+    size = abs(value)
+    if size >= 1e6:
+        return f"{value / 1e6:.3g}M"
+    if size >= 1e3:
+        return f"{value / 1e3:.3g}k"
+    return f"{value:.3g}"
