@@ -11,6 +11,13 @@ CORE = [
     "tui_bench.storage.store",
     "tui_bench.analysis.warnings",
     "tui_bench.cli.commands",
+    "tui_bench.analysis.compare",
+    "tui_bench.analysis.stats",
+    "tui_bench.analysis.thresholds",
+    "tui_bench.engine.replay",
+    "tui_bench.engine.sweep",
+    "tui_bench.storage.catalog",
+    "tui_bench.storage.recent",
 ]
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from typing import NoReturn
 
 from tui_bench import __version__
@@ -60,7 +61,16 @@ def build_parser() -> Parser:
 
     run = commands.add_parser("run", help="run a load test and save it as a session")
     add_run_options(run)
+    add_threshold_option(run)
     run.add_argument("urls", nargs="+", metavar="URL")
+
+    sweep = commands.add_parser(
+        "sweep",
+        help="run a grid of configurations, each repeated, as one session",
+        description=SWEEP_DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_sweep_options(sweep)
 
     demo = commands.add_parser("demo", help="start the built-in demo target and run on it")
     demo.add_argument("--headless", action="store_true", help="print progress lines")
@@ -145,6 +155,99 @@ def add_run_options(run: argparse.ArgumentParser) -> None:
     add_ui_options(run)
     add_labels(run)
     add_tool_paths(run)
+
+
+SWEEP_DESCRIPTION = """\
+Runs every point of a grid, one run at a time with a cool-down between runs, and keeps
+the whole sweep as one session. The run options (-c, -m, -d, --tool, ...) set what every
+point starts from; each --vary or --ramp varies one parameter, and several make the
+cartesian product.
+
+  --vary NAME=V1,V2,...   NAME is c, t, m, n, d, warm-up, tool, url, protocol (h1, h2)
+                          or compress (gzip, br, zstd, none): --vary c=100,200,400
+  --ramp NAME=MAX/STEPS   STEPS equal steps up to MAX: --ramp c=400/4 is 100,200,300,400
+  --label NAME=ARGS       a labelled command: ARGS (split like a shell; quote them) are
+                          run options and URLs that replace the common ones for this
+                          label, e.g. for a server before and after a change:
+                            --label old=http://127.0.0.1:8080/ \\
+                            --label 'new=http://127.0.0.1:8081/ --server-name nginx-new'
+  --repeat N              N runs of every point, interleaved: round 1 runs every point,
+                          then round 2 ... (A B A B, not A A B B)
+
+A point's req/s is the mean of its completed runs (with sd, median and a 95 % CI); its
+latency percentiles come from the merged histograms of its runs, never from averaged
+percentiles. --slo names the knee: the point with the most req/s that meets every clause.
+Exit status as for run, and 99 when the runs went well but a --threshold failed.
+"""
+
+
+def add_sweep_options(sweep: argparse.ArgumentParser) -> None:
+    add_run_options(sweep)
+    add_threshold_option(sweep)
+    sweep.add_argument("urls", nargs="*", metavar="URL", help="the URL of every point")
+    # --vary and --ramp share one list, so the dimensions keep the order they were given.
+    sweep.add_argument(
+        "--vary",
+        dest="dimensions",
+        action="append",
+        default=[],
+        type=tagged("--vary"),
+        metavar="NAME=V1,V2",
+        help="vary a parameter over these values",
+    )
+    sweep.add_argument(
+        "--ramp",
+        dest="dimensions",
+        action="append",
+        type=tagged("--ramp"),
+        metavar="NAME=MAX/STEPS",
+        help="vary a parameter in equal steps up to MAX",
+    )
+    sweep.add_argument(
+        "--label",
+        dest="labels",
+        action="append",
+        default=[],
+        metavar="NAME=ARGS",
+        help="a labelled command (see above)",
+    )
+    sweep.add_argument(
+        "--repeat", type=positive_int, default=1, metavar="N", help="runs of every point"
+    )
+    sweep.add_argument(
+        "--cool-down",
+        type=duration,
+        default=2.0,
+        metavar="S",
+        help="pause between runs (default 2 s; 0 for none)",
+    )
+    sweep.add_argument("--slo", metavar="CLAUSES", help="find the knee: e.g. 'p99<50ms,errors<1%%'")
+
+
+def tagged(flag: str) -> Callable[[str], tuple[str, str]]:
+    def tag(text: str) -> tuple[str, str]:
+        return flag, text
+
+    return tag
+
+
+def label_parser() -> Parser:
+    """The options of one labelled command of a sweep; what it leaves out keeps the value
+    of the common options (parse into a copy of their namespace)."""
+    parser = Parser(prog="tuibench sweep --label", add_help=False)
+    add_run_options(parser)
+    parser.add_argument("urls", nargs="*", metavar="URL", default=argparse.SUPPRESS)
+    return parser
+
+
+def add_threshold_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--threshold",
+        action="append",
+        default=[],
+        metavar="EXPR",
+        help="fail with exit status 99 unless e.g. 'p99<50ms', 'rps>10000', 'errors<1%%'",
+    )
 
 
 def add_ui_options(parser: argparse.ArgumentParser) -> None:

@@ -4,38 +4,58 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import copy
 import signal
 import sys
+from collections.abc import Coroutine, Mapping, Sequence
+from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TextIO, TypeVar
 
 import orjson
 import psutil
 
-from tui_bench.cli.args import check_interval
+from tui_bench.analysis.thresholds import Threshold, evaluate, parse_slo, parse_threshold
+from tui_bench.cli.args import check_interval, label_parser
 from tui_bench.cli.progress import ProgressPrinter, summary_text
 from tui_bench.engine.controller import EngineOptions
-from tui_bench.engine.events import RunFinished
+from tui_bench.engine.events import Event, RunFinished, RunWarning
 from tui_bench.engine.request import RunRequest
+from tui_bench.engine.sweep import (
+    SweepEvent,
+    SweepFinished,
+    SweepOptions,
+    SweepRunFinished,
+    SweepRunner,
+    exit_code,
+    latency_keys,
+    prepare,
+    run_values,
+)
+from tui_bench.engine.sweep_plan import Variant, build_plan, parse_label, parse_ramp, parse_vary
 from tui_bench.errors import UsageError
 from tui_bench.parsers import ParseError
 from tui_bench.parsers.detect import parse_output
 from tui_bench.runners.tools import Tool, find_tool
-from tui_bench.spec import RunSpec
+from tui_bench.spec import TOOLS, RunSpec
 from tui_bench.storage import store
+from tui_bench.storage.catalog import session_row
 from tui_bench.storage.export import export, fmt_count, fmt_seconds, result_rows
-from tui_bench.storage.session import Session
+from tui_bench.values import format_duration
 
 EXIT_CODES = {"completed": 0, "failed": 1, "interrupted": 130}
 DEFAULT_DURATION_S = 10.0
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+T_co = TypeVar("T_co", covariant=True)
 
 
-def spec_from_args(args: argparse.Namespace) -> RunSpec:
+def spec_from_args(args: argparse.Namespace, *, check: bool = True) -> RunSpec:
+    """The spec the flags ask for; unchecked (`check=False`) for a sweep, whose points are
+    checked once varied."""
     duration = args.duration
     if args.requests is None and duration is None:
         duration = DEFAULT_DURATION_S
-    return RunSpec(
+    spec = RunSpec(
         urls=tuple(args.urls),
         tool=args.tool,
         connections=args.connections,
@@ -48,10 +68,11 @@ def spec_from_args(args: argparse.Namespace) -> RunSpec:
         keepalive=args.keepalive,
         headers=tuple(args.header),
         compress=args.compress,
-    ).validate()
+    )
+    return spec.validate() if check else spec
 
 
-def request_from_args(args: argparse.Namespace) -> RunRequest:
+def request_from_args(args: argparse.Namespace, *, check: bool = True) -> RunRequest:
     if args.server_pid is not None:
         mode = "pid"
     elif args.server_name is not None:
@@ -59,7 +80,7 @@ def request_from_args(args: argparse.Namespace) -> RunRequest:
     else:
         mode = "none" if args.no_server else "auto"
     return RunRequest(
-        spec_from_args(args),
+        spec_from_args(args, check=check),
         server_mode=mode,
         server_pid=args.server_pid,
         server_name=args.server_name,
@@ -70,6 +91,7 @@ def request_from_args(args: argparse.Namespace) -> RunRequest:
 
 def cmd_run(args: argparse.Namespace) -> int:
     request = request_from_args(args)
+    thresholds = [parse_threshold(text) for text in args.threshold]
     spec = request.spec
     interval = check_interval(args.interval)
     tool = find_tool(spec.tool, getattr(args, f"{spec.tool}_path"))
@@ -80,23 +102,49 @@ def cmd_run(args: argparse.Namespace) -> int:
         from tui_bench.ui.launch import UiOptions, run_live
 
         code, last = asyncio.run(run_live(spec, tool, engine, UiOptions.from_args(args)))
-        return report(last, as_json=args.json) if last else code
-    return report(asyncio.run(run_headless(spec, tool, engine)), as_json=args.json)
+        return finish_run(last, thresholds, as_json=args.json) if last else code
+    finished = asyncio.run(run_headless(spec, tool, engine))
+    return finish_run(finished, thresholds, as_json=args.json)
 
 
 async def run_headless(spec: RunSpec, tool: Tool, engine: EngineOptions) -> RunFinished:
-    controller = engine.controller(spec, tool, ProgressPrinter())
+    return await until_done(engine.controller(spec, tool, ProgressPrinter()))
+
+
+class Stoppable(Protocol[T_co]):
+    def stop(self) -> None: ...
+
+    def run(self) -> Coroutine[Any, Any, T_co]: ...
+
+
+async def until_done(job: Stoppable[T_co]) -> T_co:
+    """Run `job`; Ctrl-C, SIGTERM and SIGHUP (a dropped SSH session) stop it, and what it
+    measured so far is kept."""
     loop = asyncio.get_running_loop()
     for sig in STOP_SIGNALS:
-        loop.add_signal_handler(sig, controller.stop)
+        loop.add_signal_handler(sig, job.stop)
     try:
-        return await controller.run()
+        return await job.run()
     finally:
         for sig in STOP_SIGNALS:
             loop.remove_signal_handler(sig)
 
 
-def report(finished: RunFinished, *, as_json: bool) -> int:
+def finish_run(finished: RunFinished, thresholds: Sequence[Threshold], *, as_json: bool) -> int:
+    """Report the run, then judge it against `thresholds` (saved in its session)."""
+    verdicts: list[dict[str, Any]] = []
+    if thresholds:
+        values = run_values(store.load(finished.session_path).doc, latency_keys(thresholds))
+        verdicts = [asdict(v) for v in evaluate(thresholds, values)]
+        store.amend(finished.session_path, {"thresholds": verdicts})
+    code = report(finished, as_json=as_json, thresholds=verdicts)
+    print_verdicts(verdicts)
+    return exit_code(code, verdicts)
+
+
+def report(
+    finished: RunFinished, *, as_json: bool, thresholds: Sequence[Mapping[str, Any]] = ()
+) -> int:
     if as_json:
         payload: dict[str, Any] = finished.result.to_dict() if finished.result else {}
         # "status" is the result's status-class counts: the run's own state has its key.
@@ -105,10 +153,42 @@ def report(finished: RunFinished, *, as_json: bool) -> int:
             message=finished.message,
             session_path=str(finished.session_path),
         )
+        if thresholds:
+            payload["thresholds"] = list(thresholds)
         _print(orjson.dumps(payload).decode())
     else:
         _print(summary_text(finished), sys.stderr)
     return EXIT_CODES[finished.status]
+
+
+def print_verdicts(verdicts: Sequence[Mapping[str, Any]]) -> None:
+    for verdict in verdicts:
+        _print(verdict_line(verdict), sys.stderr)
+
+
+def verdict_line(verdict: Mapping[str, Any]) -> str:
+    """`threshold p99<50ms at c=200: FAIL (p99 61.20 ms)`."""
+    where = f" at {verdict['name']}" if verdict.get("name") else ""
+    outcome = "pass" if verdict["passed"] else "FAIL"
+    measured = verdict["reason"] or f"{metric_label(verdict['metric'])} " + metric_text(
+        verdict["metric"], verdict["actual"]
+    )
+    return f"threshold {verdict['text']}{where}: {outcome} ({measured})"
+
+
+def metric_label(metric: str) -> str:
+    """`p99_9_s` -> `p99.9`, `error_rate` -> `errors`."""
+    if metric == "error_rate":
+        return "errors"
+    return metric.removesuffix("_s").replace("_", ".")
+
+
+def metric_text(metric: str, value: float | None) -> str:
+    if metric == "rps":
+        return fmt_count(value) + " req/s"
+    if metric == "error_rate":
+        return "–" if value is None else f"{value * 100:.2f} %"
+    return fmt_seconds(value)
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -242,29 +322,182 @@ def cmd_sessions(args: argparse.Namespace) -> int:
     return 0
 
 
-def session_row(session: Session) -> dict[str, Any]:
-    spec = session.spec
-    result = session.result
-    latency = result.latency if result else None
-    return {
-        "id": session.id,
-        "name": session.name,
-        "status": session.status,
-        "started_at": session.doc.get("started_at"),
-        "tool": spec.tool,
-        "url": " ".join(spec.urls),
-        "c": spec.connections,
-        "rps": result.rps if result else None,
-        "p99_s": latency.percentiles.get("p99_s") if latency else None,
-        "tags": list(session.doc.get("tags") or []),
-    }
-
-
 def cmd_doctor(args: argparse.Namespace) -> int:
     from tui_bench.doctor import format_checks, run_checks
 
     _print(format_checks(run_checks()))
     return 0
+
+
+def cmd_sweep(args: argparse.Namespace) -> int:
+    interval = check_interval(args.interval)
+    thresholds = tuple(parse_threshold(text) for text in args.threshold)
+    slo = tuple(parse_slo(args.slo)) if args.slo else ()
+    dimensions = [
+        parse_vary(text) if flag == "--vary" else parse_ramp(text) for flag, text in args.dimensions
+    ]
+    plan = build_plan(sweep_variants(args), dimensions, args.repeat)
+    targets = prepare(plan)
+    options = SweepOptions(
+        cool_down_s=args.cool_down,
+        interval_s=interval,
+        name=args.name,
+        tags=tuple(args.tag),
+        live_hook=not args.no_live_hook,
+        slo=slo,
+        slo_text=args.slo,
+        thresholds=thresholds,
+        argv=("tuibench", *sys.argv[1:]),
+    )
+    if not args.headless:
+        _print("tuibench: sweeps run without the live screen: one line per run", sys.stderr)
+    runner = SweepRunner(plan, targets, options, listener=SweepPrinter())
+    finished = asyncio.run(until_done(runner))
+    if args.json:
+        _print(orjson.dumps(sweep_payload(finished)).decode())
+    else:
+        _print(sweep_summary_text(finished), sys.stderr)
+    print_verdicts(finished.document.get("thresholds") or [])
+    return exit_code(EXIT_CODES[finished.status], finished.document.get("thresholds") or [])
+
+
+# Options of which a labelled command may set one: setting it clears the common others.
+_EXCLUSIVE = (("requests", "duration"), ("server_pid", "server_name", "no_server"))
+
+
+def sweep_variants(args: argparse.Namespace) -> list[Variant]:
+    """The common configuration, or one per `--label NAME=ARGS` (ARGS over the common)."""
+    if not args.labels:
+        return [_variant(None, args)]
+    variants = []
+    for text in args.labels:
+        name, argv = parse_label(text)
+        labelled = label_parser().parse_args(argv, namespace=copy.deepcopy(args))
+        for group in _EXCLUSIVE:
+            given = [k for k in group if getattr(labelled, k) != getattr(args, k)]
+            for key in group if given else ():
+                if key not in given:
+                    setattr(labelled, key, False if key == "no_server" else None)
+        variants.append(_variant(name, labelled))
+    return variants
+
+
+def _variant(label: str | None, args: argparse.Namespace) -> Variant:
+    paths = {tool: getattr(args, f"{tool}_path") for tool in TOOLS}
+    return Variant(label, request_from_args(args, check=False), paths)
+
+
+class SweepPrinter:
+    """One line per run of a sweep on stderr, and each kind of warning once."""
+
+    def __init__(self, out: TextIO = sys.stderr) -> None:
+        self._lines = ProgressPrinter(out)
+        self._warned: set[str] = set()
+
+    def __call__(self, event: Event | SweepEvent) -> None:
+        if isinstance(event, RunWarning) and event.code not in self._warned:
+            self._warned.add(event.code)
+            self._lines(event)
+        elif isinstance(event, SweepRunFinished):
+            self._lines.write(run_line(event))
+
+
+def run_line(event: SweepRunFinished) -> str:
+    """`run 3/8 c=200 rep 2: 41,234 req/s p99 3.10 ms, about 1m left`."""
+    where = " ".join(
+        part
+        for part in (
+            f"run {event.index + 1}/{event.total}",
+            event.point.name,
+            f"rep {event.repeat + 1}" if event.rounds > 1 else "",
+        )
+        if part
+    )
+    finished, values = event.finished, event.values
+    if finished.status == "completed":
+        what = f"{fmt_count(values['rps'])} req/s p99 {fmt_seconds(values['p99_s'])}"
+        if values["error_rate"]:
+            what += f" errors {metric_text('error_rate', values['error_rate'])}"
+    else:
+        what = finished.status + (f" ({finished.message})" if finished.message else "")
+    if event.eta_s is not None and event.eta_s >= 1:
+        what += f", about {format_duration(float(round(event.eta_s)))} left"
+    return f"{where}: {what}"
+
+
+def sweep_payload(finished: SweepFinished) -> dict[str, Any]:
+    """What `sweep --json` prints: the points, a line per run, the knee and the verdicts."""
+    doc = finished.document
+    names = [p["name"] for p in doc["sweep"]["points"]]
+    runs = []
+    for entry in doc["runs"]:
+        run = entry["session"]
+        values = run_values(run)
+        runs.append(
+            {
+                "slot": entry["slot"],
+                "point": entry["point"],
+                "name": names[entry["point"]],
+                "repeat": entry["repeat"],
+                "id": run["id"],
+                "status": run.get("status"),
+                "message": run.get("message"),
+                "rps": values["rps"],
+                "p50_s": values["p50_s"],
+                "p99_s": values["p99_s"],
+                "error_rate": values["error_rate"],
+            }
+        )
+    return {
+        "kind": "sweep",
+        "id": doc["id"],
+        "points": doc.get("points") or [],
+        "runs": runs,
+        "knee": doc.get("knee"),
+        "thresholds": doc.get("thresholds") or [],
+        "run_status": finished.status,
+        "message": finished.message,
+        "session_path": str(finished.session_path),
+    }
+
+
+def sweep_summary_text(finished: SweepFinished) -> str:
+    doc = finished.document
+    header = ("point", "ok/runs", "req/s", "± sd", "p50", "p99", "errors")
+    table = [header]
+    for point in doc.get("points") or []:
+        rps, latency = point["rps"], point["latency"]
+        table.append(
+            (
+                point["name"] or "all",
+                f"{point['n']}/{point['runs']}",
+                fmt_count(rps["mean"]),
+                fmt_count(rps["sd"]),
+                fmt_seconds(latency.get("p50_s")),
+                fmt_seconds(latency.get("p99_s")),
+                metric_text("error_rate", point["error_rate"]),
+            )
+        )
+    widths = [max(len(r[i]) for r in table) for i in range(len(header))]
+    lines = [
+        f"status    {finished.status}" + (f" ({finished.message})" if finished.message else "")
+    ]
+    lines += [
+        "  ".join(
+            c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True))
+        )
+        for r in table
+    ]
+    knee = doc.get("knee")
+    if knee is not None:
+        found = (
+            f"{knee['name']} ({fmt_count(knee['rps'])} req/s)"
+            if knee["point"] is not None
+            else "no point meets it"
+        )
+        lines.append(f"knee      {found} for {knee['slo']}")
+    lines.append(f"session   {finished.session_path}")
+    return "\n".join(lines)
 
 
 def _print(text: str, out: Any = None) -> None:

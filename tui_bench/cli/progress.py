@@ -45,13 +45,13 @@ class ProgressPrinter:
         if isinstance(event, Progress):
             self._progress = event
         elif isinstance(event, SecondClosed):
-            self._write(second_line(event.row, self._progress))
+            self.write(second_line(event.row, self._progress))
         elif isinstance(event, RunWarning):
-            self._write(f"warning: {event.message}")
+            self.write(f"warning: {event.message}")
         elif isinstance(event, RunFinished) and event.message:
-            self._write(f"{event.status}: {event.message}")
+            self.write(f"{event.status}: {event.message}")
 
-    def _write(self, line: str) -> None:
+    def write(self, line: str) -> None:
         if self._silent:
             return
         try:

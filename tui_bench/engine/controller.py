@@ -179,7 +179,7 @@ class RunController:
             started_at=started.isoformat(),
             name=self.name,
             tags=self.tags,
-            server=_describe(self.server),
+            server=describe_server(self.server),
         )
         journal = self._journal = JournalWriter(
             journal_path(self.store, session_id), draft.header()
@@ -386,17 +386,19 @@ class RunController:
         for warning in warnings:
             journal.write("warning", asdict(warning))
             self._warn(warning)
-        journal.write(
-            "end",
-            {
-                "status": status,
-                "exit_code": exit_code,
-                "ended_at": datetime.now(UTC).isoformat(),
-                "result": result.to_dict() if result else None,
-                "resources": summarize(self._samples),
-                "message": message,
-            },
-        )
+        end: dict[str, Any] = {
+            "status": status,
+            "exit_code": exit_code,
+            "ended_at": datetime.now(UTC).isoformat(),
+            "result": result.to_dict() if result else None,
+            "resources": summarize(self._samples),
+            "message": message,
+        }
+        if self._ingest is not None:
+            # Every request of the run (h2load logs no warm-up request): what lets repeats
+            # of a sweep point merge their latencies instead of averaging percentiles.
+            end["histogram"] = self._ingest.overall.to_dict()
+        journal.write("end", end)
         journal.close()
         path = finalize(journal.path)
         finished = RunFinished(status, exit_code, result, path, message)
@@ -422,7 +424,7 @@ def _signal_group(pid: int, sig: signal.Signals) -> None:
         os.killpg(pid, sig)
 
 
-def _describe(proc: psutil.Process | None) -> dict[str, Any] | None:
+def describe_server(proc: psutil.Process | None) -> dict[str, Any] | None:
     if proc is None:
         return None
     try:

@@ -144,7 +144,7 @@ def timeline(session: Session, path: Path | None = None) -> Timeline:
         session.status or "interrupted",
         exit_code if isinstance(exit_code, int) else None,
         session.result,
-        path or Path(session.id + SESSION_SUFFIX),
+        path or session.path or Path(session.id + SESSION_SUFFIX),
         _text(doc.get("message")),
     )
     timed.append((length, finished))

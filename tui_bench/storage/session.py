@@ -1,22 +1,41 @@
-"""The session document: one self-contained, versioned JSON file per run.
+"""The session document: one self-contained, versioned JSON file per run or per sweep.
 
 Loading only parses JSON and checks its shape: nothing in a session is ever executed.
+
+Keys added within schema version 1, each optional (a document without them stays valid):
+
+- `histogram`: the run's whole latency histogram (`LatencyHistogram.to_dict()`), warm-up
+  excluded, for runs whose every request time is known (h2load's request log). Points of a
+  sweep merge these; percentiles are never averaged.
+- `message`: why the run did not complete, in one line.
+- `thresholds`: the verdicts of `--threshold`, each `{"text", "metric", "op", "limit",
+  "actual", "passed", "reason"}` (in a sweep also the `point` and its `name`).
+- `kind`: `"sweep"` for a sweep; absent for a single run. A sweep holds every run it made:
+  `sweep` (the plan: varied parameters, labels, repeat, cool-down, points and run order, SLO,
+  thresholds), `runs` (`[{"slot", "point", "repeat", "session": <the run's own session
+  document>}]`, in the order they ran), `points` (per-point aggregates of the completed
+  runs), `knee` (with `--slo`: the point with the most req/s that meets it). `spec` is the
+  first point's, `result` is null (a sweep has no single result) and `series` is empty.
+  While a sweep goes, its runs are journaled in `<id>.runs/` beside its journal.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import orjson
 
+from tui_bench.analysis.histogram import LatencyHistogram
 from tui_bench.errors import SessionError
 from tui_bench.result import Result
 from tui_bench.spec import RunSpec
 
 SCHEMA = "tuibench.session"
 SCHEMA_VERSION = 1
+SWEEP = "sweep"
 
 # Columns of the per-interval series, in export order; the CSV header is this list.
 SERIES_COLUMNS = (
@@ -47,6 +66,8 @@ class Session:
     """A run as stored. `doc` is the JSON document; accessors read the common parts."""
 
     doc: Mapping[str, Any]
+    # Where it was read from; None for a document built in memory.
+    path: Path | None = field(default=None, compare=False)
 
     @property
     def id(self) -> str:
@@ -72,6 +93,26 @@ class Session:
     @property
     def series(self) -> list[Mapping[str, Any]]:
         return list(self.doc.get("series") or [])
+
+    @property
+    def kind(self) -> str:
+        """Either "run" or "sweep"."""
+        return str(self.doc.get("kind") or "run")
+
+    @property
+    def is_sweep(self) -> bool:
+        return self.kind == SWEEP
+
+    @property
+    def histogram(self) -> LatencyHistogram | None:
+        """Every request time of the run merged (warm-up excluded); None when unknown."""
+        data = self.doc.get("histogram")
+        return histogram_of(data, self.id) if data else None
+
+    @property
+    def runs(self) -> list[Session]:
+        """The runs of a sweep, in the order they ran; empty for a single run."""
+        return [Session(run["session"]) for run in self.doc.get("runs") or []]
 
     def to_json(self) -> bytes:
         return orjson.dumps(self.doc, option=orjson.OPT_INDENT_2 | orjson.OPT_SERIALIZE_NUMPY)
@@ -139,3 +180,27 @@ def check(doc: Any, origin: str) -> None:
             Result.from_dict(result)
         except (KeyError, TypeError, ValueError):
             raise SessionError(f"{origin}: session file is damaged (bad 'result')") from None
+    if doc.get("histogram") is not None:
+        histogram_of(doc["histogram"], origin)
+    if doc.get("kind") == SWEEP:
+        _check_sweep(doc, origin)
+
+
+def _check_sweep(doc: Mapping[str, Any], origin: str) -> None:
+    runs = doc.get("runs")
+    points = (doc.get("sweep") or {}).get("points")
+    if not isinstance(runs, list) or not isinstance(points, list):
+        raise SessionError(f"{origin}: sweep session file is damaged (no runs or points)")
+    for i, run in enumerate(runs):
+        if not isinstance(run, dict) or not isinstance(run.get("point"), int):
+            raise SessionError(f"{origin}: sweep session file is damaged (bad run {i + 1})")
+        if not 0 <= run["point"] < len(points):
+            raise SessionError(f"{origin}: sweep session file is damaged (bad run {i + 1})")
+        check(run.get("session"), f"{origin}: run {i + 1}")
+
+
+def histogram_of(data: Any, origin: str) -> LatencyHistogram:
+    try:
+        return LatencyHistogram.from_dict(data)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        raise SessionError(f"{origin}: session file is damaged (bad 'histogram')") from None

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -15,9 +16,13 @@ from tui_bench.result import Result
 from tui_bench.spec import RunSpec
 from tui_bench.storage.atomic import write_atomic
 from tui_bench.storage.journal import JOURNAL_SUFFIX, is_abandoned, read_records
-from tui_bench.storage.session import Session, SessionDraft, parse
+from tui_bench.storage.session import SWEEP, Session, SessionDraft, parse
 
 SESSION_SUFFIX = ".json"
+# Where a sweep's runs are journaled while it goes, beside the sweep's own journal.
+RUNS_SUFFIX = ".runs"
+# What an end record may add to the document beside the keys every session has.
+OPTIONAL_END_KEYS = ("histogram", "message", "thresholds")
 
 
 def sessions_dir() -> Path:
@@ -43,12 +48,20 @@ def journal_path(directory: Path, session_id: str) -> Path:
     return directory / f"{session_id}{JOURNAL_SUFFIX}"
 
 
+def runs_dir(journal: Path) -> Path:
+    """The working directory of the runs of the sweep journaled at `journal`. Its journals
+    are not in the store itself, so they are never recovered as sessions of their own."""
+    return journal.with_suffix(RUNS_SUFFIX)
+
+
 def document_from_journal(path: Path) -> dict[str, Any]:
     """Replay a journal into a session document; a journal without an end is 'interrupted'."""
     doc: dict[str, Any] | None = None
     series: list[Any] = []
     samples: list[Any] = []
     warnings: list[Any] = []
+    runs: list[Any] = []
+    summary: Mapping[str, Any] = {}
     raw: dict[str, list[str]] = {"stdout": [], "stderr": []}
     end: Mapping[str, Any] = {}
     for record in read_records(path):
@@ -63,10 +76,17 @@ def document_from_journal(path: Path) -> dict[str, Any]:
             warnings.append(record)
         elif kind == "out":
             raw.setdefault(record["s"], []).append(record["l"])
+        elif kind == "run":
+            runs.append(record)
+        elif kind == "summary":
+            # A sweep's aggregates so far; each record replaces the one before.
+            summary = record
         elif kind == "end":
             end = record
     if doc is None:
         raise SessionError(f"{path}: journal has no header")
+    if doc.get("kind") == SWEEP:
+        doc.update(summary, runs=runs)
     doc.update(
         series=series,
         samples=samples,
@@ -78,16 +98,52 @@ def document_from_journal(path: Path) -> dict[str, Any]:
         result=end.get("result"),
         resources=end.get("resources"),
     )
+    doc.update({key: end[key] for key in OPTIONAL_END_KEYS if key in end})
     return doc
 
 
 def finalize(journal: Path) -> Path:
     """Write the session file for `journal` atomically, then drop the journal."""
     doc = document_from_journal(journal)
+    if doc.get("kind") == SWEEP:
+        _adopt_runs(doc, runs_dir(journal))
     target = journal.with_suffix(SESSION_SUFFIX)
     write_atomic(target, Session(doc).to_json())
     journal.unlink()
+    shutil.rmtree(runs_dir(journal), ignore_errors=True)
     return target
+
+
+def _adopt_runs(doc: dict[str, Any], directory: Path) -> None:
+    """Add to a sweep the runs its journal does not hold yet: the one going when the sweep's
+    process died (journal only, recovered as interrupted) and one finished but not yet
+    recorded. Runs go strictly in plan order, so each takes the next slot of the plan."""
+    if not directory.is_dir():
+        return
+    known = {run["session"].get("id") for run in doc["runs"]}
+    order = doc["sweep"]["order"]
+    for path in sorted(directory.iterdir()):
+        if path.suffix == SESSION_SUFFIX:
+            try:
+                run = dict(parse(path.read_bytes(), str(path)).doc)
+            except (SessionError, OSError):
+                continue
+        elif path.suffix == JOURNAL_SUFFIX and is_abandoned(path):
+            run = document_from_journal(path)
+        else:
+            continue
+        slot = len(doc["runs"])
+        if run.get("id") in known or slot >= len(order):
+            continue
+        point, repeat = order[slot]
+        doc["runs"].append({"slot": slot, "point": point, "repeat": repeat, "session": run})
+        known.add(run.get("id"))
+
+
+def amend(path: Path, changes: Mapping[str, Any]) -> None:
+    """Add or replace top-level keys of a finished session file, atomically."""
+    session = load(path)
+    write_atomic(path, Session({**session.doc, **changes}).to_json())
 
 
 def save_imported(
@@ -140,13 +196,16 @@ def load(ref: str | Path, directory: Path | None = None) -> Session:
         data = path.read_bytes()
     except OSError as exc:
         raise SessionError(f"{path}: cannot read: {exc.strerror}") from None
-    return parse(data, str(path))
+    return replace(parse(data, str(path)), path=path)
 
 
 def resolve(ref: str | Path, directory: Path | None = None) -> Path:
     path = Path(ref).expanduser()
     if path.is_file():
         return path
+    if path.suffix == SESSION_SUFFIX or len(path.parts) > 1:
+        # A path, not an id: do not search the store for it.
+        raise SessionError(f"{ref}: no such session file")
     directory = directory or sessions_dir()
     matches = sorted(directory.glob(f"{ref}*{SESSION_SUFFIX}")) if directory.is_dir() else []
     if len(matches) == 1:
@@ -176,3 +235,19 @@ def list_sessions(directory: Path | None = None) -> list[SessionEntry]:
         except (SessionError, OSError) as exc:
             entries.append(SessionEntry(path, None, str(exc)))
     return entries
+
+
+def delete(path: Path, directory: Path | None = None) -> None:
+    """Remove a session file of the store; nothing outside the store is ever removed."""
+    directory = directory or sessions_dir()
+    # The parent is resolved, not the file: a link in the store is removed, not its target.
+    target = path.expanduser().absolute()
+    inside = target.parent.resolve() == directory.expanduser().resolve()
+    if not inside or target.suffix != SESSION_SUFFIX:
+        raise SessionError(f"{path}: not a session file in {directory}; not deleted")
+    try:
+        target.unlink()
+    except FileNotFoundError:
+        raise SessionError(f"{path}: no such session file") from None
+    except OSError as exc:
+        raise SessionError(f"{path}: cannot delete: {exc.strerror}") from None

@@ -12,7 +12,8 @@ from tui_bench.engine.live_state import LiveState
 def thin(values: Sequence[float], most: int) -> list[float]:
     """Every k-th value so that at most `most` remain: a chart needs ~2 points per cell."""
     step = max(1, -(-len(values) // max(most, 1)))
-    return list(values[::step])
+    # Counted back from the last value, so a chart always reaches the end of the run.
+    return list(values[(len(values) - 1) % step :: step])
 
 
 class RunChart(PlotextPlot):

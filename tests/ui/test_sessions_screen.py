@@ -1,0 +1,474 @@
+"""The sessions browser over copies of the example sessions, driven with Pilot.
+
+Dates are shown in local time: every test here runs with TZ=UTC, so the snapshots do not
+depend on the time zone of the machine that runs them.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.app import App, ComposeResult
+from textual.message import Message
+from textual.pilot import Pilot
+from textual.screen import Screen
+from textual.widgets import Input, RadioButton, RadioSet, Static
+
+from tui_bench.ui import app as app_module
+from tui_bench.ui.app import FirstScreen, TuibenchApp
+from tui_bench.ui.messages import OpenCompare, OpenReplay, OpenRunForm
+from tui_bench.ui.sessions_screen import ConfirmDelete, ExportDialog, SessionsScreen
+from tui_bench.ui.widgets.dialogs import HelpScreen
+from tui_bench.ui.widgets.session_table import COMPACT_COLUMNS, SessionTable, short_url
+
+EXAMPLES = Path(__file__).parents[2] / "sessions"
+BAD_NAME = "20261120-000000-000-bad.json"
+NEWEST = "20261121-112059-395-h2load-server-closes-connections"
+SECOND = "20261121-112059-024-ab-ab-keepalive"
+
+
+@pytest.fixture(autouse=True)
+def utc() -> Iterator[None]:
+    before = os.environ.get("TZ")
+    os.environ["TZ"] = "UTC"
+    time.tzset()
+    yield
+    if before is None:
+        del os.environ["TZ"]
+    else:
+        os.environ["TZ"] = before
+    time.tzset()
+
+
+def example_store(root: Path) -> Path:
+    directory = root / "sessions"
+    directory.mkdir()
+    for path in EXAMPLES.glob("*.json"):
+        shutil.copy(path, directory)
+    (directory / BAD_NAME).write_text('{"broken')
+    return directory
+
+
+@pytest.fixture
+def store_dir(tmp_path: Path) -> Path:
+    return example_store(tmp_path)
+
+
+class RecordingApp(TuibenchApp):
+    """Keeps what the screens ask of the app instead of opening other screens."""
+
+    # A relative CSS path is read beside the module of the class that names it.
+    CSS_PATH = Path(app_module.__file__).with_name(str(TuibenchApp.CSS_PATH))
+
+    def __init__(self, first: FirstScreen) -> None:
+        super().__init__(first)
+        self.requests: list[Message] = []
+
+    def _keep(self, message: Message) -> None:
+        message.prevent_default()
+        self.requests.append(message)
+
+    async def on_open_replay(self, message: OpenReplay) -> None:
+        self._keep(message)
+
+    async def on_open_compare(self, message: OpenCompare) -> None:
+        self._keep(message)
+
+    async def on_open_run_form(self, message: OpenRunForm) -> None:
+        self._keep(message)
+
+
+def browser(directory: Path) -> RecordingApp:
+    return RecordingApp(lambda app: SessionsScreen(directory))
+
+
+async def until(pilot: Pilot[Any], condition: Callable[[], bool], what: str) -> None:
+    deadline = time.monotonic() + 10
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await pilot.pause(0.01)
+
+
+async def loaded(pilot: Pilot[Any]) -> SessionTable:
+    def ready() -> bool:
+        tables = pilot.app.screen.query(SessionTable)
+        return bool(tables) and tables.first().loaded
+
+    await until(pilot, ready, "the sessions to load")
+    await pilot.pause()
+    return pilot.app.screen.query_one(SessionTable)
+
+
+def notes(app: App[Any]) -> list[str]:
+    return [str(n.message) for n in app._notifications]
+
+
+def shown_ids(table: SessionTable) -> list[str]:
+    return [row.id for row in table.shown_rows]
+
+
+def text_of(app: App[Any], selector: str) -> str:
+    return str(app.screen.query_one(selector, Static).render())
+
+
+async def test_lists_every_file_newest_first_with_the_unreadable_one(store_dir: Path) -> None:
+    async with browser(store_dir).run_test(size=(160, 48)) as pilot:
+        table = await loaded(pilot)
+        assert table.row_count == 7
+        assert shown_ids(table)[:2] == [NEWEST, SECOND]
+        bad = table.shown_rows[-1]
+        assert bad.path.name == BAD_NAME and not bad.readable
+        assert [str(c) for c in table.get_row(str(bad.path))][-1] == "unreadable"
+        assert "server-closes-connections" in str(table.get_row_at(0)[2])
+        assert "2026-11-21 11:20:59" in text_of(pilot.app, "#detail")
+        assert "7 sessions" in text_of(pilot.app, "#info")
+        await pilot.press("ctrl+end")
+        assert BAD_NAME in text_of(pilot.app, "#detail")
+        assert "corrupt JSON" in text_of(pilot.app, "#detail")
+
+
+async def test_a_narrow_table_gives_up_the_less_needed_columns(store_dir: Path) -> None:
+    async with browser(store_dir).run_test(size=(80, 24)) as pilot:
+        table = await loaded(pilot)
+        keys = [str(c.key.value) for c in table.ordered_columns]
+        assert "tags" not in keys and "url" not in keys
+        assert {"date", "name", "rps", "p99", "errors", "status"} <= set(keys)
+        width = sum(c.get_render_width(table) for c in table.ordered_columns)
+        assert width <= 80
+        await pilot.resize_terminal(160, 48)
+        await until(pilot, lambda: "tags" in table.columns, "the wide layout")
+
+
+async def test_typing_filters_and_escape_clears(store_dir: Path) -> None:
+    app = browser(store_dir)
+    async with app.run_test(size=(120, 30)) as pilot:
+        table = await loaded(pilot)
+        await pilot.press("slash")
+        assert isinstance(app.focused, Input)
+        await pilot.press(*"WRK")
+        assert shown_ids(table) == ["20261121-112055-632-wrk-wrk-h1"]
+        assert "1 of 7 sessions" in text_of(app, "#info")
+        await pilot.press("space", "z")
+        assert table.row_count == 0
+        assert "No session matches" in text_of(app, "#empty")
+        await pilot.press("escape")
+        assert table.row_count == 7 and app.focused is table
+        await pilot.press("slash", "e", "x", "enter")
+        assert app.focused is table and table.row_count == 6  # "ex": the example tag
+        await pilot.press("escape")  # on the table: clears the filter first
+        assert table.row_count == 7 and isinstance(app.screen, SessionsScreen)
+        await pilot.press("escape")
+    assert app.return_value == 0
+
+
+async def test_enter_asks_for_a_replay_of_the_highlighted_session(store_dir: Path) -> None:
+    app = browser(store_dir)
+    async with app.run_test(size=(120, 30)) as pilot:
+        table = await loaded(pilot)
+        await pilot.press("down", "enter")
+        await until(pilot, lambda: bool(app.requests), "a request")
+        (request,) = app.requests
+        assert isinstance(request, OpenReplay) and request.path == table.shown_rows[1].path
+        await pilot.press("ctrl+end", "enter")
+        await until(pilot, lambda: bool(notes(app)), "a notification")
+        assert len(app.requests) == 1
+        assert any(BAD_NAME in note for note in notes(app))
+
+
+async def test_marks_a_and_b_then_compare(store_dir: Path) -> None:
+    app = browser(store_dir)
+    async with app.run_test(size=(120, 30)) as pilot:
+        table = await loaded(pilot)
+        first, second = table.shown_rows[0].path, table.shown_rows[1].path
+        await pilot.press("c")
+        assert any("mark A and B first" in note for note in notes(app))
+        await pilot.press("a", "down", "b")
+        assert str(table.get_cell(str(first), "mark")) == "A"
+        assert str(table.get_cell(str(second), "mark")) == "B"
+        assert "server-closes-connections" in text_of(app, "#info")
+        await pilot.press("c")
+        await until(pilot, lambda: bool(app.requests), "the compare request")
+        (request,) = app.requests
+        assert isinstance(request, OpenCompare)
+        assert (request.a, request.b) == (first, second)
+        # Marking the same row again unmarks it; then compare only says what is missing.
+        await pilot.press("b")
+        assert str(table.get_cell(str(second), "mark")) == ""
+        await pilot.press("c")
+        assert any(note.startswith("mark B first") for note in notes(app))
+        assert len(app.requests) == 1
+        # A on B's row moves the mark: one mark per row.
+        await pilot.press("b", "a")
+        assert table.marks == {"A": second}
+        assert str(table.get_cell(str(first), "mark")) == ""
+
+
+async def test_the_unreadable_file_cannot_be_marked(store_dir: Path) -> None:
+    app = browser(store_dir)
+    async with app.run_test(size=(120, 30)) as pilot:
+        table = await loaded(pilot)
+        await pilot.press("ctrl+end", "a")
+        assert table.marks == {}
+        assert any("not a readable session" in note for note in notes(app))
+
+
+async def test_s_cycles_the_sort_column_and_shift_s_reverses(store_dir: Path) -> None:
+    async with browser(store_dir).run_test(size=(160, 48)) as pilot:
+        table = await loaded(pilot)
+        assert (table.sort_column, table.descending) == ("date", True)
+        await pilot.press("s")
+        assert (table.sort_column, table.descending) == ("name", False)
+        assert str(table.columns["name"].label).endswith("▲")
+        await pilot.press("S")
+        assert table.descending
+        assert "sorted by name ▼" in text_of(pilot.app, "#info")
+        names = [row.name for row in table.shown_rows if row.readable]
+        assert names == sorted(names, reverse=True)
+
+
+async def test_clicking_a_header_sorts_by_it_and_again_reverses(store_dir: Path) -> None:
+    async with browser(store_dir).run_test(size=(160, 48)) as pilot:
+        table = await loaded(pilot)
+        x = 1
+        for column in table.ordered_columns:
+            if column.key.value == "rps":
+                break
+            x += column.get_render_width(table)
+        await pilot.click(SessionTable, offset=(x, 0))
+        assert (table.sort_column, table.descending) == ("rps", False)
+        assert table.shown_rows[0].name == "server-closes-connections"
+        await pilot.click(SessionTable, offset=(x, 0))
+        assert table.descending and table.shown_rows[0].name == "ab-keepalive"
+
+
+async def test_delete_asks_and_no_keeps_the_file(store_dir: Path) -> None:
+    app = browser(store_dir)
+    async with app.run_test(size=(120, 30)) as pilot:
+        table = await loaded(pilot)
+        await pilot.press("d")
+        assert isinstance(app.screen, ConfirmDelete)
+        await pilot.press("n")
+        assert isinstance(app.screen, SessionsScreen)
+        assert (store_dir / f"{NEWEST}.json").exists() and table.row_count == 7
+
+
+async def test_delete_confirmed_removes_the_file_and_the_row(store_dir: Path) -> None:
+    app = browser(store_dir)
+    async with app.run_test(size=(120, 30)) as pilot:
+        table = await loaded(pilot)
+        await pilot.press("a", "d", "y")
+        await until(pilot, lambda: table.row_count == 6, "the row to go")
+        assert not (store_dir / f"{NEWEST}.json").exists()
+        assert NEWEST not in shown_ids(table)
+        assert table.marks == {}  # the mark went with its session
+        assert table.current is not None and table.current.id == SECOND
+        assert any(f"deleted {NEWEST}.json" in note for note in notes(app))
+
+
+async def test_export_writes_the_default_file_in_the_current_directory(
+    store_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    app = browser(store_dir)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await loaded(pilot)
+        await pilot.press("x")
+        assert isinstance(app.screen, ExportDialog)
+        assert app.screen.query_one("#path", Input).value == f"./{NEWEST}.json"
+        await pilot.press("enter")
+        written = tmp_path / f"{NEWEST}.json"
+        await until(pilot, written.exists, "the export")
+        await app.workers.wait_for_complete()
+        assert written.read_text().lstrip().startswith("{")
+        assert any(f"wrote {written}" in note for note in notes(app))
+
+
+async def test_export_format_follows_the_choice_and_the_extension(
+    store_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    app = browser(store_dir)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await loaded(pilot)
+        await pilot.press("x")
+        dialog = app.screen
+        assert isinstance(dialog, ExportDialog)
+        path = dialog.query_one("#path", Input)
+        dialog.query_one("#format-md", RadioButton).value = True
+        await until(pilot, lambda: path.value == f"./{NEWEST}.md", "the md extension")
+        path.value = "series.csv"
+        await until(pilot, lambda: dialog.fmt == "csv", "the csv choice")
+        assert dialog.query_one(RadioSet).pressed_index == 1
+        path.focus()
+        await pilot.press("enter")
+        await until(pilot, (tmp_path / "series.csv").exists, "the csv export")
+        await app.workers.wait_for_complete()
+        assert (tmp_path / "series.csv").read_text().startswith("t_s,rps,")
+
+
+async def test_export_errors_and_escape(store_dir: Path, tmp_path: Path) -> None:
+    app = browser(store_dir)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await loaded(pilot)
+        await pilot.press("x", "escape")
+        assert isinstance(app.screen, SessionsScreen)
+        await pilot.press("x")
+        target = tmp_path / "missing" / "out.json"
+        app.screen.query_one("#path", Input).value = str(target)
+        await pilot.press("enter")
+        await until(pilot, lambda: any("cannot write" in n for n in notes(app)), "the error")
+        (error,) = [n for n in notes(app) if "cannot write" in n]
+        assert "\n" not in error and "No such file or directory" in error
+        await pilot.press("ctrl+end", "x")
+        assert isinstance(app.screen, SessionsScreen)
+        assert any("cannot export" in n for n in notes(app))
+
+
+async def test_export_of_a_vanished_file_or_onto_itself_is_refused(store_dir: Path) -> None:
+    app = browser(store_dir)
+    async with app.run_test(size=(120, 30)) as pilot:
+        table = await loaded(pilot)
+        source = table.shown_rows[0].path
+        await pilot.press("x")
+        app.screen.query_one("#path", Input).value = str(source)
+        await pilot.press("enter")
+        await until(pilot, lambda: any("session file itself" in n for n in notes(app)), "no")
+        assert source.read_text().lstrip().startswith("{")
+        source.unlink()
+        await pilot.press("x", "enter")
+        await until(pilot, lambda: any("no such session file" in n for n in notes(app)), "no")
+
+
+async def test_r_reloads_the_store(store_dir: Path) -> None:
+    async with browser(store_dir).run_test(size=(120, 30)) as pilot:
+        table = await loaded(pilot)
+        (store_dir / f"{NEWEST}.json").unlink()
+        await pilot.press("r")
+        await until(pilot, lambda: table.row_count == 6, "the reload")
+
+
+async def test_n_asks_for_the_run_form_and_question_mark_shows_the_keys(store_dir: Path) -> None:
+    app = browser(store_dir)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot)
+        await pilot.press("n")
+        await until(pilot, lambda: bool(app.requests), "the run form request")
+        assert isinstance(app.requests[0], OpenRunForm)
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        help_text = text_of(app, "#help")
+        for words in ("replay", "filter", "mark as A", "mark as B", "compare", "sort", "reverse"):
+            assert words in help_text
+        for words in ("delete", "export", "read the sessions again", "new run", "back"):
+            assert words in help_text
+        await pilot.press("escape")
+        assert isinstance(app.screen, SessionsScreen)
+
+
+async def test_q_goes_back_to_the_screen_below(store_dir: Path) -> None:
+    class Below(Screen[None]):
+        def compose(self) -> ComposeResult:
+            yield Static("below")
+
+    app = RecordingApp(lambda app: Below())
+    async with app.run_test(size=(120, 30)) as pilot:
+        app.push_screen(SessionsScreen(store_dir))
+        await loaded(pilot)
+        await pilot.press("q")
+        assert isinstance(app.screen, Below)
+
+
+async def test_coming_back_reads_the_store_again_if_it_changed(store_dir: Path) -> None:
+    app = browser(store_dir)
+    async with app.run_test(size=(120, 30)) as pilot:
+        table = await loaded(pilot)
+        await app.push_screen(Screen())
+        shutil.copy(store_dir / f"{NEWEST}.json", store_dir / "20261122-000000-000-copy.json")
+        app.pop_screen()
+        await until(pilot, lambda: table.row_count == 8, "the new session")
+
+
+async def test_q_on_the_first_screen_quits(store_dir: Path) -> None:
+    app = browser(store_dir)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await loaded(pilot)
+        await pilot.press("q")
+    assert app.return_value == 0
+
+
+async def test_an_empty_store_says_where_sessions_are_looked_for(tmp_path: Path) -> None:
+    app = browser(tmp_path / "none-yet")
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = await loaded(pilot)
+        assert table.row_count == 0
+        text = text_of(app, "#empty")
+        assert str(tmp_path / "none-yet") in text and "press n" in text
+        await pilot.press("a", "d", "x")  # nothing to act on: no dialog opens
+        assert isinstance(app.screen, SessionsScreen)
+
+
+async def test_compact_table_shows_the_latest_few(store_dir: Path) -> None:
+    picked: list[Path] = []
+
+    class Home(App[None]):
+        def compose(self) -> ComposeResult:
+            yield SessionTable(store_dir, columns=COMPACT_COLUMNS, limit=3)
+
+        def on_session_table_picked(self, message: SessionTable.Picked) -> None:
+            picked.append(message.path)
+
+    app = Home()
+    async with app.run_test(size=(120, 20)) as pilot:
+        table = await loaded(pilot)
+        assert [str(c.key.value) for c in table.ordered_columns] == list(COMPACT_COLUMNS)
+        assert table.row_count == 3 and shown_ids(table)[:2] == [NEWEST, SECOND]
+        table.focus()
+        await pilot.press("enter")
+        await until(pilot, lambda: bool(picked), "the pick")
+        assert picked == [store_dir / f"{NEWEST}.json"]
+
+
+def test_short_url() -> None:
+    assert short_url("http://127.0.0.1:8080/") == "127.0.0.1:8080"
+    assert short_url("https://127.0.0.1:8443/") == "https://127.0.0.1:8443"
+    assert short_url("http://h:1/a?b=c") == "h:1/a?b=c"
+    assert short_url("http://h:1/ http://h:2/ http://h:3/") == "h:1 +2"
+    assert short_url("") == ""
+
+
+# Snapshots
+
+
+async def _loaded(pilot: Pilot[Any]) -> None:
+    await loaded(pilot)
+
+
+async def _marked(pilot: Pilot[Any]) -> None:
+    await loaded(pilot)
+    await pilot.press("a", "down", "down", "b")
+
+
+def test_snapshot_80x24(snap_compare: Any, tmp_path: Path) -> None:
+    app = browser(example_store(tmp_path))
+    assert snap_compare(app, terminal_size=(80, 24), run_before=_marked)
+
+
+def test_snapshot_160x48(snap_compare: Any, tmp_path: Path) -> None:
+    app = browser(example_store(tmp_path))
+    assert snap_compare(app, terminal_size=(160, 48), run_before=_marked)
+
+
+def test_snapshot_export_dialog_80x24(snap_compare: Any, tmp_path: Path) -> None:
+    async def export(pilot: Pilot[Any]) -> None:
+        await loaded(pilot)
+        await pilot.press("x")
+
+    app = browser(example_store(tmp_path))
+    assert snap_compare(app, terminal_size=(80, 24), run_before=export)

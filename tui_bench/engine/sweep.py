@@ -1,0 +1,509 @@
+"""Runs a sweep plan: one run at a time (concurrent runs would spoil each other's numbers),
+a cool-down between runs, and the whole sweep kept as ONE session.
+
+The sweep is journaled like a single run (storage/journal.py): its header holds the plan;
+each finished run is appended whole (its own session document) and followed by the points'
+aggregates so far; the end record holds the status and the threshold verdicts. The run that
+is going journals in a working directory beside the sweep's journal
+(`store.runs_dir`), so no per-run file ever lands in the store: after Ctrl-C, SIGTERM or
+SIGHUP the going run is stopped and kept as interrupted; after a kill -9 the store's
+recovery adopts it from there.
+
+Points are aggregated over their completed runs only. Latency percentiles of a point come
+from the merged histograms of its runs; tools that report no per-request times give the
+worst run's percentile instead, which bounds the pooled one from above. Per-run spreads
+(mean, sd, median, 95 % CI of the runs' own values) are kept beside them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Protocol
+
+import psutil
+
+from tui_bench.analysis.thresholds import Threshold, error_rate, evaluate, find_knee
+from tui_bench.engine.controller import Listener, RunController, describe_server
+from tui_bench.engine.events import Event, RunFinished
+from tui_bench.engine.sweep_plan import Point, Slot, SweepPlan
+from tui_bench.errors import UsageError
+from tui_bench.result import Result
+from tui_bench.runners.invocation import build
+from tui_bench.runners.tools import Tool, find_tool
+from tui_bench.sampling.host import host_facts
+from tui_bench.storage import store
+from tui_bench.storage.journal import JournalWriter
+from tui_bench.storage.session import SWEEP, SessionDraft, histogram_of
+
+DEFAULT_COOL_DOWN_S = 2.0
+LATENCY_KEYS = ("min_s", "mean_s", "p50_s", "p90_s", "p99_s", "p99_9_s", "max_s")
+EXIT_THRESHOLD_FAILED = 99
+
+
+# ---- what the runner tells its listener (besides every event of the run that is going)
+
+
+@dataclass(frozen=True)
+class SweepStarted:
+    session_id: str
+    plan: SweepPlan
+
+
+@dataclass(frozen=True)
+class SweepRunStarted:
+    index: int  # from 0, in run order
+    total: int
+    point: Point
+    repeat: int  # from 0
+    rounds: int  # how many runs each point gets
+    eta_s: float | None  # until the end of the sweep
+
+
+@dataclass(frozen=True)
+class CoolingDown:
+    seconds: float
+
+
+@dataclass(frozen=True)
+class SweepRunFinished:
+    index: int
+    total: int
+    point: Point
+    repeat: int
+    rounds: int
+    finished: RunFinished  # its session_path is transient: the run lives in the sweep
+    values: Mapping[str, float | None]  # what thresholds read from this run
+    eta_s: float | None
+
+
+@dataclass(frozen=True)
+class SweepFinished:
+    status: str
+    message: str | None
+    session_path: Path
+    document: Mapping[str, Any]
+
+
+SweepEvent = SweepStarted | SweepRunStarted | CoolingDown | SweepRunFinished | SweepFinished
+SweepListener = Callable[[Event | SweepEvent], None]
+
+
+# ---- preparing: every tool and server found, every invocation built, before the first run
+
+
+@dataclass(frozen=True)
+class Target:
+    """What a point runs with: the tool, and the server whose resources are sampled."""
+
+    tool: Tool
+    server: psutil.Process | None
+
+
+def prepare(plan: SweepPlan) -> tuple[Target, ...]:
+    """The target of each point; ToolMissingError or UsageError (naming the point) before
+    anything runs. Blocking (tool versions, socket tables): not on an event loop."""
+    tools: dict[tuple[str, str | None], Tool] = {}
+    servers: dict[tuple[Any, ...], psutil.Process | None] = {}
+    targets = []
+    for point in plan.points:
+        spec, request = point.spec, point.request
+        key = (spec.tool, point.tool_path)
+        if key not in tools:
+            tools[key] = find_tool(*key)
+        tool = tools[key]
+        try:
+            # Building the argv is pure and checks what the spec alone cannot.
+            build(spec, tool.path, tool.version, Path("run"))
+            auto = request.server_mode == "auto"
+            where = (
+                request.server_mode,
+                request.server_pid,
+                request.server_name,
+                auto and spec.urls[0],
+            )
+            if where not in servers:
+                servers[where] = request.server()
+        except UsageError as exc:
+            raise point.usage_error(exc) from None
+        targets.append(Target(tool, servers[where]))
+    return tuple(targets)
+
+
+# ---- aggregates (pure, over session documents)
+
+
+def latency_keys(thresholds: Sequence[Threshold]) -> tuple[str, ...]:
+    """LATENCY_KEYS plus every latency a threshold or the SLO looks at."""
+    extra = [t.metric for t in thresholds if t.metric.endswith("_s")]
+    return tuple(dict.fromkeys([*LATENCY_KEYS, *extra]))
+
+
+def run_values(doc: Mapping[str, Any], keys: Sequence[str] = LATENCY_KEYS) -> dict[str, Any]:
+    """What thresholds read from one run: rps, error_rate and the latency `keys`, from the
+    run's whole histogram when it has one (any percentile), else from its result."""
+    data = doc.get("result")
+    result = Result.from_dict(data) if data else None
+    values: dict[str, Any] = {
+        "rps": result.rps if result else None,
+        "error_rate": error_rate(result) if result else None,
+    }
+    if doc.get("histogram"):
+        # analysis.stats imports scipy, which takes seconds: not at every start of the CLI.
+        from tui_bench.analysis.stats import merged_percentiles
+
+        values.update(merged_percentiles([histogram_of(doc["histogram"], doc["id"])], keys))
+        return values
+    latency = result.latency if result else None
+    for key in keys:
+        if latency is None:
+            values[key] = None
+        elif key in ("min_s", "max_s", "mean_s"):
+            values[key] = getattr(latency, key)
+        else:
+            values[key] = latency.percentiles.get(key)
+    return values
+
+
+def summarize_point(
+    point: Mapping[str, Any], docs: Sequence[Mapping[str, Any]], keys: Sequence[str]
+) -> dict[str, Any]:
+    """One point of the plan (`plan.to_dict()["points"][i]`) over the session documents of
+    its runs; only completed runs count."""
+    # analysis.stats imports scipy, which takes seconds: not at every start of the CLI.
+    from tui_bench.analysis.stats import (
+        merged_percentiles,
+        per_run_spread,
+        summaries,
+        summarize,
+    )
+
+    done = [d for d in docs if d.get("status") == "completed"]
+    histograms = [histogram_of(d["histogram"], d["id"]) for d in done if d.get("histogram")]
+    per_run = [run_values(d, keys) for d in done]
+    if histograms:
+        latency = merged_percentiles(histograms, keys)
+        spread = per_run_spread(histograms, keys)
+        source = "histograms"
+    else:
+        spread = summaries(per_run, keys)
+        # The pooled q-th percentile lies between the runs' own: the worst bounds it.
+        latency = {k: spread[k].min if k == "min_s" else spread[k].max for k in keys}
+        source = "worst run"
+    results = [Result.from_dict(d["result"]) for d in done if d.get("result")]
+    counted = [r for r in results if r.requests.total and r.requests.succeeded is not None]
+    total = sum(r.requests.total or 0 for r in counted)
+    failed = sum((r.requests.total or 0) - (r.requests.succeeded or 0) for r in counted)
+
+    def resource(key: str) -> dict[str, Any]:
+        return asdict(summarize((d.get("resources") or {}).get(key) for d in done))
+
+    return {
+        "index": point["index"],
+        "name": point["name"],
+        "label": point["label"],
+        "values": point["values"],
+        "runs": len(docs),
+        "n": len(done),
+        "failed": sum(1 for d in docs if d.get("status") == "failed"),
+        "interrupted": sum(1 for d in docs if d.get("status") == "interrupted"),
+        "rps": asdict(summarize(v["rps"] for v in per_run)),
+        "latency": latency,
+        # "histograms": merged from those of `latency_runs` runs; "worst run": the tool
+        # reports no per-request times.
+        "latency_from": source,
+        "latency_runs": len(histograms) if histograms else len(per_run),
+        "latency_spread": {k: asdict(s) for k, s in spread.items()},
+        "requests": total,
+        "error_rate": failed / total if total else None,
+        "server_cpu_pct": resource("server_cpu_mean_pct"),
+        "client_cpu_pct": resource("client_cpu_mean_pct"),
+    }
+
+
+def point_values(summary: Mapping[str, Any]) -> dict[str, float | None]:
+    """What thresholds and the SLO read from a point: mean rps, merged latencies, errors."""
+    return {
+        "rps": summary["rps"]["mean"],
+        "error_rate": summary["error_rate"],
+        **summary["latency"],
+    }
+
+
+def aggregate(
+    plan_points: Sequence[Mapping[str, Any]],
+    runs: Sequence[Mapping[str, Any]],
+    slo: Sequence[Threshold] = (),
+    slo_text: str | None = None,
+    thresholds: Sequence[Threshold] = (),
+) -> dict[str, Any]:
+    """{"points": [...], "knee": ...} for the runs so far (`runs`: the sweep's run entries)."""
+    keys = latency_keys([*slo, *thresholds])
+    points = [
+        summarize_point(p, [r["session"] for r in runs if r["point"] == p["index"]], keys)
+        for p in plan_points
+    ]
+    knee = None
+    if slo:
+        best = find_knee([point_values(p) for p in points], slo)
+        knee = {
+            "slo": slo_text,
+            "point": best,
+            "name": None if best is None else points[best]["name"],
+            "values": None if best is None else points[best]["values"],
+            "rps": None if best is None else points[best]["rps"]["mean"],
+        }
+    return {"points": points, "knee": knee}
+
+
+def point_verdicts(
+    points: Sequence[Mapping[str, Any]], thresholds: Sequence[Threshold]
+) -> list[dict[str, Any]]:
+    """Every threshold against every point that ran."""
+    return [
+        {"point": p["index"], "name": p["name"], **asdict(verdict)}
+        for p in points
+        if p["runs"]
+        for verdict in evaluate(thresholds, point_values(p))
+    ]
+
+
+def exit_code(run_code: int, verdicts: Sequence[Mapping[str, Any]]) -> int:
+    """99 when the runs went well but a threshold failed; a run's own failure comes first."""
+    if run_code == 0 and any(not v["passed"] for v in verdicts):
+        return EXIT_THRESHOLD_FAILED
+    return run_code
+
+
+# ---- running
+
+
+class Controller(Protocol):
+    async def run(self) -> RunFinished: ...
+
+    def stop(self) -> None: ...
+
+
+ControllerFactory = Callable[[Point, Target, Path, Listener], Controller]
+
+
+@dataclass(frozen=True)
+class SweepOptions:
+    cool_down_s: float = DEFAULT_COOL_DOWN_S
+    interval_s: float = 0.5
+    name: str = ""
+    tags: tuple[str, ...] = ()
+    live_hook: bool = True
+    slo: tuple[Threshold, ...] = ()
+    slo_text: str | None = None
+    thresholds: tuple[Threshold, ...] = ()
+    argv: tuple[str, ...] = ()
+
+    def controller(
+        self, point: Point, target: Target, store_dir: Path, listener: Listener
+    ) -> RunController:
+        return RunController(
+            point.spec,
+            target.tool,
+            store=store_dir,
+            name=point.name,
+            tags=self.tags,
+            server=target.server,
+            interval_s=self.interval_s,
+            listener=listener,
+            live_hook=self.live_hook,
+        )
+
+
+class SweepRunner:
+    def __init__(
+        self,
+        plan: SweepPlan,
+        targets: Sequence[Target],
+        options: SweepOptions,
+        *,
+        store_dir: Path | None = None,
+        listener: SweepListener | None = None,
+        controller: ControllerFactory | None = None,
+    ) -> None:
+        if len(targets) != len(plan.points):
+            raise ValueError("one target per point")
+        self.plan = plan
+        self.targets = tuple(targets)
+        self.options = options
+        self.store = store_dir or store.sessions_dir()
+        self._listener = listener or (lambda event: None)
+        self._make: ControllerFactory = controller or options.controller
+        self._stop = asyncio.Event()
+        self._going: Controller | None = None
+        self._elapsed: dict[int, list[float]] = {}
+
+    def stop(self) -> None:
+        """Stop the sweep: the going run is stopped and kept; no further run starts."""
+        self._stop.set()
+        if self._going is not None:
+            self._going.stop()
+
+    @property
+    def stopped(self) -> bool:
+        return self._stop.is_set()
+
+    async def run(self) -> SweepFinished:
+        started = datetime.now(UTC)
+        first = self.plan.points[0]
+        session_id = store.new_session_id(started.astimezone(), SWEEP, self.options.name)
+        draft = SessionDraft(
+            id=session_id,
+            spec=first.spec,
+            argv=list(self.options.argv),
+            tool=asdict(self.targets[0].tool),
+            host=host_facts(),
+            started_at=started.isoformat(),
+            name=self.options.name,
+            tags=list(self.options.tags),
+            server=describe_server(self.targets[0].server),
+        )
+        header = {**draft.header(), "kind": SWEEP, "sweep": self._sweep_header()}
+        journal = JournalWriter(store.journal_path(self.store, session_id), header)
+        self._listener(SweepStarted(session_id, self.plan))
+        runs: list[dict[str, Any]] = []
+        try:
+            await self._run_all(journal, runs)
+        except BaseException as exc:
+            # Whatever stopped the sweep, the runs so far are kept (synchronously: the
+            # loop may be going away).
+            if isinstance(exc, Exception):
+                self._end(journal, runs, "failed", f"{type(exc).__name__}: {exc}")
+            else:
+                self._end(journal, runs, "interrupted", "the sweep was cancelled")
+            raise
+        status, message = self._judge(runs)
+        path = await asyncio.to_thread(self._end, journal, runs, status, message)
+        document = (await asyncio.to_thread(store.load, path)).doc
+        finished = SweepFinished(status, message, path, document)
+        self._listener(finished)
+        return finished
+
+    def _end(
+        self,
+        journal: JournalWriter,
+        runs: Sequence[Mapping[str, Any]],
+        status: str,
+        message: str | None,
+    ) -> Path:
+        summary = self._aggregate(runs)
+        journal.write("summary", summary)
+        journal.write(
+            "end",
+            {
+                "status": status,
+                "ended_at": datetime.now(UTC).isoformat(),
+                "message": message,
+                "thresholds": point_verdicts(summary["points"], self.options.thresholds),
+            },
+        )
+        journal.close()
+        return store.finalize(journal.path)
+
+    def _sweep_header(self) -> dict[str, Any]:
+        return {
+            **self.plan.to_dict(),
+            "cool_down_s": self.options.cool_down_s,
+            "slo": self.options.slo_text,
+            "thresholds": [t.text for t in self.options.thresholds],
+        }
+
+    def _aggregate(self, runs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+        return aggregate(
+            [p.to_dict() for p in self.plan.points],
+            runs,
+            self.options.slo,
+            self.options.slo_text,
+            self.options.thresholds,
+        )
+
+    async def _run_all(self, journal: JournalWriter, runs: list[dict[str, Any]]) -> None:
+        work = store.runs_dir(journal.path)
+        warned: set[Any] = set()
+        order = self.plan.order
+        for index, slot in enumerate(order):
+            if index and self.options.cool_down_s > 0 and not self.stopped:
+                self._listener(CoolingDown(self.options.cool_down_s))
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._stop.wait(), self.options.cool_down_s)
+            if self.stopped:
+                break
+            point = self.plan.points[slot.point]
+            eta = self._eta(order[index:], cool_downs=len(order) - index - 1)
+            self._listener(
+                SweepRunStarted(index, len(order), point, slot.repeat, self.plan.repeat, eta)
+            )
+            clock = time.monotonic()
+            controller = self._make(point, self.targets[slot.point], work, self._listener)
+            self._going = controller
+            if self.stopped:  # a signal between the check above and now
+                controller.stop()
+            try:
+                finished = await controller.run()
+            finally:
+                self._going = None
+            self._elapsed.setdefault(slot.point, []).append(time.monotonic() - clock)
+            doc = dict((await asyncio.to_thread(store.load, finished.session_path)).doc)
+            entry = {"slot": index, "point": slot.point, "repeat": slot.repeat, "session": doc}
+            runs.append(entry)
+            journal.write("run", entry)
+            for warning in doc.get("warnings") or []:
+                # The sweep's own warnings: each kind once, whichever run raised it.
+                if warning.get("code") not in warned:
+                    warned.add(warning.get("code"))
+                    journal.write("warning", warning)
+            # Merging histograms (and the first import of scipy) is off the loop.
+            summary, values = await asyncio.to_thread(self._judge_run, list(runs), doc)
+            journal.write("summary", summary)
+            # Durable in the journal before the run's own file goes.
+            journal.flush()
+            finished.session_path.unlink(missing_ok=True)
+            eta = None if self.stopped else self._eta(order[index + 1 :], len(order) - index - 1)
+            self._listener(
+                SweepRunFinished(
+                    index, len(order), point, slot.repeat, self.plan.repeat, finished, values, eta
+                )
+            )
+
+    def _judge_run(
+        self, runs: Sequence[Mapping[str, Any]], doc: Mapping[str, Any]
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The points' aggregates so far, and what thresholds read from the run `doc`."""
+        return self._aggregate(runs), run_values(doc, latency_keys(self.options.thresholds))
+
+    def _judge(self, runs: Sequence[Mapping[str, Any]]) -> tuple[str, str | None]:
+        total = len(self.plan.order)
+        if self.stopped:
+            return "interrupted", f"stopped after {len(runs)} of {total} runs; what ran is kept"
+        failed = sum(1 for r in runs if r["session"].get("status") != "completed")
+        if failed:
+            return "failed", f"{failed} of {total} runs failed"
+        return "completed", None
+
+    def _eta(self, remaining: Sequence[Slot], cool_downs: int) -> float | None:
+        """Seconds until the sweep ends: each remaining run as long as the runs of its point
+        took so far, else its planned duration, else the mean of every run so far."""
+        every = [s for taken in self._elapsed.values() for s in taken]
+        total = self.options.cool_down_s * cool_downs
+        for slot in remaining:
+            taken = self._elapsed.get(slot.point)
+            spec = self.plan.points[slot.point].spec
+            if taken:
+                total += sum(taken) / len(taken)
+            elif not spec.count_mode:
+                total += (spec.duration_s or 0) + (spec.warm_up_s or 0)
+            elif every:
+                total += sum(every) / len(every)
+            else:
+                return None
+        return total

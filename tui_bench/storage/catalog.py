@@ -1,0 +1,148 @@
+"""Saved sessions as rows of a listing: one record per file, sort keys and a filter. Pure.
+
+The CLI's `sessions` command and the TUI's session tables read the same rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from tui_bench.result import Result
+from tui_bench.storage.session import Session
+from tui_bench.storage.store import SessionEntry
+
+UNREADABLE = "unreadable"
+
+
+def session_row(session: Session) -> dict[str, Any]:
+    """The headline of a session: `tuibench sessions --json` prints one per session."""
+    spec = session.spec
+    result = session.result
+    latency = result.latency if result else None
+    return {
+        "id": session.id,
+        "name": session.name,
+        "status": session.status,
+        "started_at": session.doc.get("started_at"),
+        "tool": spec.tool,
+        "url": " ".join(spec.urls),
+        "c": spec.connections,
+        "rps": result.rps if result else None,
+        "p99_s": latency.percentiles.get("p99_s") if latency else None,
+        "tags": list(session.doc.get("tags") or []),
+    }
+
+
+def error_count(result: Result) -> int:
+    """Requests that failed or got 4xx/5xx, as the run's error warning counts them."""
+    bad = sum(result.errors.values()) if result.errors else (result.requests.failed or 0)
+    return bad + result.status.get("4xx", 0) + result.status.get("5xx", 0)
+
+
+@dataclass(frozen=True)
+class SessionRow:
+    """One file of the store: a session's headline, or why the file could not be read."""
+
+    path: Path
+    id: str
+    status: str
+    name: str = ""
+    started: datetime | None = None
+    tool: str = ""
+    url: str = ""
+    c: int | None = None
+    m: int | None = None
+    rps: float | None = None
+    p99_s: float | None = None
+    errors: int | None = None
+    tags: tuple[str, ...] = ()
+    error: str | None = None
+
+    @property
+    def readable(self) -> bool:
+        return self.error is None
+
+    def matches(self, query: str) -> bool:
+        """Every word of `query` is in the name, tool, URL, a tag, the id or the status."""
+        haystack = " ".join((self.name, self.tool, self.url, *self.tags, self.id, self.status))
+        haystack = haystack.casefold()
+        return all(word in haystack for word in query.casefold().split())
+
+
+def row_of(entry: SessionEntry) -> SessionRow:
+    if entry.session is None:
+        return SessionRow(entry.path, entry.path.stem, UNREADABLE, error=_reason(entry))
+    session = entry.session
+    head = session_row(session)
+    result = session.result
+    return SessionRow(
+        path=entry.path,
+        id=head["id"],
+        status=head["status"],
+        name=head["name"],
+        started=_instant(head["started_at"]),
+        tool=head["tool"],
+        url=head["url"],
+        c=head["c"],
+        m=session.spec.streams,
+        rps=head["rps"],
+        p99_s=head["p99_s"],
+        errors=error_count(result) if result else None,
+        tags=tuple(str(tag) for tag in head["tags"]),
+    )
+
+
+def rows_of(entries: Iterable[SessionEntry]) -> list[SessionRow]:
+    return [row_of(entry) for entry in entries]
+
+
+def _reason(entry: SessionEntry) -> str:
+    # Store errors start with the file's path, which the row already carries.
+    reason = entry.error or "cannot be read"
+    return reason.removeprefix(f"{entry.path}: ")
+
+
+def _instant(value: Any) -> datetime | None:
+    if not isinstance(value, str):
+        return None
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        return None
+    # A time without an offset was written in local time; make it comparable to the rest.
+    return moment if moment.tzinfo else moment.astimezone()
+
+
+SORT_KEYS: dict[str, Callable[[SessionRow], Any]] = {
+    "date": lambda r: r.started,
+    "name": lambda r: (r.name or r.id).casefold(),
+    "tool": lambda r: r.tool,
+    "url": lambda r: r.url,
+    "c": lambda r: r.c,
+    "m": lambda r: r.m,
+    "rps": lambda r: r.rps,
+    "p99": lambda r: r.p99_s,
+    "errors": lambda r: r.errors,
+    "tags": lambda r: ",".join(r.tags).casefold(),
+    "status": lambda r: r.status,
+}
+
+
+def sort_rows(rows: Sequence[SessionRow], column: str, *, descending: bool) -> list[SessionRow]:
+    """Rows ordered by `column`; rows without a value come last either way."""
+    key = SORT_KEYS[column]
+    present = [r for r in rows if key(r) not in (None, "")]
+    missing = [r for r in rows if key(r) in (None, "")]
+    return sorted(present, key=key, reverse=descending) + missing
+
+
+def filter_rows(rows: Iterable[SessionRow], query: str) -> list[SessionRow]:
+    return [r for r in rows if r.matches(query)]
+
+
+def recent(rows: Sequence[SessionRow], limit: int) -> list[SessionRow]:
+    return sort_rows(rows, "date", descending=True)[:limit]

@@ -1,0 +1,399 @@
+"""The sessions browser: every saved session, filtered as you type, sorted, marked A and B
+for a comparison, replayed, exported or deleted.
+
+Opening a replay, a comparison or the run form is asked of the app with a message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from pathlib import Path
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen, Screen
+from textual.widgets import DataTable, Footer, Input, Label, RadioButton, RadioSet, Static
+
+from tui_bench.errors import TuibenchError
+from tui_bench.storage import store
+from tui_bench.storage.catalog import SessionRow
+from tui_bench.storage.export import FORMATS, export
+from tui_bench.ui.app import TuibenchApp
+from tui_bench.ui.messages import OpenCompare, OpenReplay, OpenRunForm
+from tui_bench.ui.widgets.dialogs import DIALOG_CSS, ConfirmQuit, HelpScreen
+from tui_bench.ui.widgets.session_table import COLUMNS, SessionTable, local_time
+
+MARKS = ("A", "B")
+
+
+def write_export(source: Path, fmt: str, target: Path, directory: Path | None) -> Path:
+    """Export the session in `source` as `fmt` into `target`; the absolute path written."""
+    if not source.is_file():
+        # Gone since the listing was read (store.load would look it up as an id).
+        raise TuibenchError(f"{source.name}: no such session file any more (r reloads)")
+    target = target.expanduser().absolute()
+    if target.resolve() == source.resolve():
+        raise TuibenchError(f"{target} is the session file itself: choose another file")
+    text = export(store.load(source, directory), fmt)
+    try:
+        target.write_text(text)
+    except OSError as exc:
+        raise TuibenchError(f"cannot write {target}: {exc.strerror}") from None
+    return target
+
+
+def row_title(row: SessionRow) -> str:
+    return (row.name or row.id) if row.readable else row.path.name
+
+
+class ConfirmDelete(ConfirmQuit):
+    """The quit dialog's y / n, asking about a file to delete."""
+
+    def __init__(self, row: SessionRow) -> None:
+        super().__init__()
+        self.row = row
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(
+                Text.assemble(
+                    "Delete the session ",
+                    (row_title(self.row), "bold"),
+                    f"?\n\nIts file {self.row.path.name} is removed for good.\n\ny yes · n no",
+                ),
+                id="question",
+            )
+
+
+@dataclass(frozen=True)
+class ExportChoice:
+    fmt: str
+    path: Path
+
+
+class ExportDialog(ModalScreen[ExportChoice | None]):
+    """Asks the format and the file; the file's extension follows the format."""
+
+    DEFAULT_CSS = (
+        DIALOG_CSS.format(name="ExportDialog")
+        + """
+    ExportDialog > Vertical { width: 80; }
+    ExportDialog RadioSet { layout: horizontal; width: auto; margin: 1 0; }
+    ExportDialog RadioSet > RadioButton { width: auto; margin-right: 2; }
+    ExportDialog #path { margin-bottom: 1; }
+    ExportDialog .hint { color: $text-muted; }
+    """
+    )
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, row: SessionRow) -> None:
+        super().__init__()
+        self.row = row
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(Text.assemble("Export ", (row_title(self.row), "bold")))
+            with RadioSet(id="format"):
+                for i, fmt in enumerate(FORMATS):
+                    yield RadioButton(fmt, value=i == 0, id=f"format-{fmt}")
+            yield Input(f"./{self.row.id}.{FORMATS[0]}", id="path")
+            yield Static(
+                "json the whole session · csv the series · md the result\n"
+                "enter writes · tab switches field · escape cancels",
+                classes="hint",
+            )
+
+    def on_mount(self) -> None:
+        self.query_one("#path", Input).focus()
+
+    @property
+    def fmt(self) -> str:
+        return FORMATS[max(self.query_one(RadioSet).pressed_index, 0)]
+
+    @on(RadioSet.Changed)
+    def _format_changed(self) -> None:
+        path = self.query_one("#path", Input)
+        stem, dot, ext = path.value.rpartition(".")
+        if dot and ext in FORMATS:
+            path.value = f"{stem}.{self.fmt}"
+        path.focus()
+
+    @on(Input.Changed, "#path")
+    def _path_changed(self, event: Input.Changed) -> None:
+        ext = event.value.rpartition(".")[2]
+        if ext in FORMATS and ext != self.fmt:
+            self.query_one(f"#format-{ext}", RadioButton).value = True
+
+    @on(Input.Submitted, "#path")
+    def _submitted(self, event: Input.Submitted) -> None:
+        if not event.value.strip():
+            self.notify("give the file to write", severity="warning")
+            return
+        self.dismiss(ExportChoice(self.fmt, Path(event.value.strip())))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class SessionsScreen(Screen[None]):
+    DEFAULT_CSS = """
+    SessionsScreen { layout: vertical; }
+    SessionsScreen #filter-bar { height: 1; padding: 0 1; background: $boost; }
+    SessionsScreen #filter-bar > Label { width: auto; color: $text-muted; padding-right: 1; }
+    SessionsScreen #filter { width: 1fr; }
+    SessionsScreen SessionTable { height: 1fr; }
+    SessionsScreen #empty { display: none; height: 1fr; padding: 1 2; }
+    SessionsScreen.-empty SessionTable { height: auto; }
+    SessionsScreen.-empty #empty { display: block; }
+    SessionsScreen #info { height: 1; padding: 0 1; background: $boost; }
+    SessionsScreen #detail { height: 1; padding: 0 1; color: $text-muted; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(
+            "slash",
+            "focus_filter",
+            "Filter",
+            show=False,
+            key_display="/",
+            tooltip="filter as you type (name, tool, URL, tag, id, status)",
+        ),
+        Binding("a", "mark('A')", "Mark A", tooltip="mark as A, the baseline (again: unmark)"),
+        Binding("b", "mark('B')", "Mark B", tooltip="mark as B, compared with A (again: unmark)"),
+        Binding("c", "compare", "Compare", tooltip="compare B with A"),
+        Binding(
+            "s", "sort", "Sort", show=False, tooltip="sort by the next column (or click a header)"
+        ),
+        Binding("S", "reverse", "Reverse", show=False, tooltip="reverse the order"),
+        Binding("d", "delete", "Delete", tooltip="delete the session's file (asks first)"),
+        Binding("x", "export", "Export", tooltip="export as json, csv or md into a file"),
+        Binding("r", "reload", "Reload", show=False, tooltip="read the sessions again"),
+        Binding("n", "new_run", "New run", show=False, tooltip="set up a new run"),
+        Binding("question_mark", "help", "Help", key_display="?", tooltip="this help"),
+        Binding("q", "leave", "Back", tooltip="back (quit when this is the first screen)"),
+        Binding("escape", "escape", "Back", show=False, tooltip="clear the filter, else back"),
+    ]
+
+    def __init__(self, directory: Path | None) -> None:
+        super().__init__()
+        self.directory = directory
+
+    @property
+    def table(self) -> SessionTable:
+        return self.query_one(SessionTable)
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="filter-bar"):
+            yield Label("/ filter")
+            yield Input(placeholder="name, tool, URL, tag, id or status", compact=True, id="filter")
+        yield SessionTable(self.directory, id="sessions")
+        yield Static(id="empty")
+        yield Static(id="info")
+        yield Static(id="detail")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.table.focus()
+
+    def on_screen_resume(self) -> None:
+        # Back from a run, a replay or a comparison: a session may have been saved meanwhile.
+        self.table.reload_if_changed()
+
+    # What the table says
+
+    def on_session_table_loaded(self, event: SessionTable.Loaded) -> None:
+        self._paint()
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self._paint_detail()
+
+    @on(Input.Changed, "#filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        self.table.set_filter(event.value)
+        self._paint()
+
+    @on(Input.Submitted, "#filter")
+    def _filter_done(self) -> None:
+        self.table.focus()
+
+    def on_session_table_picked(self, event: SessionTable.Picked) -> None:
+        event.stop()
+        self.post_message(OpenReplay(event.path))
+
+    def _paint(self) -> None:
+        table = self.table
+        self.refresh_bindings()
+        empty = table.loaded and not table.shown_rows
+        self.set_class(empty, "-empty")
+        if empty:
+            self.query_one("#empty", Static).update(self._empty_text())
+        self._paint_info()
+        self._paint_detail()
+
+    def _empty_text(self) -> Text:
+        table = self.table
+        if table.all_rows:
+            return Text.assemble(
+                "No session matches ", (repr(table.filter_text), "bold"), ". escape clears it."
+            )
+        where = self.directory or store.sessions_dir()
+        return Text.assemble(
+            "No sessions yet. They are looked for in\n",
+            (str(where), "bold"),
+            "\n(set TUIBENCH_SESSIONS to look elsewhere).\n\n"
+            "Every run saves one there: press n for a new run, or run\n"
+            "tuibench run URL (tuibench demo runs one against a built-in server).",
+        )
+
+    def _paint_info(self) -> None:
+        table = self.table
+        shown, total = len(table.shown_rows), len(table.all_rows)
+        count = f"{shown} of {total} sessions" if shown != total else f"{total} sessions"
+        arrow = "▼" if table.descending else "▲"
+        text = Text.assemble(
+            count, ("  sorted by ", "dim"), f"{COLUMNS[table.sort_column].label} {arrow}"
+        )
+        if not table.marks:
+            text.append("  a / b mark two sessions to compare", "dim")
+            self.query_one("#info", Static).update(text)
+            return
+        names = {row.path: row_title(row) for row in table.all_rows}
+        for label in MARKS:
+            path = table.marks.get(label)
+            text.append(f"  {label} ", "bold reverse" if path else "dim")
+            text.append(f" {names.get(path, '–') if path else '–'}")
+        self.query_one("#info", Static).update(text)
+
+    def _paint_detail(self) -> None:
+        row = self.table.current
+        detail = self.query_one("#detail", Static)
+        if row is None:
+            detail.update("")
+        elif not row.readable:
+            detail.update(Text(f"{row.path.name}: {row.error}", "red"))
+        else:
+            parts = [
+                local_time(row.started, year=True),
+                row.tool,
+                row.url,
+                *(f"#{tag}" for tag in row.tags),
+                row.path.name,
+            ]
+            detail.update("  ".join(part for part in parts if part))
+
+    # Actions
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Shown but greyed while no row is there to act on.
+        if action in ("mark", "delete", "export"):
+            tables = self.query(SessionTable)
+            return True if tables and tables.first().current is not None else None
+        return True
+
+    def _row(self, doing: str, *, readable: bool = True) -> SessionRow | None:
+        """The highlighted row, or None after saying why there is nothing to do."""
+        row = self.table.current
+        if row is None:
+            self.notify(f"no session to {doing}", severity="warning")
+            return None
+        if readable and not row.readable:
+            self.notify(f"cannot {doing} {row.path.name}: not a readable session", severity="error")
+            return None
+        return row
+
+    def action_focus_filter(self) -> None:
+        self.query_one("#filter", Input).focus()
+
+    def action_mark(self, label: str) -> None:
+        if self._row("mark") is not None:
+            self.table.toggle_mark(label)
+            self._paint_info()
+
+    def action_compare(self) -> None:
+        marks = self.table.marks
+        if "A" not in marks or "B" not in marks:
+            missing = " and ".join(label for label in MARKS if label not in marks)
+            self.notify(
+                f"mark {missing} first: a on the baseline, b on the session to compare",
+                severity="warning",
+            )
+            return
+        self.post_message(OpenCompare(marks["A"], marks["B"]))
+
+    def action_sort(self) -> None:
+        self.table.cycle_sort()
+        self._paint_info()
+
+    def action_reverse(self) -> None:
+        self.table.reverse_sort()
+        self._paint_info()
+
+    def action_reload(self) -> None:
+        self.table.reload()
+
+    def action_new_run(self) -> None:
+        self.post_message(OpenRunForm())
+
+    def action_help(self) -> None:
+        keys = [*SessionTable.BINDINGS, *self.BINDINGS]
+        self.app.push_screen(HelpScreen(b for b in keys if isinstance(b, Binding)))
+
+    def action_delete(self) -> None:
+        row = self._row("delete", readable=False)
+        if row is None:
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.run_worker(self._delete(row), group="sessions-io")
+
+        self.app.push_screen(ConfirmDelete(row), answered)
+
+    async def _delete(self, row: SessionRow) -> None:
+        try:
+            await asyncio.to_thread(store.delete, row.path, self.directory)
+        except TuibenchError as exc:
+            self.notify(str(exc), severity="error", timeout=10)
+            return
+        self.notify(f"deleted {row.path.name}")
+        self.table.reload()
+
+    def action_export(self) -> None:
+        row = self._row("export")
+        if row is None:
+            return
+
+        def chosen(choice: ExportChoice | None) -> None:
+            if choice is not None:
+                self.run_worker(self._export(row, choice), group="sessions-io")
+
+        self.app.push_screen(ExportDialog(row), chosen)
+
+    async def _export(self, row: SessionRow, choice: ExportChoice) -> None:
+        try:
+            written = await asyncio.to_thread(
+                write_export, row.path, choice.fmt, choice.path, self.directory
+            )
+        except TuibenchError as exc:
+            self.notify(str(exc), severity="error", timeout=10)
+            return
+        self.notify(f"wrote {written}")
+
+    def action_escape(self) -> None:
+        field = self.query_one("#filter", Input)
+        if field.has_focus or field.value:
+            field.value = ""
+            self.table.focus()
+        else:
+            self.action_leave()
+
+    def action_leave(self) -> None:
+        if len(self.app.screen_stack) <= 1:
+            app = self.app
+            self.app.exit(app.exit_status() if isinstance(app, TuibenchApp) else 0)
+        else:
+            self.dismiss()

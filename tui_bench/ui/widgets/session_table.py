@@ -1,0 +1,357 @@
+"""A table of saved sessions: all of them in the sessions browser, the latest few elsewhere.
+
+Rows come from `storage.catalog`; the store is read in a thread. The table fits its columns
+to its width: narrow, it drops the columns named in DROP_ORDER, then shortens the name.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import ClassVar, Literal
+from urllib.parse import urlsplit
+
+from rich.text import Text
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.widgets import DataTable
+
+from tui_bench.errors import TuibenchError
+from tui_bench.storage import store
+from tui_bench.storage.catalog import (
+    SORT_KEYS,
+    SessionRow,
+    filter_rows,
+    recent,
+    rows_of,
+    sort_rows,
+)
+from tui_bench.storage.export import fmt_count, fmt_seconds
+
+
+@dataclass(frozen=True)
+class Column:
+    label: str
+    justify: Literal["left", "right"] = "left"
+    # Free text longer than this is cut with an ellipsis; the full text is elsewhere.
+    max_width: int | None = None
+
+
+COLUMNS: Mapping[str, Column] = {
+    "mark": Column(" "),
+    "date": Column("date"),
+    "name": Column("name", max_width=28),
+    "tool": Column("tool"),
+    "url": Column("URL", max_width=30),
+    "c": Column("c", "right"),
+    "m": Column("m", "right"),
+    "rps": Column("req/s", "right"),
+    "p99": Column("p99", "right"),
+    "errors": Column("errors", "right"),
+    "tags": Column("tags", max_width=20),
+    "status": Column("status"),
+}
+FULL_COLUMNS = tuple(COLUMNS)
+COMPACT_COLUMNS = ("date", "name", "tool", "rps", "p99", "errors", "status")
+# What a table too narrow for all its columns gives up first; then the name is shortened.
+DROP_ORDER = ("tags", "url", "m", "tool")
+MIN_NAME_WIDTH = 10
+SCROLLBAR_WIDTH = 2
+STATUS_STYLES = {
+    "completed": "dim",
+    "failed": "bold red",
+    "interrupted": "bold yellow",
+    "unreadable": "bold red",
+    "imported": "cyan",
+}
+MARK_STYLE = "bold reverse"
+
+
+def local_time(moment: datetime | None, *, year: bool = False) -> str:
+    """In the local time zone; compact (no year) unless asked for."""
+    if moment is None:
+        return ""
+    return moment.astimezone().strftime("%Y-%m-%d %H:%M:%S" if year else "%b %d %H:%M:%S")
+
+
+def short_url(urls: str) -> str:
+    """The first URL without `http://` and a bare `/` path; `+N` for the others."""
+    first, *others = urls.split() or [""]
+    parts = urlsplit(first)
+    short = first.removeprefix("http://")
+    if parts.path == "/" and not parts.query:
+        short = short.removesuffix("/")
+    return f"{short} +{len(others)}" if others else short
+
+
+def cell_texts(row: SessionRow, marks: Mapping[str, Path]) -> dict[str, Text]:
+    """The text of every column for one row."""
+    missing = Text("–", "dim")
+    if not row.readable:
+        return {
+            "mark": Text(""),
+            "date": Text(""),
+            "name": Text(row.path.name),
+            "url": Text(row.error or "", "red"),
+            "status": Text(row.status, STATUS_STYLES[row.status]),
+        }
+    errors = Text(fmt_count(row.errors), "bold red" if row.errors else "")
+    return {
+        "mark": Text(mark_of(row.path, marks), MARK_STYLE),
+        "date": Text(local_time(row.started)),
+        "name": Text(row.name) if row.name else missing,
+        "tool": Text(row.tool),
+        "url": Text(short_url(row.url)),
+        "c": Text(str(row.c)) if row.c is not None else missing,
+        "m": Text(str(row.m)) if row.m is not None else missing,
+        "rps": Text(fmt_count(row.rps)),
+        "p99": Text(fmt_seconds(row.p99_s)),
+        "errors": errors if row.errors is not None else missing,
+        "tags": Text(",".join(row.tags)),
+        "status": Text(row.status, STATUS_STYLES.get(row.status, "")),
+    }
+
+
+def _stamp(directory: Path) -> int | None:
+    """When the directory last changed: adding, removing or renaming a file changes it."""
+    try:
+        return directory.stat().st_mtime_ns
+    except OSError:
+        return None
+
+
+def mark_of(path: Path, marks: Mapping[str, Path]) -> str:
+    return "".join(label for label, marked in marks.items() if marked == path)
+
+
+def fit_columns(natural: Mapping[str, int], available: int) -> dict[str, int]:
+    """The columns kept and their widths, so that all of them fit in `available` cells."""
+
+    def total(widths: Mapping[str, int]) -> int:
+        return sum(w + 2 for w in widths.values())  # one cell of padding each side
+
+    widths = dict(natural)
+    for column in DROP_ORDER:
+        if total(widths) <= available:
+            break
+        widths.pop(column, None)
+    if "name" in widths and total(widths) > available:
+        widths["name"] = max(MIN_NAME_WIDTH, widths["name"] - (total(widths) - available))
+    return widths
+
+
+class SessionTable(DataTable[Text]):
+    """Saved sessions, one per row; enter (or a click on the highlighted row) picks one."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "select_cursor", "Replay", tooltip="replay the highlighted session"),
+    ]
+
+    class Picked(Message):
+        """A readable session was picked (enter, or a click on the highlighted row)."""
+
+        def __init__(self, table: SessionTable, path: Path) -> None:
+            super().__init__()
+            self.table = table
+            self.path = path
+
+        @property
+        def control(self) -> SessionTable:
+            return self.table
+
+    class Loaded(Message):
+        """The store was read: `count` files, readable or not, before any filter."""
+
+        def __init__(self, table: SessionTable, count: int) -> None:
+            super().__init__()
+            self.table = table
+            self.count = count
+
+        @property
+        def control(self) -> SessionTable:
+            return self.table
+
+    def __init__(
+        self,
+        directory: Path | None = None,
+        *,
+        columns: Sequence[str] = FULL_COLUMNS,
+        limit: int | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(cursor_type="row", zebra_stripes=True, id=id, classes=classes)
+        self.directory = directory
+        self.wanted = tuple(columns)
+        self.limit = limit
+        self.all_rows: list[SessionRow] = []
+        self.shown_rows: list[SessionRow] = []
+        self.filter_text = ""
+        self.sort_column = "date"
+        self.descending = True
+        self.marks: dict[str, Path] = {}
+        self.loaded = False
+        self._layout: dict[str, int] = {}
+        self._fitted_width = 0
+        self._stamp: int | None = None
+
+    def on_mount(self) -> None:
+        self.reload()
+
+    # Loading
+
+    def reload(self) -> None:
+        """Read the store again (in a thread); the cursor stays on its session."""
+        self.run_worker(self._load(), name="load-sessions", group="session-table", exclusive=True)
+
+    def reload_if_changed(self) -> None:
+        """Read the store again if a file was added, removed or replaced since the last read."""
+        if self.loaded and _stamp(self._store()) != self._stamp:
+            self.reload()
+
+    def _store(self) -> Path:
+        return self.directory or store.sessions_dir()
+
+    async def _load(self) -> None:
+        directory = self._store()
+
+        def read() -> tuple[int | None, list[SessionRow]]:
+            # Stamped before reading: a file added meanwhile makes the next check read again.
+            return _stamp(directory), rows_of(store.list_sessions(directory))
+
+        try:
+            # Many files are read and parsed: never on the event loop.
+            self._stamp, rows = await asyncio.to_thread(read)
+        except (TuibenchError, OSError) as exc:
+            self.notify(f"cannot read the sessions: {exc}", severity="error", timeout=10)
+            rows = self.all_rows
+        self.all_rows = rows
+        paths = {row.path for row in rows}
+        self.marks = {label: path for label, path in self.marks.items() if path in paths}
+        self.loaded = True
+        self.refill()
+        self.post_message(self.Loaded(self, len(rows)))
+
+    # What is shown
+
+    @property
+    def current(self) -> SessionRow | None:
+        """The highlighted row, if any."""
+        if 0 <= self.cursor_row < len(self.shown_rows):
+            return self.shown_rows[self.cursor_row]
+        return None
+
+    def set_filter(self, text: str) -> None:
+        self.filter_text = text
+        self.refill()
+
+    def sort_by(self, column: str, *, descending: bool | None = None) -> None:
+        """Sort by `column`: newest first for dates, ascending for the rest unless told."""
+        self.sort_column = column
+        self.descending = column == "date" if descending is None else descending
+        self.refill()
+
+    def cycle_sort(self) -> None:
+        """Sort by the next shown column."""
+        order = [c for c in self._layout if c in SORT_KEYS] or ["date"]
+        at = order.index(self.sort_column) if self.sort_column in order else -1
+        self.sort_by(order[(at + 1) % len(order)])
+
+    def reverse_sort(self) -> None:
+        self.sort_by(self.sort_column, descending=not self.descending)
+
+    def toggle_mark(self, label: str) -> None:
+        """Put mark `label` on the highlighted row, or take it off if it is already there."""
+        row = self.current
+        if row is None:
+            return
+        if self.marks.get(label) == row.path:
+            del self.marks[label]
+        else:
+            # One mark per row: comparing a session with itself says nothing.
+            self.marks = {k: p for k, p in self.marks.items() if p != row.path}
+            self.marks[label] = row.path
+        if "mark" in self._layout:
+            for shown in self.shown_rows:
+                text = Text(mark_of(shown.path, self.marks), MARK_STYLE)
+                self.update_cell(str(shown.path), "mark", text)
+
+    def refill(self) -> None:
+        """Rebuild the rows from the loaded ones: limit, filter, sort, fit to the width."""
+        kept, kept_index = self.current, self.cursor_row
+        pool = recent(self.all_rows, self.limit) if self.limit else self.all_rows
+        rows = filter_rows(pool, self.filter_text)
+        self.shown_rows = sort_rows(rows, self.sort_column, descending=self.descending)
+        # Widths come from every row, not just the matching ones: columns stay put while
+        # the user types a filter.
+        cells = {row.path: cell_texts(row, self.marks) for row in pool}
+        self._fit(cells.values())
+        self.clear(columns=True)
+        for key, column_width in self._layout.items():
+            self.add_column(self._label(key), width=column_width, key=key)
+        for row in self.shown_rows:
+            texts = cells[row.path]
+            self.add_row(*(self._cell(texts, key) for key in self._layout), key=str(row.path))
+        paths = [row.path for row in self.shown_rows]
+        if kept is not None and kept.path in paths:
+            self.move_cursor(row=paths.index(kept.path))
+        elif paths:
+            # Its row went away (deleted, filtered out): stay at the same height.
+            self.move_cursor(row=min(kept_index, len(paths) - 1))
+
+    def _fit(self, cells: Iterable[Mapping[str, Text]]) -> None:
+        natural = {key: self._label(key).cell_len for key in self.wanted}
+        for texts in cells:
+            for key in self.wanted:
+                if key in texts:
+                    natural[key] = max(natural[key], texts[key].cell_len)
+        for key, width in natural.items():
+            cap = COLUMNS[key].max_width
+            natural[key] = min(width, cap) if cap else width
+        self._fitted_width = self.size.width
+        available = self.size.width - SCROLLBAR_WIDTH
+        self._layout = fit_columns(natural, available) if available > 0 else natural
+
+    def _label(self, key: str) -> Text:
+        column = COLUMNS[key]
+        label = Text(column.label, justify=column.justify)
+        if key == self.sort_column:
+            label.append(" ▼" if self.descending else " ▲")
+        return label
+
+    @staticmethod
+    def _cell(texts: Mapping[str, Text], key: str) -> Text:
+        # A copy: one Text may fill several cells, each with its own alignment.
+        text = texts[key].copy() if key in texts else Text("")
+        text.justify = COLUMNS[key].justify
+        text.no_wrap = True
+        text.overflow = "ellipsis"
+        return text
+
+    # Events
+
+    def on_resize(self, event: events.Resize) -> None:
+        if self.loaded and event.size.width != self._fitted_width:
+            self.refill()
+
+    def on_data_table_header_selected(self, event: DataTable.HeaderSelected) -> None:
+        event.stop()
+        column = str(event.column_key.value)
+        if column == self.sort_column:
+            self.reverse_sort()
+        elif column in SORT_KEYS:
+            self.sort_by(column)
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        row = self.current
+        if row is None:
+            return
+        if row.readable:
+            self.post_message(self.Picked(self, row.path))
+        else:
+            self.notify(f"{row.path.name}: {row.error}", severity="error", timeout=10)
