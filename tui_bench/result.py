@@ -101,6 +101,25 @@ class Result:
     errors: Mapping[str, int] = field(default_factory=dict)
     tls: Tls | None = None
 
+    @property
+    def error_count(self) -> int | None:
+        """Requests that did not succeed (a transport failure, a timeout, a status outside
+        2xx/3xx: each parser's `succeeded` leaves them all out), or the failures the tool
+        counts by kind when there are more of those: h2load's connection failures and wrk's
+        socket errors are not requests it counts as failed, while ab's kinds are. The larger
+        of the two never counts a failure twice. None when the tool reports neither."""
+        total, succeeded = self.requests.total, self.requests.succeeded
+        by_kind = sum(self.errors.values())
+        if total is None or succeeded is None:
+            return by_kind or None
+        return max(total - succeeded, by_kind)
+
+    @property
+    def error_rate(self) -> float | None:
+        """`error_count` over all requests; None when unknown or no request ran."""
+        count, total = self.error_count, self.requests.total
+        return min(count / total, 1.0) if count is not None and total else None
+
     def with_(self, **changes: Any) -> Result:
         return replace(self, **changes)
 

@@ -10,7 +10,6 @@ from tui_bench.analysis.thresholds import (
     Op,
     Threshold,
     ThresholdResult,
-    error_rate,
     evaluate,
     find_knee,
     meets,
@@ -266,4 +265,4 @@ def test_knee_prefers_the_earlier_point_on_equal_rps() -> None:
     ],
 )
 def test_error_rate(requests: Requests, rate: float | None) -> None:
-    assert error_rate(Result(tool="h2load", requests=requests)) == rate
+    assert Result(tool="h2load", requests=requests).error_rate == rate

@@ -13,7 +13,6 @@ from tui_bench.storage import store
 from tui_bench.storage.catalog import (
     UNREADABLE,
     SessionRow,
-    error_count,
     filter_rows,
     recent,
     row_of,
@@ -146,10 +145,17 @@ def test_recent_keeps_the_newest(rows: list[SessionRow]) -> None:
     assert [r.name for r in latest] == ["server-closes-connections", "ab-keepalive"]
 
 
-def test_error_count_adds_4xx_and_5xx_to_failures() -> None:
+def test_errors_are_the_requests_that_did_not_succeed() -> None:
+    # h2load's status-mix capture: "1002 succeeded, 1998 failed" with 999 4xx and 999 5xx;
+    # the failures already include the 4xx/5xx answers, so they are not counted twice.
     result = Result(
-        tool="h2load", requests=Requests(total=100, failed=3), status={"2xx": 90, "5xx": 7}
+        tool="h2load",
+        requests=Requests(total=3000, succeeded=1002, failed=1998),
+        status={"2xx": 1002, "4xx": 999, "5xx": 999},
     )
-    assert error_count(result) == 10
-    with_kinds = Result(tool="wrk", requests=Requests(failed=3), errors={"read": 2, "timeout": 1})
-    assert error_count(with_kinds) == 3
+    assert result.error_count == 1998
+    assert result.error_rate == 1998 / 3000
+    assert Result(tool="wrk", requests=Requests(failed=3)).error_count is None
+    # wrk's socket errors are not among its requests: they count when they are more.
+    socket = Result(tool="wrk", requests=Requests(total=50, succeeded=50), errors={"read": 2})
+    assert socket.error_count == 2

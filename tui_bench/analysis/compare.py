@@ -104,25 +104,16 @@ def _bytes_per_s(session: Session) -> float | None:
     return result.bytes_per_s if result else None
 
 
-def _success_share(result: Result | None) -> float | None:
-    """Succeeded of all requests: each parser counts only 2xx/3xx answers as succeeded."""
-    if result is None:
-        return None
-    total, succeeded = result.requests.total, result.requests.succeeded
-    if not total or succeeded is None:
-        return None
-    return succeeded / total
-
-
 def _good_rps(session: Session) -> float | None:
     result = session.result
-    share = _success_share(result)
-    return result.rps * share if result and result.rps is not None and share is not None else None
+    if result is None or result.rps is None or result.error_rate is None:
+        return None
+    return result.rps * (1 - result.error_rate)
 
 
 def _error_rate(session: Session) -> float | None:
-    share = _success_share(session.result)
-    return None if share is None else 1 - share
+    result = session.result
+    return result.error_rate if result else None
 
 
 def _resource(

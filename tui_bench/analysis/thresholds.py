@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Literal, cast
 
 from tui_bench.errors import UsageError
-from tui_bench.result import Result, percentile_key, percentile_of_key
+from tui_bench.result import percentile_key, percentile_of_key
 
 Op = Literal["<", "<=", ">", ">="]
 _OPS: dict[Op, Callable[[float, float], bool]] = {
@@ -181,16 +181,3 @@ def find_knee(points: Sequence[Mapping[str, float | None]], slo: Sequence[Thresh
         if rps > best_rps:
             best, best_rps = index, rps
     return best
-
-
-def error_rate(result: Result) -> float | None:
-    """The share of requests that did not succeed: (total - succeeded) / total, which is
-    exact for a whole percentage where 1 - succeeded / total is not. A failure at the
-    transport level, a timeout and a status outside 2xx/3xx all count (each parser's
-    `succeeded` already leaves them out). None when the tool reports either count as
-    unknown or ran no request."""
-    total = result.requests.total
-    succeeded = result.requests.succeeded
-    if not total or succeeded is None:
-        return None
-    return min(max((total - succeeded) / total, 0.0), 1.0)

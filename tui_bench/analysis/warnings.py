@@ -81,8 +81,7 @@ def _result_warnings(result: Result) -> list[Warning]:
     if total and succeeded == 0:
         found.append(Warning("all-failed", f"all {total} requests failed"))
     elif total:
-        bad = sum(result.errors.values()) if result.errors else (result.requests.failed or 0)
-        bad += result.status.get("4xx", 0) + result.status.get("5xx", 0)
+        bad = result.error_count or 0
         if bad / total >= ERROR_RATE_WARN:
             found.append(Warning("errors", f"{bad} of {total} requests failed or got 4xx/5xx"))
     if 0 < total < MIN_SAMPLES_FOR_P99:

@@ -28,7 +28,7 @@ from typing import Any, Protocol
 
 import psutil
 
-from tui_bench.analysis.thresholds import Threshold, error_rate, evaluate, find_knee
+from tui_bench.analysis.thresholds import Threshold, evaluate, find_knee
 from tui_bench.engine.controller import Listener, RunController, describe_server
 from tui_bench.engine.events import Event, RunFinished
 from tui_bench.engine.sweep_plan import Point, Slot, SweepPlan
@@ -151,7 +151,7 @@ def run_values(doc: Mapping[str, Any], keys: Sequence[str] = LATENCY_KEYS) -> di
     result = Result.from_dict(data) if data else None
     values: dict[str, Any] = {
         "rps": result.rps if result else None,
-        "error_rate": error_rate(result) if result else None,
+        "error_rate": result.error_rate if result else None,
     }
     if doc.get("histogram"):
         # analysis.stats imports scipy, which takes seconds: not at every start of the CLI.
@@ -198,7 +198,7 @@ def summarize_point(
     results = [Result.from_dict(d["result"]) for d in done if d.get("result")]
     counted = [r for r in results if r.requests.total and r.requests.succeeded is not None]
     total = sum(r.requests.total or 0 for r in counted)
-    failed = sum((r.requests.total or 0) - (r.requests.succeeded or 0) for r in counted)
+    failed = sum(r.error_count or 0 for r in counted)
 
     def resource(key: str) -> dict[str, Any]:
         return asdict(summarize((d.get("resources") or {}).get(key) for d in done))

@@ -11,7 +11,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from tui_bench.result import Result
 from tui_bench.storage.session import Session
 from tui_bench.storage.store import SessionEntry
 
@@ -35,12 +34,6 @@ def session_row(session: Session) -> dict[str, Any]:
         "p99_s": latency.percentiles.get("p99_s") if latency else None,
         "tags": list(session.doc.get("tags") or []),
     }
-
-
-def error_count(result: Result) -> int:
-    """Requests that failed or got 4xx/5xx, as the run's error warning counts them."""
-    bad = sum(result.errors.values()) if result.errors else (result.requests.failed or 0)
-    return bad + result.status.get("4xx", 0) + result.status.get("5xx", 0)
 
 
 @dataclass(frozen=True)
@@ -91,7 +84,7 @@ def row_of(entry: SessionEntry) -> SessionRow:
         m=session.spec.streams,
         rps=head["rps"],
         p99_s=head["p99_s"],
-        errors=error_count(result) if result else None,
+        errors=result.error_count if result else None,
         tags=tuple(str(tag) for tag in head["tags"]),
     )
 
