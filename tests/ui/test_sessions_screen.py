@@ -6,10 +6,8 @@ depend on the time zone of the machine that runs them.
 
 from __future__ import annotations
 
-import os
 import shutil
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +18,7 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Input, RadioButton, RadioSet, Static
 
+from tests.ui import BAD_NAME, example_store, until, utc_clock
 from tui_bench.ui import app as app_module
 from tui_bench.ui.app import FirstScreen, TuibenchApp
 from tui_bench.ui.messages import OpenCompare, OpenReplay, OpenRunForm
@@ -27,32 +26,13 @@ from tui_bench.ui.sessions_screen import ConfirmDelete, ExportDialog, SessionsSc
 from tui_bench.ui.widgets.dialogs import HelpScreen
 from tui_bench.ui.widgets.session_table import COMPACT_COLUMNS, SessionTable, short_url
 
-EXAMPLES = Path(__file__).parents[2] / "sessions"
-BAD_NAME = "20261120-000000-000-bad.json"
 NEWEST = "20261121-112059-395-h2load-server-closes-connections"
 SECOND = "20261121-112059-024-ab-ab-keepalive"
 
 
 @pytest.fixture(autouse=True)
 def utc() -> Iterator[None]:
-    before = os.environ.get("TZ")
-    os.environ["TZ"] = "UTC"
-    time.tzset()
-    yield
-    if before is None:
-        del os.environ["TZ"]
-    else:
-        os.environ["TZ"] = before
-    time.tzset()
-
-
-def example_store(root: Path) -> Path:
-    directory = root / "sessions"
-    directory.mkdir()
-    for path in EXAMPLES.glob("*.json"):
-        shutil.copy(path, directory)
-    (directory / BAD_NAME).write_text('{"broken')
-    return directory
+    yield from utc_clock()
 
 
 @pytest.fixture
@@ -86,14 +66,6 @@ class RecordingApp(TuibenchApp):
 
 def browser(directory: Path) -> RecordingApp:
     return RecordingApp(lambda app: SessionsScreen(directory))
-
-
-async def until(pilot: Pilot[Any], condition: Callable[[], bool], what: str) -> None:
-    deadline = time.monotonic() + 10
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await pilot.pause(0.01)
 
 
 async def loaded(pilot: Pilot[Any]) -> SessionTable:

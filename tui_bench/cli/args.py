@@ -5,14 +5,16 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
-from typing import NoReturn
+from typing import NoReturn, TypeVar
 
 from tui_bench import __version__
+from tui_bench.analysis.sweep_charts import METRICS, RUN_METRICS, SWEEP_METRICS
 from tui_bench.errors import UsageError
 from tui_bench.spec import COMPRESSIONS, TOOLS
 from tui_bench.storage.export import FORMATS
+from tui_bench.values import parse_duration, parse_positive_int
 
-DURATION_UNITS = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0}
+T = TypeVar("T")
 
 
 class Parser(argparse.ArgumentParser):
@@ -25,31 +27,19 @@ class Parser(argparse.ArgumentParser):
 
 def duration(text: str) -> float:
     """`10`, `10s`, `500ms`, `2m`, `1h` -> seconds."""
-    for unit in sorted(DURATION_UNITS, key=len, reverse=True):
-        if text.endswith(unit):
-            number, scale = text[: -len(unit)], DURATION_UNITS[unit]
-            break
-    else:
-        number, scale = text, 1.0
-    try:
-        value = float(number) * scale
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"bad duration {text!r} (e.g. 10, 10s, 500ms, 2m)"
-        ) from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"bad duration {text!r}: negative")
-    return value
+    return _argparse_type(parse_duration, text)
 
 
 def positive_int(text: str) -> int:
+    return _argparse_type(parse_positive_int, text)
+
+
+def _argparse_type(read: Callable[[str], T], text: str) -> T:
+    """The core's one-line UsageError, as argparse reports a bad value."""
     try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected at least 1, got {value}")
-    return value
+        return read(text)
+    except UsageError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def build_parser() -> Parser:
@@ -90,13 +80,31 @@ def build_parser() -> Parser:
     exp.add_argument("--format", "-f", choices=FORMATS, default="json")
     exp.add_argument("--output", "-o", metavar="FILE", help="default: standard output")
 
+    plot = commands.add_parser(
+        "plot",
+        help="draw a session's charts in the terminal: a sweep's against what it varied",
+        description=PLOT_DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_plot_options(plot)
+
     replay = commands.add_parser("replay", help="play a saved session back in the live screen")
     replay.add_argument("session", metavar="SESSION", help="session file, id or id prefix")
     add_ui_options(replay)
 
-    compare = commands.add_parser("compare", help="two sessions side by side (B against A)")
-    compare.add_argument("a", metavar="A", help="the baseline: session file, id or id prefix")
-    compare.add_argument("b", metavar="B", help="the session compared with A")
+    compare = commands.add_parser(
+        "compare",
+        help="two sessions or sweep points side by side (B against A), with verdicts",
+        description=COMPARE_DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    compare.add_argument(
+        "a", metavar="A", help="the baseline: session file, id or id prefix, [@POINT]"
+    )
+    compare.add_argument("b", metavar="B", help="what is compared with A, in the same form")
+    compare.add_argument(
+        "--json", action="store_true", help="print the comparison as JSON instead of the screen"
+    )
     add_ui_options(compare)
 
     sessions = commands.add_parser("sessions", help="list saved sessions")
@@ -178,6 +186,19 @@ A point's req/s is the mean of its completed runs (with sd, median and a 95 % CI
 latency percentiles come from the merged histograms of its runs, never from averaged
 percentiles. --slo names the knee: the point with the most req/s that meets every clause.
 Exit status as for run, and 99 when the runs went well but a --threshold failed.
+"""
+
+COMPARE_DESCRIPTION = """\
+Compares B with A (the baseline), the run being the unit: each run gives one value per
+metric. A and B are session files, ids or id prefixes; a point of a sweep is named by
+appending @POINT, its name as the sweep prints it or its number from 1 (ID@c=200, ID@2).
+A sweep of one point (a plain --repeat N) needs no @POINT; two points of one sweep are
+ID@c=100 ID@c=200.
+
+Per metric: the change of the median in %, its 95 % CI (bootstrap) and p (Mann-Whitney),
+adjusted by Holm for the metrics tested at once. The verdict is better or worse when the
+adjusted p is under 0.05, no difference otherwise, and insufficient data with fewer than
+4 runs a side (the change is still shown). --json prints it all; else the screen opens.
 """
 
 
@@ -277,3 +298,29 @@ def check_interval(value: float) -> float:
     if not 0.1 <= value <= 10:
         raise UsageError(f"--interval {value:g}: must be between 0.1 and 10 seconds")
     return value
+
+
+PLOT_DESCRIPTION = """\
+Draws the charts of a session on standard output, without the live screen. A sweep: each
+metric against the first parameter it varied (the label when only labelled commands
+differ), a line per value of the others, the knee of --slo marked; req/s is the mean of a
+point's runs, with a bar from its slowest to its fastest run. A single run: each metric
+over the run. On a terminal a chart fills the screen; elsewhere it is 100x25, without
+colour (also with NO_COLOR set).
+"""
+
+
+def add_plot_options(plot: argparse.ArgumentParser) -> None:
+    plot.add_argument("session", metavar="SESSION", help="session file, id or id prefix")
+    plot.add_argument(
+        "--metric",
+        metavar="M,M",
+        help=f"what to draw, of {', '.join(METRICS)} (default: {','.join(SWEEP_METRICS)} "
+        f"for a sweep, {','.join(RUN_METRICS)} for a run)",
+    )
+    plot.add_argument(
+        "--width", type=positive_int, metavar="W", help="columns of each chart (at least 30)"
+    )
+    plot.add_argument(
+        "--height", type=positive_int, metavar="H", help="lines of each chart (at least 8)"
+    )

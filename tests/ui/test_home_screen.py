@@ -1,0 +1,157 @@
+"""The home screen: recent sessions beside the run form, and what each opens."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Input
+
+from tests.ui import example_store, until, utc_clock
+from tests.ui.test_live_screen import ScriptedEngine, script
+from tui_bench.engine.events import Event
+from tui_bench.engine.request import RunRequest
+from tui_bench.spec import RunSpec
+from tui_bench.ui.app import TuibenchApp
+from tui_bench.ui.home_screen import HomeScreen
+from tui_bench.ui.live_screen import EngineFactory, LiveScreen
+from tui_bench.ui.replay_screen import ReplayScreen
+from tui_bench.ui.sessions_screen import SessionsScreen
+from tui_bench.ui.widgets.dialogs import HelpScreen
+from tui_bench.ui.widgets.run_form import RunForm
+from tui_bench.ui.widgets.session_table import SessionTable
+
+NEWEST = "server-closes-connections"
+
+
+@pytest.fixture(autouse=True)
+def utc() -> Iterator[None]:
+    yield from utc_clock()
+
+
+@pytest.fixture(autouse=True)
+def config_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Remembered run configs go to a fresh directory, never the user's."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+
+
+class Launches:
+    """A launcher that records requests and runs a scripted engine that ends by itself."""
+
+    def __init__(self) -> None:
+        self.requests: list[RunRequest] = []
+
+    async def __call__(self, request: RunRequest) -> tuple[EngineFactory, str]:
+        self.requests.append(request)
+
+        def factory(spec: RunSpec, listener: Callable[[Event], None]) -> ScriptedEngine:
+            return ScriptedEngine(listener, script(), hold=False)
+
+        return factory, "h2load 1.52.0"
+
+
+def home(directory: Path, launcher: Launches | None = None, **options: Any) -> TuibenchApp:
+    return TuibenchApp(
+        lambda app: HomeScreen(), launcher=launcher, sessions_dir=directory, **options
+    )
+
+
+async def recent_table(pilot: Pilot[Any]) -> SessionTable:
+    def loaded() -> bool:
+        tables = pilot.app.screen.query(SessionTable)
+        return bool(tables) and tables.first().loaded
+
+    await until(pilot, loaded, "the recent sessions")
+    return pilot.app.screen.query_one(SessionTable)
+
+
+async def test_recent_sessions_are_listed_newest_first(tmp_path: Path) -> None:
+    async with home(example_store(tmp_path)).run_test(size=(120, 40)) as pilot:
+        table = await recent_table(pilot)
+        assert table.row_count == 7  # six examples and the corrupt file
+        assert table.shown_rows[0].name == NEWEST
+
+
+async def test_enter_replays_and_s_opens_the_browser(tmp_path: Path) -> None:
+    app = home(example_store(tmp_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        table = await recent_table(pilot)
+        table.focus()
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay")
+        await pilot.press("q")
+        await until(pilot, lambda: isinstance(app.screen, HomeScreen), "home again")
+        table.focus()
+        await pilot.press("s")
+        await until(pilot, lambda: isinstance(app.screen, SessionsScreen), "the browser")
+
+
+async def test_starting_the_form_runs_and_q_comes_back_home(tmp_path: Path) -> None:
+    launcher = Launches()
+    app = home(example_store(tmp_path), launcher)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await recent_table(pilot)
+        urls = app.screen.query_one("#urls", Input)
+        urls.focus()
+        urls.value = "http://127.0.0.1:8080/"
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: isinstance(app.screen, LiveScreen), "the live screen")
+        assert launcher.requests[0].spec.urls == ("http://127.0.0.1:8080/",)
+        live = app.screen
+        assert isinstance(live, LiveScreen)
+        await until(pilot, lambda: not live.engine_running, "the run to end")
+        await pilot.press("q")
+        await until(pilot, lambda: isinstance(app.screen, HomeScreen), "home again")
+
+
+async def test_a_run_cannot_start_without_a_launcher(tmp_path: Path) -> None:
+    app = home(example_store(tmp_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        urls = app.screen.query_one("#urls", Input)
+        urls.focus()
+        urls.value = "http://127.0.0.1:8080/"
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: bool(app._notifications), "a notification")
+        assert isinstance(app.screen, HomeScreen)
+
+
+async def test_help_and_quit(tmp_path: Path) -> None:
+    app = home(example_store(tmp_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        table = await recent_table(pilot)
+        table.focus()
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        await pilot.press("q")
+    assert app.return_value == 0
+
+
+async def test_an_empty_store_says_so(tmp_path: Path) -> None:
+    async with home(tmp_path / "none").run_test(size=(120, 40)) as pilot:
+        await recent_table(pilot)
+        box = pilot.app.screen.query_one("#recent-box")
+        await until(pilot, lambda: "none yet" in str(box.border_subtitle), "the empty note")
+
+
+async def _loaded(pilot: Pilot[Any]) -> None:
+    await recent_table(pilot)
+    form = pilot.app.screen.query_one(RunForm)
+    await until(pilot, lambda: form.recent is not None, "the recent configs")
+    await pilot.pause()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)])
+def test_snapshot(snap_compare: Any, size: tuple[int, int]) -> None:
+    # The title names the store: a fixed one keeps the snapshot the same from run to run.
+    root = Path("/tmp/tuibench-home-snapshot")
+    shutil.rmtree(root, ignore_errors=True)
+    root.mkdir()
+    app = home(example_store(root), theme="textual-dark")
+    assert snap_compare(app, terminal_size=size, run_before=_loaded)

@@ -1,0 +1,50 @@
+"""The run form as a screen of its own: `tuibench` opens it for a new run or a run again."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from tui_bench.engine.request import RunRequest
+from tui_bench.ui.widgets.dialogs import HelpScreen
+from tui_bench.ui.widgets.run_form import RunForm
+
+
+class RunFormScreen(Screen[None]):
+    """Filled from `request`, else from the config started last, else the CLI's defaults."""
+
+    # The field most often changed; its id is the form's.
+    AUTO_FOCUS = "#urls"
+    DEFAULT_CSS = """
+    RunFormScreen > #title { height: 1; padding: 0 1; background: $boost; text-style: bold; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "back", "Back", tooltip="back (leaves tuibench if this is all)"),
+        # Typed into a field, q and ? are text: as keys they act only outside the fields.
+        Binding("q", "back", "Back", show=False, tooltip="back, outside a text field"),
+        Binding("question_mark", "help", "Help", key_display="?", tooltip="this help"),
+    ]
+
+    def __init__(self, request: RunRequest | None = None) -> None:
+        super().__init__()
+        self._request = request
+
+    def compose(self) -> ComposeResult:
+        yield Static("tuibench · new run", id="title")
+        yield RunForm(self._request, id="form")
+        yield Footer()
+
+    async def action_back(self) -> None:
+        if len(self.app.screen_stack) > 1:
+            self.dismiss()
+        else:
+            await self.app.action_quit()
+
+    def action_help(self) -> None:
+        keys = [*RunForm.BINDINGS, *self.BINDINGS]
+        self.app.push_screen(HelpScreen(b for b in keys if isinstance(b, Binding)))

@@ -1,0 +1,508 @@
+"""The run form: a RunRequest field by field, named as `tuibench run` names its flags.
+
+Each field checks what it can alone while it is typed (Input validators built on the readers
+the command line uses); the whole request is checked by RunSpec.validate, whose one-line
+reason shows under the form. Fields the chosen tool or mode does not take are hidden and left
+out of the request; they keep their text for when that tool or mode is picked again.
+
+Protocol is h2load's h1 / h2c / h2. As on the command line, the URL's scheme says whether TLS
+is used: picking h2c or h2 rewrites the URLs to http:// or https://, and typing a URL picks h2c
+or h2 from its scheme. h1 is `--h1` and leaves the scheme alone (https:// is HTTP/1.1 over TLS).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import ClassVar, Generic, TypeVar
+from urllib.parse import urlsplit
+
+from rich.text import Text
+from textual import events, on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.validation import ValidationResult, Validator
+from textual.widget import Widget
+from textual.widgets import Button, Checkbox, Input, Label, Select, Static
+
+from tui_bench.cli.commands import DEFAULT_DURATION_S
+from tui_bench.engine.request import SERVER_MODES, RunRequest
+from tui_bench.errors import UsageError
+from tui_bench.spec import COMPRESSIONS, TOOLS, RunSpec, validate_url
+from tui_bench.storage import recent
+from tui_bench.ui.messages import StartRun
+from tui_bench.values import format_duration, parse_duration, parse_positive_int
+
+T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
+
+# From this width of the form its two groups of fields stand side by side.
+WIDE_FROM = 110
+# From this height a blank line separates the fields.
+TALL_FROM = 36
+NO_COMPRESSION = "none"
+# `;` separates headers only where a new `Name:` or the end follows, so that values such as
+# `Cookie: a=1; b=2` or `Accept: text/html;q=0.9` keep theirs.
+_HEADER_SEPARATOR = re.compile(r";\s*(?=[!#$%&'*+.^_`|~0-9A-Za-z-]+\s*:|$)")
+
+# As `tuibench run` defaults: h2load, -c 10 -t 1 -d 10.
+DEFAULT_REQUEST = RunRequest(RunSpec(urls=(), duration_s=DEFAULT_DURATION_S))
+
+
+def read_urls(text: str) -> tuple[str, ...]:
+    urls = tuple(text.split())
+    for url in urls:
+        validate_url(url)
+    return urls
+
+
+def read_headers(text: str) -> tuple[str, ...]:
+    """`;`-separated, on one line: `X-A: 1; Cookie: a=1; b=2` is two headers."""
+    return tuple(part for part in (p.strip() for p in _HEADER_SEPARATOR.split(text)) if part)
+
+
+def read_tags(text: str) -> tuple[str, ...]:
+    return tuple(tag for tag in (t.strip() for t in text.split(",")) if tag)
+
+
+def required(read: Callable[[str], T]) -> Callable[[str], T]:
+    def read_required(text: str) -> T:
+        if not text:
+            raise UsageError("required")
+        return read(text)
+
+    return read_required
+
+
+def optional(read: Callable[[str], T]) -> Callable[[str], T | None]:
+    def read_optional(text: str) -> T | None:
+        return read(text) if text else None
+
+    return read_optional
+
+
+@dataclass(frozen=True)
+class TextField(Generic[T_co]):
+    """A typed-in field: its Input's id, its label (the flag it mirrors) and its reader."""
+
+    id: str
+    label: str
+    read: Callable[[str], T_co]
+    placeholder: str = ""
+
+
+URLS = TextField("urls", "URL(s)", read_urls, "http://127.0.0.1:8080/ (several: h2load)")
+CONNECTIONS = TextField("connections", "connections -c", required(parse_positive_int))
+THREADS = TextField("threads", "threads -t", required(parse_positive_int))
+STREAMS = TextField("streams", "streams -m", optional(parse_positive_int), "h2load's default: 1")
+DURATION = TextField("duration", "duration -d", required(parse_duration), "10s, 500ms, 2m")
+REQUESTS = TextField("requests", "requests -n", required(parse_positive_int), "e.g. 20000")
+WARM_UP = TextField("warm_up", "warm-up", optional(parse_duration), "none; e.g. 2s")
+HEADERS = TextField("headers", "headers -H", read_headers, "Name: value; Other: value")
+SERVER_PID = TextField("server_pid", "server pid", required(parse_positive_int))
+SERVER_NAME = TextField("server_name", "server name", required(str), "e.g. nginx")
+NAME = TextField("name", "name", str, "optional")
+TAGS = TextField("tags", "tags", read_tags, "comma-separated")
+TEXT_FIELDS: tuple[TextField[object], ...] = (
+    URLS,
+    CONNECTIONS,
+    THREADS,
+    STREAMS,
+    DURATION,
+    REQUESTS,
+    WARM_UP,
+    HEADERS,
+    SERVER_PID,
+    SERVER_NAME,
+    NAME,
+    TAGS,
+)
+
+PROTOCOLS = [
+    ("h1 · HTTP/1.1 (--h1)", "h1"),
+    ("h2c · HTTP/2, http://", "h2c"),
+    ("h2 · HTTP/2 over TLS, https://", "h2"),
+]
+MODES = [("duration -d", "duration"), ("request count -n", "count")]
+SERVERS = {
+    "auto": "auto: what listens on the URL's port",
+    "pid": "pid: --server-pid",
+    "name": "name: --server-name",
+    "none": "none: --no-server",
+}
+
+
+def protocol_of(spec: RunSpec) -> str:
+    if spec.h1:
+        return "h1"
+    return "h2" if spec.urls and spec.tls else "h2c"
+
+
+def with_scheme(urls: str, scheme: str) -> str:
+    """`urls` with every http:// or https:// URL turned to `scheme`; other words as typed."""
+    return " ".join(
+        f"{scheme}{word[word.index(':') :]}" if urlsplit(word).scheme in ("http", "https") else word
+        for word in urls.split()
+    )
+
+
+class Reads(Validator):
+    """Valid when the field's reader accepts the text; else the reader's one-line reason."""
+
+    def __init__(self, read: Callable[[str], object]) -> None:
+        super().__init__()
+        self.read = read
+
+    def validate(self, value: str) -> ValidationResult:
+        try:
+            self.read(value.strip())
+        except UsageError as exc:
+            return self.failure(str(exc))
+        return self.success()
+
+
+class RunForm(Vertical):
+    """Posts StartRun(request) when started, and then remembers the request as recent."""
+
+    DEFAULT_CSS = """
+    RunForm {
+        height: 1fr;
+        & > #fields { height: 1fr; }
+        & #groups { layout: vertical; height: auto; }
+        &.-wide #groups { layout: horizontal; }
+        & .group {
+            height: auto;
+            border: round $primary-darken-1;
+            border-title-color: $text;
+            padding: 0 1;
+        }
+        &.-wide .group { width: 1fr; }
+        & .row { height: auto; }
+        &.-tall .row { margin-bottom: 1; }
+        & .row > Label { width: 16; color: $text-muted; }
+        & .row > .cell { width: 1fr; height: auto; }
+        & .error { color: $error; height: auto; display: none; }
+        & #row-recent { padding: 0 2; }
+        &.-tall #row-recent { margin: 1 0; }
+        & > #bar { height: auto; background: $boost; padding: 0 1; }
+        & #status { width: 1fr; height: auto; padding-left: 2; color: $success; }
+        & #status.-invalid { color: $error; }
+    }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(
+            "ctrl+s,ctrl+enter",
+            "start",
+            "Start",
+            key_display="^s",
+            tooltip="start the run (once the form is valid)",
+        ),
+    ]
+
+    def __init__(self, request: RunRequest | None = None, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._given = request
+        # None until the file is read.
+        self.recent: list[RunRequest] | None = None
+        self.valid = False
+
+    # Layout
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="fields"):
+            yield _row("recent", "recent", Select[int]([], id="recent", compact=True))
+            with Horizontal(id="groups"):
+                with Vertical(id="load", classes="group"):
+                    yield _row("tool", "tool", _select(_same(TOOLS), "tool"))
+                    yield _text_row(URLS)
+                    yield _text_row(CONNECTIONS)
+                    yield _text_row(THREADS)
+                    yield _text_row(STREAMS)
+                    yield _row("protocol", "protocol", _select(PROTOCOLS, "protocol"))
+                    yield _row("mode", "mode", _select(MODES, "mode"))
+                    yield _text_row(DURATION)
+                    yield _text_row(REQUESTS)
+                    yield _text_row(WARM_UP)
+                    yield _row(
+                        "keepalive",
+                        "keep-alive -k",
+                        Checkbox("ab: HTTP keep-alive", id="keepalive", compact=True),
+                    )
+                with Vertical(id="labels", classes="group"):
+                    yield _text_row(HEADERS)
+                    yield _row(
+                        "compress",
+                        "compress",
+                        _select(_same((NO_COMPRESSION, *COMPRESSIONS)), "compress"),
+                    )
+                    yield _row(
+                        "server_mode",
+                        "server",
+                        _select([(SERVERS[m], m) for m in SERVER_MODES], "server_mode"),
+                    )
+                    yield _text_row(SERVER_PID)
+                    yield _text_row(SERVER_NAME)
+                    yield _text_row(NAME)
+                    yield _text_row(TAGS)
+        with Horizontal(id="bar"):
+            yield Button("Start", id="start", variant="success", compact=True, disabled=True)
+            yield Static(id="status")
+
+    def on_mount(self) -> None:
+        self.query_one("#load").border_title = "Load"
+        self.query_one("#labels").border_title = "Request · server · labels"
+        self.fill(self._given or DEFAULT_REQUEST)
+        self.run_worker(self._load_recent(), group="recent")
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.set_class(event.size.width >= WIDE_FROM, "-wide")
+        self.set_class(event.size.height >= TALL_FROM, "-tall")
+
+    # Filling
+
+    def fill(self, request: RunRequest) -> None:
+        """Show `request` in the fields; checking follows as their change messages arrive."""
+        spec = request.spec
+        texts = {
+            URLS: " ".join(spec.urls),
+            CONNECTIONS: str(spec.connections),
+            THREADS: str(spec.threads),
+            STREAMS: _text(spec.streams),
+            DURATION: format_duration(spec.duration_s or DEFAULT_DURATION_S),
+            REQUESTS: _text(spec.requests),
+            WARM_UP: "" if spec.warm_up_s is None else format_duration(spec.warm_up_s),
+            HEADERS: "; ".join(spec.headers),
+            SERVER_PID: _text(request.server_pid),
+            SERVER_NAME: request.server_name or "",
+            NAME: request.name,
+            TAGS: ", ".join(request.tags),
+        }
+        for field, text in texts.items():
+            self._input(field).value = text
+        choices = {
+            "tool": spec.tool,
+            "protocol": protocol_of(spec),
+            "mode": "count" if spec.requests is not None else "duration",
+            "compress": spec.compress or NO_COMPRESSION,
+            "server_mode": request.server_mode,
+        }
+        for select_id, value in choices.items():
+            self.query_one(f"#{select_id}", Select).value = value
+        self.query_one("#keepalive", Checkbox).value = spec.keepalive
+
+    async def _load_recent(self) -> None:
+        self.recent = await asyncio.to_thread(recent.load)
+        self._offer_recent()
+        if self._given is None and self.recent:
+            self.fill(self.recent[0])
+
+    def _offer_recent(self) -> None:
+        options = [(recent.describe(r), i) for i, r in enumerate(self.recent or ())]
+        select = self.query_one("#recent", Select)
+        select.prompt = (
+            f"{len(options)} kept: pick one to fill the form"
+            if options
+            else "none yet: the configs you start are kept here"
+        )
+        select.set_options(options)
+
+    @on(Select.Changed, "#recent")
+    def _pick_recent(self, event: Select.Changed) -> None:
+        event.stop()
+        if isinstance(event.value, int) and self.recent:
+            self.fill(self.recent[event.value])
+            # Back to the prompt: once edited, the form no longer is that config.
+            event.select.clear()
+
+    # Reading
+
+    def request(self) -> RunRequest:
+        """The request the fields describe; UsageError with the first reason it cannot run."""
+        tool = self._choice("tool")
+        protocol = self._choice("protocol") if self._applies("protocol") else None
+        compress = self._choice("compress")
+        server_mode = self._choice("server_mode")
+        spec = RunSpec(
+            urls=self._read(URLS),
+            tool=tool,
+            connections=self._read(CONNECTIONS),
+            threads=self._read_if(THREADS) or DEFAULT_REQUEST.spec.threads,
+            requests=self._read_if(REQUESTS),
+            duration_s=self._read_if(DURATION),
+            warm_up_s=self._read_if(WARM_UP),
+            streams=self._read_if(STREAMS),
+            h1=protocol == "h1",
+            keepalive=self._applies("keepalive") and self.query_one("#keepalive", Checkbox).value,
+            headers=self._read(HEADERS),
+            compress=None if compress == NO_COMPRESSION else compress,
+        )
+        return RunRequest(
+            spec.validate(),
+            server_mode=server_mode,
+            server_pid=self._read_if(SERVER_PID),
+            server_name=self._read_if(SERVER_NAME),
+            name=self._read(NAME),
+            tags=self._read(TAGS),
+        )
+
+    def _read(self, field: TextField[T]) -> T:
+        try:
+            return field.read(self._input(field).value.strip())
+        except UsageError as exc:
+            raise UsageError(f"{field.label}: {exc}") from None
+
+    def _read_if(self, field: TextField[T]) -> T | None:
+        return self._read(field) if self._applies(field.id) else None
+
+    def _applies(self, name: str) -> bool:
+        """Whether the chosen tool, mode and server mode take this field."""
+        tool, mode, server = (self._choice(s) for s in ("tool", "mode", "server_mode"))
+        rules = {
+            # ab is single-threaded: -t is not threads there.
+            "threads": tool != "ab",
+            "streams": tool == "h2load",
+            "protocol": tool == "h2load",
+            "warm_up": tool == "h2load" and mode == "duration",
+            "keepalive": tool == "ab",
+            "duration": mode == "duration",
+            "requests": mode == "count",
+            "server_pid": server == "pid",
+            "server_name": server == "name",
+        }
+        return rules.get(name, True)
+
+    def _choice(self, select_id: str) -> str:
+        value = self.query_one(f"#{select_id}", Select).value
+        return value if isinstance(value, str) else ""
+
+    def _input(self, field: TextField[object]) -> Input:
+        return self.query_one(f"#{field.id}", Input)
+
+    # Checking
+
+    @on(Input.Changed)
+    @on(Select.Changed)
+    @on(Checkbox.Changed)
+    def _changed(self, event: Input.Changed | Select.Changed | Checkbox.Changed) -> None:
+        event.stop()
+        if event.control.id in (URLS.id, "tool"):
+            self._protocol_from_urls()
+        elif event.control.id == "protocol":
+            self._urls_from_protocol()
+        self._check()
+
+    def _protocol_from_urls(self) -> None:
+        protocol = self.query_one("#protocol", Select)
+        if not self._applies("protocol") or protocol.value == "h1":
+            return
+        words = self._input(URLS).value.split()
+        scheme = urlsplit(words[0]).scheme if words else ""
+        if scheme in ("http", "https"):
+            protocol.value = "h2" if scheme == "https" else "h2c"
+
+    def _urls_from_protocol(self) -> None:
+        protocol = self._choice("protocol")
+        if protocol == "h1":
+            return
+        urls = self._input(URLS)
+        rewritten = with_scheme(urls.value, "https" if protocol == "h2" else "http")
+        if rewritten != " ".join(urls.value.split()):
+            urls.value = rewritten
+
+    def _check(self) -> None:
+        """Show what applies, each field's own error beside it, the request's error under."""
+        for row in self.query(".row"):
+            name = (row.id or "").removeprefix("row-")
+            applies = self._applies(name)
+            row.display = applies
+            for control in row.query(".control"):
+                control.disabled = not applies
+        for field in TEXT_FIELDS:
+            error = self.query_one(f"#{field.id}-error", Static)
+            message = ""
+            if self._applies(field.id):
+                try:
+                    field.read(self._input(field).value.strip())
+                except UsageError as exc:
+                    message = str(exc)
+            error.update(message)
+            error.display = bool(message)
+        status = self.query_one("#status", Static)
+        try:
+            status.update(Text.assemble(("ready: ", "bold"), recent.describe(self.request())))
+            self.valid = True
+        except UsageError as exc:
+            status.update(Text(str(exc)))
+            self.valid = False
+        status.set_class(not self.valid, "-invalid")
+        self.query_one("#start", Button).disabled = not self.valid
+        self.refresh_bindings()
+
+    # Starting
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "start":
+            # None: shown, but greyed out.
+            return True if self.valid else None
+        return True
+
+    @on(Button.Pressed, "#start")
+    def _start_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_start()
+
+    @on(Input.Submitted)
+    def _next_field(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.screen.focus_next()
+
+    def action_start(self) -> None:
+        try:
+            request = self.request()
+        except UsageError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        self.post_message(StartRun(request))
+        # Exclusive: a slow first read must not put back the list from before this run.
+        self.run_worker(self._remember(request), group="recent", exclusive=True)
+
+    async def _remember(self, request: RunRequest) -> None:
+        try:
+            self.recent = await asyncio.to_thread(recent.remember, request)
+        except OSError as exc:
+            self.notify(f"recent configs not saved: {exc}", severity="warning")
+            return
+        self._offer_recent()
+
+
+def _text(value: int | None) -> str:
+    return "" if value is None else str(value)
+
+
+def _select(options: Sequence[tuple[str, str]], select_id: str) -> Select[str]:
+    return Select(options, allow_blank=False, id=select_id, compact=True)
+
+
+def _same(values: Sequence[str]) -> list[tuple[str, str]]:
+    return [(value, value) for value in values]
+
+
+def _row(name: str, label: str, control: Widget, *below: Widget) -> Horizontal:
+    control.add_class("control")
+    return Horizontal(
+        Label(label), Vertical(control, *below, classes="cell"), id=f"row-{name}", classes="row"
+    )
+
+
+def _text_row(field: TextField[T]) -> Horizontal:
+    control = Input(
+        placeholder=field.placeholder,
+        id=field.id,
+        validators=[Reads(field.read)],
+        compact=True,
+    )
+    return _row(field.id, field.label, control, Static(id=f"{field.id}-error", classes="error"))
