@@ -33,3 +33,10 @@ def sessions(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     directory = tmp_path / "sessions"
     monkeypatch.setenv("TUIBENCH_SESSIONS", str(directory))
     return directory
+
+
+@pytest.fixture(autouse=True)
+def user_config(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test gets an empty config dir: the user's themes and remembered runs must
+    neither change a test nor be changed by one."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("config")))

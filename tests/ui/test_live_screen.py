@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Sequence
+from dataclasses import replace
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 from textual.pilot import Pilot
-from textual.widgets import RichLog, Static
+from textual.widgets import Input, RichLog, Static
 
+from tests.ui import example_store, until
 from tui_bench.engine.events import (
     Event,
     OutputLine,
@@ -26,14 +29,19 @@ from tui_bench.engine.events import (
 from tui_bench.result import Distribution, Requests, Result
 from tui_bench.sampling.samples import ResourceSample
 from tui_bench.spec import RunSpec
+from tui_bench.storage import store
+from tui_bench.storage.catalog import previous_run, rows_of
 from tui_bench.ui.app import TuibenchApp
+from tui_bench.ui.compare_screen import CompareScreen
 from tui_bench.ui.live_screen import LiveScreen
-from tui_bench.ui.widgets.dialogs import ConfirmQuit, HelpScreen
+from tui_bench.ui.widgets.dialogs import ConfirmQuit, HelpScreen, LabelDialog
 from tui_bench.ui.widgets.metric_panel import MetricPanel
 from tui_bench.ui.widgets.run_chart import RunChart
 
 SPEC = RunSpec(urls=("http://127.0.0.1:8080/",), connections=16, duration_s=10.0, streams=10)
 SESSION = Path("/tmp/tuibench-sessions/20260101-120000-h2load-demo.json")
+H2C_EXAMPLE = "20261121-112049-153-h2load-h2c-m10"
+H1_EXAMPLE = "20261121-112050-592-h2load-h1-duration-warmup"
 RESULT = Result(
     tool="h2load",
     tool_version="1.52.0",
@@ -108,8 +116,13 @@ class ScriptedEngine:
     """Posts its script at once; with `hold`, then waits to be stopped like a duration run."""
 
     def __init__(
-        self, listener: Callable[[Event], None], events: Sequence[Event], hold: bool
+        self,
+        listener: Callable[[Event], None],
+        events: Sequence[Event],
+        hold: bool,
+        session: Path = SESSION,
     ) -> None:
+        self.session = session
         self.listener = listener
         self.events = events
         self.hold = hold
@@ -122,7 +135,7 @@ class ScriptedEngine:
         if self.hold:
             await self.stopped.wait()
         status = "interrupted" if self.stopped.is_set() else "completed"
-        finished = RunFinished(status, 0, RESULT, SESSION, None)
+        finished = RunFinished(status, 0, RESULT, self.session, None)
         self.listener(RunWarning("same-machine", "the load generator runs on the server's box"))
         self.listener(finished)
         return finished
@@ -131,11 +144,15 @@ class ScriptedEngine:
         self.stopped.set()
 
 
-def make_app(*, hold: bool = True, basic: bool = False, **kwargs: Any) -> TuibenchApp:
+def make_app(
+    *, hold: bool = True, basic: bool = False, sessions: Sequence[Path] = (), **kwargs: Any
+) -> TuibenchApp:
+    """`sessions`: the files the runs save, one per run (else a path that does not exist)."""
     engines: list[ScriptedEngine] = []
 
     def factory(spec: RunSpec, listener: Callable[[Event], None]) -> ScriptedEngine:
-        engine = ScriptedEngine(listener, script(), hold)
+        saved = sessions[len(engines)] if len(engines) < len(sessions) else SESSION
+        engine = ScriptedEngine(listener, script(), hold, saved)
         engines.append(engine)
         return engine
 
@@ -349,3 +366,44 @@ def test_snapshot_quit_confirmation_80x24(snap_compare: Any) -> None:
         await pilot.press("q")
 
     assert snap_compare(make_app(), terminal_size=(80, 24), run_before=ask)
+
+
+async def test_n_labels_the_saved_session(tmp_path: Path) -> None:
+    saved = example_store(tmp_path) / f"{H2C_EXAMPLE}.json"
+    app = make_app(hold=False, sessions=[saved])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.press("n")
+        await until(pilot, lambda: isinstance(app.screen, LabelDialog), "the label dialog")
+        assert app.screen.query_one("#name", Input).value == "h2c-m10"
+        app.screen.query_one("#name", Input).value = "baseline"
+        app.screen.query_one("#tags", Input).value = "nginx-1.22, tuned"
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: store.load(saved).name == "baseline", "the labels saved")
+    doc = store.load(saved).doc
+    assert doc["tags"] == ["nginx-1.22", "tuned"] and doc["result"]["rps"] == 42915.14
+
+
+async def test_v_compares_with_the_run_before(tmp_path: Path) -> None:
+    directory = example_store(tmp_path)
+    first, second = directory / f"{H2C_EXAMPLE}.json", directory / f"{H1_EXAMPLE}.json"
+    app = make_app(hold=False, sessions=[first, second])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.press("r")
+        await until(pilot, lambda: len(app.engines) == 2, "the second run")  # type: ignore[attr-defined]
+        await app.workers.wait_for_complete()
+        await pilot.press("v")
+        await until(pilot, lambda: isinstance(app.screen, CompareScreen), "the comparison")
+        screen = app.screen
+        assert isinstance(screen, CompareScreen)
+        assert (screen.a.session.name, screen.b.session.name) == ("h2c-m10", "h1-duration-warmup")
+
+
+def test_previous_run_is_the_newest_earlier_one_on_the_same_urls(tmp_path: Path) -> None:
+    rows = rows_of(store.list_sessions(example_store(tmp_path)))
+    by_name = {r.name: r for r in rows}
+    h2c = by_name["h2c-m10"]
+    assert previous_run(rows, h2c.path) is None  # the only run on its URL
+    later = replace(h2c, path=tmp_path / "later.json", started=h2c.started + timedelta(hours=1))  # type: ignore[operator]
+    assert previous_run([*rows, later], later.path) == h2c.path

@@ -139,3 +139,22 @@ def filter_rows(rows: Iterable[SessionRow], query: str) -> list[SessionRow]:
 
 def recent(rows: Sequence[SessionRow], limit: int) -> list[SessionRow]:
     return sort_rows(rows, "date", descending=True)[:limit]
+
+
+def previous_run(rows: Iterable[SessionRow], current: Path) -> Path | None:
+    """The session to compare a finished run with: the newest earlier run of the same tool
+    on the same URLs, completed or not."""
+    rows = list(rows)
+    this = next((r for r in rows if r.path == current and r.readable), None)
+    if this is None or this.started is None:
+        return None
+    earlier = [
+        (r.started, r.path)
+        for r in rows
+        if r.readable
+        and r.path != current
+        and (r.tool, r.url) == (this.tool, this.url)
+        and r.started is not None
+        and r.started <= this.started
+    ]
+    return max(earlier)[1] if earlier else None

@@ -8,7 +8,9 @@ panels from a saved session instead of a process.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
+from pathlib import Path
 from typing import ClassVar, Protocol
 
 from textual.app import ComposeResult
@@ -20,9 +22,13 @@ from textual.widgets import Footer, ProgressBar, RichLog, Static
 from tui_bench.cli.commands import EXIT_CODES
 from tui_bench.engine.events import Event, RunFinished
 from tui_bench.engine.live_state import LiveState
+from tui_bench.errors import TuibenchError
 from tui_bench.spec import RunSpec
+from tui_bench.storage import store
+from tui_bench.storage.catalog import previous_run, rows_of
 from tui_bench.ui import render
-from tui_bench.ui.widgets.dialogs import ConfirmQuit, HelpScreen
+from tui_bench.ui.messages import OpenCompare
+from tui_bench.ui.widgets.dialogs import ConfirmQuit, HelpScreen, LabelDialog, Labels
 from tui_bench.ui.widgets.metric_panel import MetricPanel
 from tui_bench.ui.widgets.run_chart import RunChart
 
@@ -239,7 +245,14 @@ class LiveScreen(MonitorScreen):
         LOG,
         CHART,
         THEME,
-        Binding("r", "rerun", "Run again", tooltip="run the same spec again (after the end)"),
+        Binding("r", "rerun", "Again", tooltip="run the same spec again (after the end)"),
+        Binding(
+            "v",
+            "compare_previous",
+            "Compare",
+            tooltip="compare with the previous run of the same tool and URLs (after the end)",
+        ),
+        Binding("n", "label", "Label", tooltip="name, tag and note the saved session"),
         HELP,
     ]
 
@@ -254,6 +267,8 @@ class LiveScreen(MonitorScreen):
         self._stopping = False
         # After the run ends: None stays, False leaves this screen, True leaves the app.
         self._leave_after: bool | None = None
+        # The session of the run before a "run again", the natural one to compare with.
+        self._previous: Path | None = None
 
     def begin(self) -> None:
         self._start()
@@ -303,7 +318,15 @@ class LiveScreen(MonitorScreen):
             return self._engine is not None
         if action == "rerun":
             return self._engine is None
+        if action == "pause":
+            return self._engine is not None
+        if action in ("label", "compare_previous"):
+            return self._engine is None and self._saved() is not None
         return True
+
+    def _saved(self) -> Path | None:
+        path = self.state.session_path
+        return path if path is not None and path.name != "" else None
 
     def action_stop(self) -> None:
         if self._engine is not None:
@@ -352,6 +375,43 @@ class LiveScreen(MonitorScreen):
     def action_rerun(self) -> None:
         if self._engine is not None:
             return
+        self._previous = self._saved() or self._previous
         self.show_state(LiveState(self.state.spec))
         self._start()
         self.paint(force=True)
+
+    async def action_compare_previous(self) -> None:
+        current = self._saved()
+        if current is None:
+            return
+        previous = self._previous or await asyncio.to_thread(_previous_run, current)
+        if previous is None:
+            self.notify("no earlier run of this tool on these URLs to compare with")
+            return
+        self.post_message(OpenCompare(previous, current))
+
+    async def action_label(self) -> None:
+        path = self._saved()
+        if path is None:
+            return
+        try:
+            session = await asyncio.to_thread(store.load, path)
+        except TuibenchError as exc:
+            self.notify(str(exc), severity="error")
+            return
+
+        async def save(labels: Labels | None) -> None:
+            if labels is None:
+                return
+            try:
+                await asyncio.to_thread(store.amend, path, labels.changes())
+            except (TuibenchError, OSError) as exc:
+                self.notify(f"labels not saved: {exc}", severity="error")
+                return
+            self.notify(f"saved: {labels.name or 'no name'}", timeout=3)
+
+        await self.app.push_screen(LabelDialog(Labels.of(session.doc)), save)
+
+
+def _previous_run(current: Path) -> Path | None:
+    return previous_run(rows_of(store.list_sessions(current.parent)), current)

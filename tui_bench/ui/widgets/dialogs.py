@@ -1,16 +1,17 @@
-"""The modal screens: the quit confirmation and the key help."""
+"""The modal screens: the quit confirmation, the key help, a session's labels."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import ClassVar
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Static
+from textual.widgets import Input, Static
 
 DIALOG_CSS = """
 {name} {{ align: center middle; }}
@@ -59,4 +60,61 @@ class HelpScreen(ModalScreen[None]):
             yield Static(text, id="help")
 
     def action_close(self) -> None:
+        self.dismiss(None)
+
+
+@dataclass(frozen=True)
+class Labels:
+    name: str
+    tags: tuple[str, ...]
+    notes: str
+
+    @classmethod
+    def of(cls, doc: Mapping[str, Any]) -> Labels:
+        return cls(
+            str(doc.get("name") or ""),
+            tuple(str(t) for t in doc.get("tags") or ()),
+            str(doc.get("notes") or ""),
+        )
+
+    def changes(self) -> dict[str, Any]:
+        return {"name": self.name, "tags": list(self.tags), "notes": self.notes}
+
+
+class LabelDialog(ModalScreen[Labels | None]):
+    """Name, tags and notes of a saved session; enter in the last field or ctrl+s saves."""
+
+    DEFAULT_CSS = DIALOG_CSS.format(name="LabelDialog")
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+s", "save", "Save"),
+        Binding("escape", "cancel", "Cancel"),
+    ]
+
+    def __init__(self, labels: Labels) -> None:
+        super().__init__()
+        self._labels = labels
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static("Label this session (ctrl+s saves, escape cancels)\n")
+            yield Input(self._labels.name, placeholder="name", id="name")
+            yield Input(
+                ", ".join(self._labels.tags), placeholder="tags, comma-separated", id="tags"
+            )
+            yield Input(self._labels.notes, placeholder="notes", id="notes")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id == "notes":
+            self.action_save()
+        else:
+            self.focus_next()
+
+    def action_save(self) -> None:
+        def value(field: str) -> str:
+            return self.query_one(f"#{field}", Input).value.strip()
+
+        tags = tuple(t.strip() for t in value("tags").split(",") if t.strip())
+        self.dismiss(Labels(value("name"), tags, value("notes")))
+
+    def action_cancel(self) -> None:
         self.dismiss(None)
