@@ -314,11 +314,14 @@ async def test_quit_after_a_completed_run_exits_0_without_asking() -> None:
     assert app.return_value == 0
 
 
-async def test_theme_cycles() -> None:
+async def test_theme_cycles_through_tuibench_themes_only() -> None:
     app = make_app(theme="textual-dark")
+    seen = []
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.press("t")
-        assert app.theme != "textual-dark"
+        for _ in range(4):
+            await pilot.press("t")
+            seen.append(app.theme)
+    assert seen == ["tuibench-256", "tuibench-dark", "tuibench-light", "tuibench-256"]
 
 
 def test_unknown_theme_is_a_usage_error() -> None:

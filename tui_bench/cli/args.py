@@ -46,7 +46,7 @@ def build_parser() -> Parser:
     parser = Parser(prog="tuibench", description="Drive h2load, wrk and ab; keep every run.")
     parser.add_argument("--version", action="version", version=f"tuibench {__version__}")
     # With no command: the home screen (recent sessions, the run form), with these options.
-    add_ui_options(parser)
+    add_ui_options(parser, top=True)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
 
     run = commands.add_parser("run", help="run a load test and save it as a session")
@@ -271,15 +271,25 @@ def add_threshold_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def add_ui_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--theme", metavar="NAME", help="colour theme of the live monitor")
+def add_ui_options(parser: argparse.ArgumentParser, *, top: bool = False) -> None:
+    """On the top-level parser (`top`) with defaults; on a command without any, so that
+    `tuibench --theme X demo` keeps the X the command's own copy would overwrite."""
+    default = {} if top else {"default": argparse.SUPPRESS}
+    parser.add_argument("--theme", metavar="NAME", help="colour theme (t switches it)", **default)
     parser.add_argument(
-        "--no-mouse", action="store_true", help="ignore the mouse (less traffic over SSH)"
+        "--no-mouse",
+        action="store_true",
+        help="ignore the mouse (less traffic over SSH)",
+        **default,
     )
     parser.add_argument(
-        "--fps", type=positive_int, metavar="N", help="most screen updates a second (SSH: 10)"
+        "--fps",
+        type=positive_int,
+        metavar="N",
+        help="most screen updates a second (SSH: 10)",
+        **default,
     )
-    parser.add_argument("--basic", action="store_true", help="no big chart (slow links)")
+    parser.add_argument("--basic", action="store_true", help="no big chart (slow links)", **default)
 
 
 def add_labels(parser: argparse.ArgumentParser) -> None:

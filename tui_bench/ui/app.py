@@ -20,6 +20,7 @@ from tui_bench.storage import store
 from tui_bench.storage.session import Session
 from tui_bench.ui.live_screen import EngineFactory, LiveScreen
 from tui_bench.ui.messages import OpenCompare, OpenReplay, OpenRunForm, OpenSessions, StartRun
+from tui_bench.ui.themes import DEFAULT_THEME, load_themes
 
 # Turns a request into what a live screen needs: an engine factory and the tool's label.
 # Finding the tool and the server can fail: a TuibenchError becomes a notification.
@@ -48,10 +49,19 @@ class TuibenchApp(App[int]):
         sessions_dir: Path | None = None,
     ) -> None:
         super().__init__()
+        loaded = load_themes()
+        for loaded_theme in loaded.themes:
+            self.register_theme(loaded_theme)
+        self._theme_problems = loaded.problems
+        # `t` cycles through these: tuibench's and the user's, not all of Textual's.
+        self.theme_names = loaded.names
+        if theme is not None and theme not in self.available_themes:
+            names = ", ".join(sorted(self.available_themes))
+            raise UsageError(f"unknown theme {theme!r}: choose one of {names}")
+        if theme is None and DEFAULT_THEME in self.available_themes:
+            # Missing only with its file (a broken install): then Textual's default stays.
+            theme = DEFAULT_THEME
         if theme is not None:
-            if theme not in self.available_themes:
-                names = ", ".join(sorted(self.available_themes))
-                raise UsageError(f"unknown theme {theme!r}: choose one of {names}")
             self.theme = theme
         self.launcher = launcher
         self.basic = basic
@@ -61,6 +71,23 @@ class TuibenchApp(App[int]):
         self._first = first(self)
         if isinstance(self._first, LiveScreen):
             self.live = self._first
+
+    def on_mount(self) -> None:
+        if self._theme_problems:
+            # Markup off: the problems quote the files' text.
+            self.notify(
+                "\n".join(self._theme_problems),
+                title="Theme files left out",
+                severity="warning",
+                timeout=20,
+                markup=False,
+            )
+
+    def action_cycle_theme(self) -> None:
+        names = list(self.theme_names) or sorted(self.available_themes)
+        current = names.index(self.theme) if self.theme in names else -1
+        self.theme = names[(current + 1) % len(names)]
+        self.notify(f"theme {self.theme}", timeout=2)
 
     def get_default_screen(self) -> Screen[None]:
         return self._first
@@ -120,17 +147,36 @@ class TuibenchApp(App[int]):
 
     async def on_open_replay(self, message: OpenReplay) -> None:
         from tui_bench.ui.replay_screen import ReplayScreen
+        from tui_bench.ui.sweep_screen import SweepScreen
 
         loaded = await self._load(message.path)
-        if loaded:
-            await self.push_screen(ReplayScreen(loaded[0], basic=self.basic))
+        if not loaded:
+            return
+        session = loaded[0]
+        if not session.is_sweep:
+            await self.push_screen(ReplayScreen(session, basic=self.basic))
+            return
+        # A sweep has no series of its own to play: it is shown as it ended.
+        try:
+            screen = SweepScreen.of_session(session, basic=self.basic)
+        except TuibenchError as exc:
+            self.notify(str(exc), severity="error", timeout=10)
+            return
+        await self.push_screen(screen)
 
     async def on_open_compare(self, message: OpenCompare) -> None:
+        from tui_bench.analysis.significance import side_of
         from tui_bench.ui.compare_screen import CompareScreen
 
         loaded = await self._load(message.a, message.b)
         if loaded:
-            await self.push_screen(CompareScreen(*loaded))
+            try:
+                a, b = (side_of(session) for session in loaded)
+            except TuibenchError as exc:
+                # A sweep of several points: which one is not known here.
+                self.notify(str(exc), severity="error", timeout=10)
+                return
+            await self.push_screen(CompareScreen(a, b))
 
     async def _load(self, *paths: Path) -> list[Session]:
         """The sessions, or [] after telling the user which one could not be read."""

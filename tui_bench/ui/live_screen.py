@@ -55,7 +55,7 @@ EngineFactory = Callable[[RunSpec, Callable[[Event], None]], Engine]
 EXPAND = Binding("e", "expand", "Expand", tooltip="expand the focused panel / back")
 LOG = Binding("l", "toggle_log", "Log", tooltip="show / hide the tool's raw output")
 CHART = Binding("c", "toggle_chart", "Chart", tooltip="show / hide the big chart")
-THEME = Binding("t", "cycle_theme", "Theme", tooltip="next colour theme")
+THEME = Binding("t", "app.cycle_theme", "Theme", tooltip="next colour theme")
 HELP = Binding("question_mark", "help", "Help", key_display="?", tooltip="this help")
 
 
@@ -222,12 +222,6 @@ class MonitorScreen(Screen[None]):
         chart.display = self._chart_on = not self._chart_on
         self._chart_version = -1
         self._paint_chart()
-
-    def action_cycle_theme(self) -> None:
-        names = sorted(self.app.available_themes)
-        current = names.index(self.app.theme) if self.app.theme in names else -1
-        self.app.theme = names[(current + 1) % len(names)]
-        self.notify(f"theme {self.app.theme}", timeout=2)
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen(self.help_keys()))
