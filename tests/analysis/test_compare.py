@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from typing import Any
 
@@ -11,7 +10,6 @@ from tui_bench.analysis.compare import (
     SETUP_LABELS,
     Metric,
     compare_metrics,
-    comparison_markdown,
     flags,
     fmt_delta,
     fmt_delta_pct,
@@ -328,7 +326,6 @@ def test_missing_parts_are_unknown_not_errors() -> None:
     fields = {d.field for d in setup_differences(session(), bare)}
     assert {"tool_version", "flags", "hostname", "cores", "server", "body_size"} <= fields
     assert started(bare) == "–"
-    assert "| req/s | 1,000 | – |" in comparison_markdown(session(), bare)
 
 
 def test_an_imported_session_knows_its_tool_and_result_only() -> None:
@@ -383,15 +380,3 @@ def test_percentage_change() -> None:
     assert fmt_delta_pct(None) == "–"
     assert fmt_delta_pct(-0.01) == "±0.0%"
     assert fmt_delta("req/s", -0.0049) == "±0"
-
-
-def test_markdown_holds_metrics_and_differences() -> None:
-    b = copy.deepcopy(doc())
-    b["name"] = "b"
-    b["spec"]["connections"] = 20
-    b["result"] = result(rps=1200.0)
-    text = comparison_markdown(session(), Session(b))
-    assert text.startswith("# b compared with a\n")
-    assert "| req/s | 1,000 | 1,200 | +200 | +20.0% | better |" in text
-    assert "| connections | 10 | 20 |" in text
-    assert "Same set-up." in comparison_markdown(session(), session())

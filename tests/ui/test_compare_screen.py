@@ -1,10 +1,12 @@
-"""The compare screen on the example sessions (and a longer synthetic run): keys, layout,
-colours by direction, export."""
+"""The compare screen on the example sessions (single runs), on synthetic sweeps with
+repeats (verdicts) and on longer synthetic runs: keys, layout, colours by direction and
+verdict, the tests off the event loop, export."""
 
 from __future__ import annotations
 
 import io
 import math
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,15 +20,20 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Static
 
-from tui_bench.analysis.compare import Difference, compare_metrics
+from tests.analysis.test_significance import runs, sweep
+from tests.ui import until
+from tui_bench.analysis.compare import Difference
+from tui_bench.analysis.significance import Report, Side, compare_sides, median_deltas, side_of
 from tui_bench.storage import store
 from tui_bench.storage.session import Session
+from tui_bench.ui import compare_screen as compare_module
 from tui_bench.ui.app import TuibenchApp
 from tui_bench.ui.compare_screen import (
     CompareScreen,
     change_style,
     differences_line,
-    metrics_table,
+    others_table,
+    verdicts_table,
 )
 from tui_bench.ui.messages import OpenCompare
 from tui_bench.ui.widgets.compare_chart import CompareChart
@@ -74,8 +81,36 @@ def long_run(base: Session, seconds: int, rps: float, name: str) -> Session:
     return Session({**base.doc, "name": name, "series": rows})
 
 
-def make_app(a: Session, b: Session, **kwargs: Any) -> TuibenchApp:
-    return TuibenchApp(lambda app: CompareScreen(a, b), **kwargs)
+def make_app(a: Session | Side, b: Session | Side, **kwargs: Any) -> TuibenchApp:
+    sides = [x if isinstance(x, Side) else side_of(x) for x in (a, b)]
+    return TuibenchApp(lambda app: CompareScreen(*sides), **kwargs)
+
+
+def with_series(documents: list[dict[str, Any]], rps: float) -> list[dict[str, Any]]:
+    """The runs with a minute of synthetic series each, so the charts have lines."""
+    series = long_run(example(H2C), 60, rps, "").series
+    return [{**document, "series": series} for document in documents]
+
+
+def repeated_sweeps() -> tuple[Side, Side]:
+    """A: ten runs; B: ten runs with 10 % more req/s, the same latency and 20 % less server
+    CPU."""
+    a = with_series(runs(10, 10_000), 10_000)
+    b = with_series(runs(10, 11_000, start=10, cpu=40.0), 11_000)
+    return (
+        side_of(Session(sweep({"": a}, "20260102-120000-000-sweep-before", "before"))),
+        side_of(Session(sweep({"": b}, "20260102-130000-000-sweep-after", "after"))),
+    )
+
+
+def two_points() -> tuple[Side, Side]:
+    """Two points of one sweep of five runs each: c=20 has 30 % more p99."""
+    points = {
+        "c=10": with_series(runs(5, 10_000), 10_000),
+        "c=20": with_series(runs(5, 10_000, start=10, p99=0.013, connections=20), 7_700),
+    }
+    session = Session(sweep(points, "20260102-140000-000-sweep-grid"))
+    return side_of(session, "c=10"), side_of(session, "c=20")
 
 
 def plain(renderable: RenderableType, width: int = 160) -> str:
@@ -97,22 +132,105 @@ async def compare_screen(pilot: Pilot[Any]) -> CompareScreen:
     return pilot.app.screen
 
 
+async def settled(pilot: Pilot[Any]) -> CompareScreen:
+    """The compare screen once its tests have run."""
+    screen = await compare_screen(pilot)
+    await until(pilot, lambda: screen.report is not None, "the tests")
+    return screen
+
+
+def row(screen: Screen[Any], selector: str, label: str) -> str:
+    lines = text_of(screen, selector).splitlines()
+    return next(line.rstrip() for line in lines if line.startswith(label))
+
+
 async def test_header_metrics_and_differences() -> None:
     async with make_app(example(H2C), example(H1)).run_test(size=(160, 48)) as pilot:
-        screen = await compare_screen(pilot)
+        screen = await settled(pilot)
         header = text_of(screen, "#sessions").splitlines()
         assert "h2c-m10" in header[0] and "http://127.0.0.1:49249/" in header[0]
         assert "h1-duration-warmup" in header[1] and "h2load 1.52.0" in header[1]
         assert "2026-11-21 11:20" in header[1]
+        assert "run" not in header[0], "a single run says nothing of runs"
         verdict = text_of(screen, "#verdict")
         assert "7 set-up differences" in verdict and "connections" in verdict
         assert verdict.rstrip().endswith("; 1 unknown")
-        metrics = text_of(screen, "#metrics")
-        assert "42,915" in metrics and "41,563" in metrics and "-3.1%" in metrics
+        rps = row(screen, "#tested", "req/s")
+        assert "42,915" in rps and "41,563" in rps and "-3.1%" in rps
+        assert rps.split()[-3:] == ["1/1", "insufficient", "data"]
+        assert "good req/s" in text_of(screen, "#others")
+        notes = text_of(screen, "#notes")
+        assert "fewer than 4 runs a side (A has 1, B has 1)" in notes
         differences = text_of(screen, "#differences")
         assert "50,000 requests" in differences and "--warm-up-time 1000ms" in differences
         assert screen.query_one("#differences").border_title == "Set-up differences"
+        assert screen.query_one("#metrics").border_title == "Metrics: B against A"
         assert screen.has_class("-wide")
+
+
+async def test_verdicts_of_two_sweeps_with_repeats() -> None:
+    async with make_app(*repeated_sweeps()).run_test(size=(160, 48)) as pilot:
+        screen = await settled(pilot)
+        header = text_of(screen, "#sessions").splitlines()
+        assert "before, 10 runs" in header[0] and "after, 10 runs" in header[1]
+        rps = row(screen, "#tested", "req/s")
+        assert rps.split()[-2:] == ["10/10", "better"]
+        assert "+9.4%" in rps and "+7.6…+12%" in rps and "<0.001" in rps
+        assert row(screen, "#tested", "p99").endswith("no difference")
+        assert row(screen, "#tested", "server CPU").endswith("better")
+        assert "6 metrics tested at once" in text_of(screen, "#notes")
+        assert screen.query_one("#metrics").border_title == "B against A: medians of the runs"
+        assert "same set-up" in text_of(screen, "#verdict")
+        subtitle = str(screen.query_one("#rps-chart", CompareChart).border_subtitle)
+        assert "first run of A and B" in subtitle
+
+
+async def test_two_points_of_one_sweep() -> None:
+    async with make_app(*two_points()).run_test(size=(80, 24)) as pilot:
+        screen = await settled(pilot)
+        header = text_of(screen, "#sessions").splitlines()
+        assert "20260102-140000-000-sweep-grid@c=10, 5 runs" in header[0]
+        assert "@c=20, 5 runs" in header[1]
+        assert row(screen, "#tested", "p99").endswith("worse")
+        assert "connections" in text_of(screen, "#verdict")
+        notes = text_of(screen, "#notes")
+        assert "1 significant before adjustment, not after" not in notes
+        assert "no difference can reach significance" not in notes
+
+
+async def test_the_tests_run_off_the_event_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Until the tests are done the medians show with the statistics pending, and the screen
+    answers keys meanwhile."""
+    release = threading.Event()
+
+    def slow(a: Side, b: Side) -> Report:
+        release.wait(10)
+        return compare_sides(a, b)
+
+    monkeypatch.setattr(compare_module, "compare_sides", slow)
+    async with make_app(*repeated_sweeps()).run_test(size=(160, 48)) as pilot:
+        screen = await compare_screen(pilot)
+        await pilot.pause()
+        rps = row(screen, "#tested", "req/s")
+        assert "+9.4%" in rps and rps.split()[-4:] == ["…"] * 4
+        assert "testing the metrics" in text_of(screen, "#notes")
+        await pilot.press("c")
+        assert not screen.charts_shown, "the screen answers while the tests run"
+        release.set()
+        await until(pilot, lambda: screen.report is not None, "the tests")
+        assert row(screen, "#tested", "req/s").endswith("better")
+
+
+async def test_x_swaps_a_and_b_and_tests_again() -> None:
+    async with make_app(*repeated_sweeps()).run_test(size=(120, 40)) as pilot:
+        screen = await settled(pilot)
+        await pilot.press("x")
+        assert screen.a.session.name == "after" and screen.b.session.name == "before"
+        assert text_of(screen, "#sessions").splitlines()[0].find("after") >= 0
+        screen = await settled(pilot)
+        assert screen.report is not None and screen.report.a is screen.a
+        rps = row(screen, "#tested", "req/s")
+        assert "-8.6%" in rps and rps.endswith("worse")
 
 
 async def test_narrow_stacks_everything_in_one_scrolling_column() -> None:
@@ -151,48 +269,52 @@ def test_the_differences_line_tells_unknown_from_different() -> None:
     assert "set-up unknown" in only and "host" in only
 
 
-async def test_x_swaps_a_and_b() -> None:
-    async with make_app(example(H2C), example(H1)).run_test(size=(120, 40)) as pilot:
-        screen = await compare_screen(pilot)
-        await pilot.press("x")
-        assert screen.a.name == H1 and screen.b.name == H2C
-        assert text_of(screen, "#sessions").splitlines()[0].find(H1) >= 0
-        rps = next(line for line in text_of(screen, "#metrics").splitlines() if "req/s" in line)
-        assert "+3.3%" in rps and "better" in rps
-
-
-def test_changes_are_coloured_by_direction_in_the_theme() -> None:
-    deltas = {d.name: d for d in compare_metrics(example(H2C), example(H1))}
+def test_changes_and_verdicts_are_coloured_by_direction_in_the_theme() -> None:
     dark = {"text-success": "#8AD4A1", "text-error": "#D17E92"}
     light = {"text-success": "#337E4A", "text-error": "#7A273C"}
-    assert deltas["rps"].change == "worse" and deltas["p99_s"].change == "better"
     assert change_style("worse", dark) == "bold #D17E92"
     assert change_style("better", light) == "bold #337E4A"
-    assert change_style("same", light) == change_style(None, light) == "dim"
-    table = metrics_table([deltas["rps"], deltas["p99_s"]], dark)
-    delta_pct = list(table.columns[4].cells)
-    assert isinstance(delta_pct[0], Text) and str(delta_pct[0].style) == "bold #D17E92"
-    assert isinstance(delta_pct[1], Text) and str(delta_pct[1].style) == "bold #8AD4A1"
+    for word in ("same", "no difference", "insufficient data", None):
+        assert change_style(word, light) == "dim"
+    a, b = repeated_sweeps()
+    report = compare_sides(a, b)
+    table = verdicts_table(median_deltas(a, b), report, dark)
+    labels = [str(cell) for cell in table.columns[0].cells]
+    delta_pct, verdict = list(table.columns[3].cells), list(table.columns[-1].cells)
+    rps, p99 = labels.index("req/s"), labels.index("p99")
+    said, delta_rps, delta_p99 = verdict[rps], delta_pct[rps], delta_pct[p99]
+    assert isinstance(said, Text) and said.plain == "better"
+    for cell in (delta_rps, said):
+        assert isinstance(cell, Text) and str(cell.style) == "bold #8AD4A1"
+    assert isinstance(delta_p99, Text) and str(delta_p99.style) == "dim"
+    # Untested metrics keep their plain change: coloured by direction, no word.
+    single = median_deltas(side_of(example(H2C)), side_of(example(H1)))
+    others = others_table(single, dark)
+    assert [c.header for c in others.columns][3:] == ["Δ", "Δ%"]
+    names = [str(cell) for cell in others.columns[0].cells]
+    cells = list(others.columns[4].cells)
+    good, mean = cells[names.index("good req/s")], cells[names.index("mean latency")]
+    assert isinstance(good, Text) and str(good.style) == "bold #D17E92"
+    assert isinstance(mean, Text) and str(mean.style) == "bold #8AD4A1"
 
 
 async def test_colours_follow_the_theme() -> None:
-    app = make_app(example(H2C), example(H1), theme="textual-dark")
+    app = make_app(*repeated_sweeps(), theme="textual-dark")
     async with app.run_test(size=(120, 40)) as pilot:
-        screen = await compare_screen(pilot)
+        screen = await settled(pilot)
 
         def rps_style() -> str:
-            table = screen.query_one("#metrics", Static).content
+            table = screen.query_one("#tested", Static).content
             assert isinstance(table, Table)
-            cell = next(iter(table.columns[4].cells))
-            assert isinstance(cell, Text)
+            cell = next(iter(table.columns[-1].cells))
+            assert isinstance(cell, Text) and cell.plain == "better"
             return str(cell.style)
 
-        assert rps_style() == f"bold {app.get_css_variables()['text-error']}"
+        assert rps_style() == f"bold {app.get_css_variables()['text-success']}"
         dark = rps_style()
         app.theme = "textual-light"
-        while rps_style() == dark:
-            await pilot.pause()
-        assert rps_style() == f"bold {app.get_css_variables()['text-error']}"
+        await until(pilot, lambda: rps_style() != dark, "the light theme's colours")
+        assert rps_style() == f"bold {app.get_css_variables()['text-success']}"
 
 
 async def test_c_toggles_the_charts_and_basic_mode_has_none() -> None:
@@ -244,11 +366,25 @@ async def test_opened_from_another_screen_q_and_escape_go_back(key: str) -> None
         first = app.screen
         app.post_message(OpenCompare(example_path(H2C), example_path(H1)))
         screen = await compare_screen(pilot)
-        assert screen.a.name == H2C
+        assert screen.a.session.name == H2C
         await pilot.press(key)
         while app.screen is not first:
             await pilot.pause()
         assert app.is_running
+
+
+async def test_a_sweep_of_several_points_cannot_open_without_a_point(tmp_path: Path) -> None:
+    points = {"c=10": runs(2, 1000), "c=20": runs(2, 1000, start=10)}
+    path = tmp_path / "grid.json"
+    path.write_text(Session(sweep(points, "20260102-140000-000-sweep-grid")).to_json().decode())
+    app = TuibenchApp(lambda app: Screen())
+    async with app.run_test(size=(80, 24)) as pilot:
+        first = app.screen
+        app.post_message(OpenCompare(example_path(H2C), path))
+        await until(pilot, lambda: bool(app._notifications), "a notification")
+        (note,) = app._notifications
+        assert "is a sweep of 2 points" in note.message and note.severity == "error"
+        assert app.screen is first
 
 
 async def test_e_exports_the_comparison_as_markdown(
@@ -257,17 +393,28 @@ async def test_e_exports_the_comparison_as_markdown(
     monkeypatch.chdir(tmp_path)
     a, b = example(H2C), example(H1)
     async with make_app(a, b).run_test(size=(80, 24)) as pilot:
-        await compare_screen(pilot)
+        await settled(pilot)
         await pilot.press("e")
         path = tmp_path / f"compare-{a.id}-vs-{b.id}.md"
-        for _ in range(200):
-            if path.exists():
-                break
-            await pilot.pause()
+        await until(pilot, path.exists, "the markdown file")
     text = path.read_text()
-    assert "# h1-duration-warmup compared with h2c-m10" in text
-    assert "| req/s | 42,915 | 41,563 | -1,352 | -3.1% | worse |" in text
+    assert text.startswith("# h1-duration-warmup against h2c-m10\n")
+    assert "| req/s | 1/1 | 42,915 | 41,563 | -3.1% | – | – | – | insufficient data |" in text
+    assert "| good req/s | 42,915 | 41,563 | -1,352 | -3.1% |" in text
     assert "| warm-up | – | 1 s |" in text
+
+
+async def test_e_names_the_file_after_the_points(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    async with make_app(*two_points()).run_test(size=(80, 24)) as pilot:
+        await settled(pilot)
+        await pilot.press("e")
+        grid = "20260102-140000-000-sweep-grid"
+        path = tmp_path / f"compare-{grid}-c=10-vs-{grid}-c=20.md"
+        await until(pilot, path.exists, "the markdown file")
+    assert "| p99 | 5/5 |" in path.read_text()
 
 
 async def test_a_long_run_is_drawn_to_its_end() -> None:
@@ -283,8 +430,21 @@ async def test_a_long_run_is_drawn_to_its_end() -> None:
         # Compact tick labels, and the x axis spans the longer run (thinned to the width).
         assert "k┤" in drawn
         x_ticks = [int(word) for word in drawn.strip().splitlines()[-1].split()]
-        assert x_ticks[0] == 0 and 590 <= x_ticks[-1] <= 599
+        assert x_ticks[0] == 0 and x_ticks[-1] == 599
         assert "no per-second series" not in str(chart.border_subtitle)
+
+
+async def test_runs_of_one_second_are_drawn() -> None:
+    """One row of series: plotext cannot scale an axis of no length, so it gets one."""
+    short = Session({**example(H2C).doc, "series": example(H2C).series[:1]})
+    async with make_app(short, short).run_test(size=(80, 24)) as pilot:
+        screen = await compare_screen(pilot)
+        chart = screen.query_one("#rps-chart", CompareChart)
+        await pilot.pause()
+        rendered = chart.render()
+        assert isinstance(rendered, Text)
+        x_ticks = plain(rendered, width=chart.size.width).strip().splitlines()[-1].split()
+        assert x_ticks == ["0", "1"]
 
 
 async def test_sessions_without_series_say_so() -> None:
@@ -296,15 +456,20 @@ async def test_sessions_without_series_say_so() -> None:
 
 
 async def _to_the_end(pilot: Pilot[Any]) -> None:
-    await compare_screen(pilot)
+    await settled(pilot)
     await pilot.press("end")
     body = pilot.app.screen.query_one("#body")
     while body.scroll_y < body.max_scroll_y:
         await pilot.pause()
 
 
+async def _settled(pilot: Pilot[Any]) -> None:
+    await settled(pilot)
+
+
 def test_snapshot_80x24(snap_compare: Any) -> None:
-    assert snap_compare(make_app(example(H2C), example(H1)), terminal_size=(80, 24))
+    app = make_app(example(H2C), example(H1))
+    assert snap_compare(app, terminal_size=(80, 24), run_before=_settled)
 
 
 def test_snapshot_80x24_scrolled_to_the_charts(snap_compare: Any) -> None:
@@ -313,10 +478,26 @@ def test_snapshot_80x24_scrolled_to_the_charts(snap_compare: Any) -> None:
 
 
 def test_snapshot_160x48(snap_compare: Any) -> None:
-    assert snap_compare(make_app(example(H2C), example(H1)), terminal_size=(160, 48))
+    app = make_app(example(H2C), example(H1))
+    assert snap_compare(app, terminal_size=(160, 48), run_before=_settled)
 
 
 def test_snapshot_long_runs_160x48(snap_compare: Any) -> None:
     a = long_run(example(H2C), 600, 40_000, "long-a")
     b = long_run(example(H1), 450, 45_000, "long-b")
-    assert snap_compare(make_app(a, b), terminal_size=(160, 48))
+    assert snap_compare(make_app(a, b), terminal_size=(160, 48), run_before=_settled)
+
+
+def test_snapshot_verdicts_80x24(snap_compare: Any) -> None:
+    app = make_app(*repeated_sweeps())
+    assert snap_compare(app, terminal_size=(80, 24), run_before=_settled)
+
+
+def test_snapshot_verdicts_160x48(snap_compare: Any) -> None:
+    app = make_app(*repeated_sweeps())
+    assert snap_compare(app, terminal_size=(160, 48), run_before=_settled)
+
+
+def test_snapshot_two_points_160x48(snap_compare: Any) -> None:
+    app = make_app(*two_points())
+    assert snap_compare(app, terminal_size=(160, 48), run_before=_settled)

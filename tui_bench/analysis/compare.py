@@ -393,33 +393,5 @@ def tool_label(session: Session) -> str:
     return " ".join(x for x in (facts["tool"], facts["tool_version"]) if x) or UNSET
 
 
-def comparison_markdown(a: Session, b: Session) -> str:
-    lines = [f"# {session_title(b)} compared with {session_title(a)}", ""]
-    for mark, session in (("A", a), ("B", b)):
-        lines.append(
-            f"- {mark}: {session_title(session)}, {started(session)}, {tool_label(session)}, "
-            f"{target(session)}"
-        )
-    lines += [
-        "",
-        "| metric | A | B | Δ | Δ% | B vs A |",
-        "| --- | ---: | ---: | ---: | ---: | --- |",
-    ]
-    for d in compare_metrics(a, b):
-        lines.append(
-            f"| {d.label} | {fmt_value(d.unit, d.a)} | {fmt_value(d.unit, d.b)} | "
-            f"{fmt_delta(d.unit, d.delta)} | {fmt_delta_pct(d.delta_pct)} | {d.change or UNSET} |"
-        )
-    differences = setup_differences(a, b)
-    lines.append("")
-    if not differences:
-        lines.append("Same set-up.")
-    else:
-        lines += ["## Set-up differences", "", "| | A | B |", "| --- | --- | --- |"]
-        for diff in differences:
-            lines.append(f"| {diff.label} | {_cell(diff.a)} | {_cell(diff.b)} |")
-    return "\n".join(lines) + "\n"
-
-
 def _cell(value: str | None) -> str:
     return "unknown" if value is None else value.replace("|", "\\|")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
-from typing import NoReturn, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 from tui_bench import __version__
 from tui_bench.analysis.sweep_charts import METRICS, RUN_METRICS, SWEEP_METRICS
@@ -99,7 +99,7 @@ def build_parser() -> Parser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     compare.add_argument(
-        "a", metavar="A", help="the baseline: session file, id or id prefix, [@POINT]"
+        "a", metavar="A", help="the baseline: a session file, id or id prefix, optionally @POINT"
     )
     compare.add_argument("b", metavar="B", help="what is compared with A, in the same form")
     compare.add_argument(
@@ -274,7 +274,7 @@ def add_threshold_option(parser: argparse.ArgumentParser) -> None:
 def add_ui_options(parser: argparse.ArgumentParser, *, top: bool = False) -> None:
     """On the top-level parser (`top`) with defaults; on a command without any, so that
     `tuibench --theme X demo` keeps the X the command's own copy would overwrite."""
-    default = {} if top else {"default": argparse.SUPPRESS}
+    default: dict[str, Any] = {} if top else {"default": argparse.SUPPRESS}
     parser.add_argument("--theme", metavar="NAME", help="colour theme (t switches it)", **default)
     parser.add_argument(
         "--no-mouse",

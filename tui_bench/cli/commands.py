@@ -15,6 +15,7 @@ from typing import Any, Protocol, TextIO, TypeVar
 import orjson
 import psutil
 
+from tui_bench.analysis.significance import Side, compare_sides, side_of, split_ref
 from tui_bench.analysis.thresholds import Threshold, evaluate, parse_slo, parse_threshold
 from tui_bench.cli.args import check_interval, label_parser
 from tui_bench.cli.progress import ProgressPrinter, summary_text
@@ -238,11 +239,20 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
+    a, b = load_side(args.a), load_side(args.b)
+    if args.json:
+        _print(orjson.dumps(compare_sides(a, b).to_dict()).decode())
+        return 0
     from tui_bench.ui.launch import UiOptions, run_compare
 
-    a, b = store.load(args.a), store.load(args.b)
     code, _ = asyncio.run(run_compare(a, b, UiOptions.from_args(args)))
     return code
+
+
+def load_side(ref: str) -> Side:
+    """`SESSION` or `SESSION@POINT` (a file, an id or an id prefix) as a side to compare."""
+    name, point = split_ref(ref, lambda text: Path(text).expanduser().is_file())
+    return side_of(store.load(name), point)
 
 
 def cmd_import(args: argparse.Namespace) -> int:
@@ -280,6 +290,16 @@ def cmd_export(args: argparse.Namespace) -> int:
             raise UsageError(f"cannot write {args.output}: {exc.strerror}") from None
     else:
         sys.stdout.write(text)
+    return 0
+
+
+def cmd_plot(args: argparse.Namespace) -> int:
+    # plotext is loaded by this command alone: the core never imports it.
+    from tui_bench.cli.plot import Canvas, plot_session
+
+    session = store.load(args.session)
+    canvas = Canvas.of(args.width, args.height, sys.stdout)
+    sys.stdout.write(plot_session(session, args.metric, canvas))
     return 0
 
 
@@ -349,10 +369,16 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         thresholds=thresholds,
         argv=("tuibench", *sys.argv[1:]),
     )
-    if not args.headless:
-        _print("tuibench: sweeps run without the live screen: one line per run", sys.stderr)
-    runner = SweepRunner(plan, targets, options, listener=SweepPrinter())
-    finished = asyncio.run(until_done(runner))
+    if args.headless:
+        runner = SweepRunner(plan, targets, options, listener=SweepPrinter())
+        finished = asyncio.run(until_done(runner))
+    else:
+        from tui_bench.ui.launch import UiOptions, run_sweep
+
+        code, shown = asyncio.run(run_sweep(plan, targets, options, UiOptions.from_args(args)))
+        if shown is None:
+            return code
+        finished = shown
     if args.json:
         _print(orjson.dumps(sweep_payload(finished)).decode())
     else:

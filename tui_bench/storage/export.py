@@ -1,4 +1,5 @@
-"""Sessions as JSON, CSV (the per-interval series) and markdown (the result). Pure."""
+"""Sessions as JSON (the document as stored), CSV and markdown: for a run, its per-interval
+series and its result; for a sweep, its runs and points (storage/sweep_export.py). Pure."""
 
 from __future__ import annotations
 
@@ -16,6 +17,11 @@ FORMATS = ("json", "csv", "md")
 def export(session: Session, fmt: str) -> str:
     if fmt == "json":
         return session.to_json().decode()
+    if session.is_sweep:
+        # Imported here: sweep_export builds on this module's formatters.
+        from tui_bench.storage.sweep_export import sweep_csv, sweep_markdown
+
+        return sweep_csv(session) if fmt == "csv" else sweep_markdown(session)
     if fmt == "csv":
         return series_csv(session.series)
     return result_markdown(session)
@@ -52,6 +58,22 @@ def fmt_bytes(value: float | None) -> str:
             return f"{value:.0f} {unit}" if unit == "B" else f"{value:.2f} {unit}"
         value /= 1024
     raise AssertionError("unreachable")
+
+
+def metric_label(metric: str) -> str:
+    """A result key as people write it: `p99_9_s` -> `p99.9`, `error_rate` -> `errors`."""
+    if metric == "error_rate":
+        return "errors"
+    return metric.removesuffix("_s").replace("_", ".")
+
+
+def fmt_metric(metric: str, value: float | None) -> str:
+    """A value of the result key `metric` (rps, error_rate, a latency) in its own unit."""
+    if metric == "rps":
+        return fmt_count(value) + " req/s"
+    if metric == "error_rate":
+        return "–" if value is None else f"{value * 100:.2f} %"
+    return fmt_seconds(value)
 
 
 def result_rows(result: Result) -> list[tuple[str, str]]:
@@ -91,7 +113,7 @@ def distribution_text(dist: Distribution) -> str:
     parts = [f"min {fmt_seconds(dist.min_s)}", f"mean {fmt_seconds(dist.mean_s)}"]
     for key in ("p50_s", "p90_s", "p99_s", "p99_9_s"):
         if key in dist.percentiles:
-            parts.append(f"{key[:-2].replace('_', '.')} {fmt_seconds(dist.percentiles[key])}")
+            parts.append(f"{metric_label(key)} {fmt_seconds(dist.percentiles[key])}")
     parts.append(f"max {fmt_seconds(dist.max_s)}")
     return ", ".join(parts)
 

@@ -1,13 +1,18 @@
-"""Two sessions side by side: B compared with A (the baseline).
+"""Two sides side by side: B compared with A (the baseline). A side is a run, or a point of
+a sweep with its repeated runs.
 
-Headline metrics with their change coloured by the metric's direction, every difference in how
-the runs were set up, and req/s, p99 and server CPU of both on one time axis. Wide terminals
-put the figures beside the charts; narrow ones stack everything in one scrolling column.
+Headline metrics (medians of the runs) with their change, and for the tested family its
+95 % CI, p (Holm-adjusted), n and verdict, coloured by the metric's direction; every
+difference in how the runs were set up; req/s, p99 and server CPU of both on one time axis
+(a sweep point's first completed run). Wide terminals put the figures beside the charts;
+narrow ones stack everything in one scrolling column. The tests run in a thread: scipy
+takes most of a second to import, and a bootstrap per metric a moment more.
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import ClassVar
@@ -16,28 +21,35 @@ from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import VerticalScroll
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.theme import Theme
 from textual.widgets import Footer, Static
 
 from tui_bench.analysis.compare import (
-    Change,
     Difference,
     MetricDelta,
-    compare_metrics,
-    comparison_markdown,
     fmt_delta,
     fmt_delta_pct,
     fmt_value,
     series_points,
-    session_title,
     setup_differences,
     started,
     target,
     tool_label,
 )
-from tui_bench.storage.session import Session
+from tui_bench.analysis.significance import (
+    TESTED,
+    Report,
+    Side,
+    compare_sides,
+    fmt_ci,
+    fmt_n,
+    fmt_p,
+    median_deltas,
+    report_markdown,
+    side_title,
+)
 from tui_bench.ui.widgets.compare_chart import CompareChart, Line, hex_colour
 from tui_bench.ui.widgets.dialogs import HelpScreen
 
@@ -48,17 +60,20 @@ CHARTS = (
     ("p99-chart", "p99 latency (ms)", "p99_s", 1e3),
     ("cpu-chart", "server CPU (%)", "server_cpu_pct", 1.0),
 )
-# Theme variables for a change: text shades stay readable on light and dark backgrounds.
-CHANGE_VARIABLES: Mapping[Change, str] = {"better": "text-success", "worse": "text-error"}
+# Theme variables for a change or verdict: text shades stay readable on light and dark
+# backgrounds.
+WORD_VARIABLES: Mapping[str, str] = {"better": "text-success", "worse": "text-error"}
 LABEL = "dim"
+# A statistic still being computed.
+PENDING = "…"
 
 
-def change_style(change: Change | None, variables: Mapping[str, str]) -> str:
-    """A Rich style for a change; no change is dim ($text-muted is an alpha colour, which
+def change_style(word: str | None, variables: Mapping[str, str]) -> str:
+    """A Rich style for a change or a verdict: better and worse in colour, anything else
+    (same, no difference, insufficient data) dim ($text-muted is an alpha colour, which
     Rich cannot take)."""
-    if change is None or change == "same":
-        return LABEL
-    return f"bold {variables[CHANGE_VARIABLES[change]]}"
+    variable = WORD_VARIABLES.get(word or "")
+    return f"bold {variables[variable]}" if variable else LABEL
 
 
 def mark(letter: str) -> Text:
@@ -66,20 +81,27 @@ def mark(letter: str) -> Text:
     return Text.assemble((f" {letter} ", f"bold #000000 on {hex_colour(letter)}"))
 
 
-def sessions_header(a: Session, b: Session) -> Table:
+def side_header(side: Side) -> Text:
+    """`name-or-id`, or for a sweep point `name-or-id@c=200, 10 runs`."""
+    if not side.is_point:
+        return Text(side_title(side), "bold")
+    return Text.assemble((side_title(side), "bold"), f", {side.runs_label}")
+
+
+def sessions_header(a: Side, b: Side) -> Table:
     grid = Table.grid(padding=(0, 1))
     grid.add_column(no_wrap=True)
-    grid.add_column(style="bold", overflow="fold")
+    grid.add_column(overflow="fold")
     grid.add_column(no_wrap=True, style=LABEL)
     grid.add_column(no_wrap=True)
     grid.add_column(overflow="fold", ratio=1)
-    for letter, session in (("A", a), ("B", b)):
+    for letter, side in (("A", a), ("B", b)):
         grid.add_row(
             mark(letter),
-            session_title(session),
-            started(session),
-            tool_label(session),
-            target(session),
+            side_header(side),
+            started(side.session),
+            tool_label(side.shown),
+            target(side.shown),
         )
     return grid
 
@@ -102,25 +124,67 @@ def differences_line(differences: Sequence[Difference]) -> Text:
     return line
 
 
-def metrics_table(deltas: Sequence[MetricDelta], variables: Mapping[str, str]) -> Table:
-    table = Table(box=None, padding=(0, 1), expand=False, header_style="bold")
-    table.add_column("metric", style=LABEL, no_wrap=True)
-    table.add_column(mark("A"), justify="right", no_wrap=True)
-    table.add_column(mark("B"), justify="right", no_wrap=True)
-    table.add_column("Δ", justify="right", no_wrap=True)
-    table.add_column("Δ%", justify="right", no_wrap=True)
-    table.add_column("B is", no_wrap=True)
-    for d in deltas:
-        style = change_style(d.change, variables)
+def verdicts_table(
+    deltas: Sequence[MetricDelta], report: Report | None, variables: Mapping[str, str]
+) -> Table:
+    """The tested family: the medians, Δ%, its 95 % CI, the adjusted p, n and the verdict
+    (`PENDING` until `report` is known). Δ% is coloured by the verdict, not by its sign."""
+    table = _table("metric", "Δ%", "95% CI", "p adj", "n")
+    # The one column that may wrap ("insufficient data") on a narrow terminal.
+    table.add_column("B is")
+    for d in sorted((d for d in deltas if d.name in TESTED), key=lambda d: TESTED.index(d.name)):
+        verdict = report.verdict_of(d.name) if report else None
+        if verdict is None:
+            delta_pct = Text(fmt_delta_pct(d.delta_pct), LABEL)
+            table.add_row(*_values(d), delta_pct, *[Text(PENDING, LABEL)] * 4)
+            continue
+        c = verdict.comparison
+        style = change_style(c.verdict, variables)
         table.add_row(
-            d.label,
-            fmt_value(d.unit, d.a),
-            fmt_value(d.unit, d.b),
-            Text(fmt_delta(d.unit, d.delta), style),
-            Text(fmt_delta_pct(d.delta_pct), style),
-            Text("~" if d.change == "same" else d.change or "", style),
+            *_values(d),
+            Text(fmt_delta_pct(c.delta_pct), style),
+            Text(fmt_ci(c.ci_low_pct, c.ci_high_pct), style),
+            fmt_p(c.p_adjusted),
+            Text(fmt_n(c), LABEL),
+            Text(c.verdict, style),
         )
     return table
+
+
+def others_table(deltas: Sequence[MetricDelta], variables: Mapping[str, str]) -> Table:
+    """The metrics outside the family with their plain change of the medians, coloured by
+    its direction (dim within 2 %). No word: better and worse are what the tests say."""
+    table = _table("not tested", "Δ", "Δ%")
+    for d in deltas:
+        if d.name in TESTED:
+            continue
+        style = change_style(d.change, variables)
+        table.add_row(
+            *_values(d),
+            Text(fmt_delta(d.unit, d.delta), style),
+            Text(fmt_delta_pct(d.delta_pct), style),
+        )
+    return table
+
+
+def _table(first: str, *numbers: str) -> Table:
+    table = Table(box=None, padding=(0, 1, 0, 0), pad_edge=False, header_style="bold")
+    table.add_column(first, style=LABEL, no_wrap=True)
+    table.add_column(mark("A"), justify="right", no_wrap=True)
+    table.add_column(mark("B"), justify="right", no_wrap=True)
+    for header in numbers:
+        table.add_column(header, justify="right", no_wrap=True)
+    return table
+
+
+def _values(d: MetricDelta) -> list[str]:
+    return [d.label, fmt_value(d.unit, d.a), fmt_value(d.unit, d.b)]
+
+
+def notes_text(report: Report | None) -> Text:
+    if report is None:
+        return Text("testing the metrics run by run…", LABEL)
+    return Text("\n").join(Text(f"• {note}") for note in report.notes)
 
 
 def differences_table(differences: Sequence[Difference]) -> Table | Text:
@@ -142,6 +206,16 @@ def _value(value: str | None) -> Text:
     return Text("unknown", "italic dim") if value is None else Text(value)
 
 
+def chart_note(a: Side, b: Side) -> str:
+    """Which run a sweep point's line is."""
+    points = [letter for letter, side in (("A", a), ("B", b)) if side.is_point]
+    return f"first run of {' and '.join(points)}" if points else ""
+
+
+def file_part(label: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._=-]+", "-", label).strip("-")
+
+
 class CompareScreen(Screen[None]):
     DEFAULT_CSS = """
     CompareScreen { layout: vertical; }
@@ -155,6 +229,7 @@ class CompareScreen(Screen[None]):
     CompareScreen #metrics {
         height: auto; border: round $primary-darken-1; border-title-color: $text; padding: 0 1;
     }
+    CompareScreen #notes { height: auto; margin: 1 0; }
     CompareScreen #differences {
         height: auto; border: round $warning; border-title-color: $text; padding: 0 1;
     }
@@ -162,13 +237,13 @@ class CompareScreen(Screen[None]):
     CompareScreen #charts { height: auto; }
     CompareScreen.-wide #body { layout: horizontal; overflow-y: hidden; }
     CompareScreen.-wide #figures {
-        width: 76; height: 1fr; overflow-y: auto; scrollbar-size-vertical: 1;
+        width: 84; height: 1fr; overflow-y: auto; scrollbar-size-vertical: 1;
     }
     CompareScreen.-wide #charts { width: 1fr; height: 1fr; }
     CompareScreen.-wide CompareChart { height: 1fr; }
     /* Wide without charts: the set-up differences take the charts' place. */
     CompareScreen.-wide.-no-charts #figures { width: 1fr; layout: horizontal; }
-    CompareScreen.-wide.-no-charts #metrics { width: 76; }
+    CompareScreen.-wide.-no-charts #metrics { width: 84; }
     CompareScreen.-wide.-no-charts #differences { width: 1fr; }
     """
     # Textual types these as plain lists (not ClassVar), so they are assigned as such.
@@ -189,17 +264,23 @@ class CompareScreen(Screen[None]):
         Binding("question_mark", "help", "Help", key_display="?", tooltip="this help"),
     ]
 
-    def __init__(self, a: Session, b: Session) -> None:
+    def __init__(self, a: Side, b: Side) -> None:
         super().__init__()
         self.a = a
         self.b = b
+        # B against A once the tests have run; None while they run.
+        self.report: Report | None = None
+        self._deltas: list[MetricDelta] = []
 
     def compose(self) -> ComposeResult:
         yield Static(id="sessions")
         yield Static(id="verdict")
         with VerticalScroll(id="body"):
             with VerticalScroll(id="figures"):
-                yield Static(id="metrics")
+                with Vertical(id="metrics"):
+                    yield Static(id="tested")
+                    yield Static(id="notes")
+                    yield Static(id="others")
                 yield Static(id="differences")
             with VerticalScroll(id="charts"):
                 for chart_id, title, _, _ in CHARTS:
@@ -207,7 +288,6 @@ class CompareScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#metrics").border_title = "Metrics: B against A"
         self.app.theme_changed_signal.subscribe(self, self._theme_changed)
         if getattr(self.app, "basic", False):
             self._show_charts(False)
@@ -222,24 +302,46 @@ class CompareScreen(Screen[None]):
         return not self.has_class("-no-charts")
 
     def paint(self) -> None:
-        differences = setup_differences(self.a, self.b)
-        self.query_one("#sessions", Static).update(sessions_header(self.a, self.b))
+        """Everything but the tests at once; the tests when their worker is done."""
+        a, b = self.a, self.b
+        differences = setup_differences(a.shown, b.shown)
+        self.query_one("#sessions", Static).update(sessions_header(a, b))
         self.query_one("#verdict", Static).update(differences_line(differences))
+        several = len(a.runs) > 1 or len(b.runs) > 1
+        self.query_one("#metrics").border_title = (
+            "B against A: medians of the runs" if several else "Metrics: B against A"
+        )
+        self.report = None
+        # Every run's result is parsed for these: once per order of the sides, not per paint.
+        self._deltas = median_deltas(a, b)
         self._paint_metrics()
+        self.run_worker(self._test(a, b), name="report", group="report", exclusive=True)
         panel = self.query_one("#differences", Static)
         panel.update(differences_table(differences))
         panel.border_title = "Set-up differences" if differences else "Same set-up"
         panel.set_class(not differences, "-same")
+        note = chart_note(a, b)
         for chart_id, _, column, scale in CHARTS:
             lines = []
-            for letter, session in (("A", self.a), ("B", self.b)):
-                seconds, values = series_points(session, column)
+            for letter, side in (("A", a), ("B", b)):
+                seconds, values = series_points(side.shown, column)
                 lines.append(Line(letter, seconds, [v * scale for v in values]))
-            self.query_one(f"#{chart_id}", CompareChart).show(lines)
+            self.query_one(f"#{chart_id}", CompareChart).show(lines, note)
+
+    async def _test(self, a: Side, b: Side) -> None:
+        report = await asyncio.to_thread(compare_sides, a, b)
+        # A swap while the tests ran started new ones: these are for the old order.
+        if a is self.a and b is self.b:
+            self.report = report
+            self._paint_metrics()
 
     def _paint_metrics(self) -> None:
-        table = metrics_table(compare_metrics(self.a, self.b), self.app.get_css_variables())
-        self.query_one("#metrics", Static).update(table)
+        deltas, variables = self._deltas, self.app.get_css_variables()
+        self.query_one("#tested", Static).update(verdicts_table(deltas, self.report, variables))
+        self.query_one("#notes", Static).update(notes_text(self.report))
+        others = self.query_one("#others", Static)
+        others.update(others_table(deltas, variables))
+        others.display = any(d.name not in TESTED for d in deltas)
 
     # Actions
 
@@ -264,8 +366,14 @@ class CompareScreen(Screen[None]):
         self.query_one("#charts").display = shown
 
     async def action_export(self) -> None:
-        path = Path.cwd() / f"compare-{self.a.id}-vs-{self.b.id}.md"
-        text = comparison_markdown(self.a, self.b)
+        a, b = self.a, self.b
+        path = Path.cwd() / f"compare-{file_part(a.label)}-vs-{file_part(b.label)}.md"
+        report = self.report
+        if report is None:
+            # The tests have not finished yet: wait for a run of them.
+            report = await asyncio.to_thread(compare_sides, a, b)
+        # Off the loop too: the document reads every run's result again.
+        text = await asyncio.to_thread(report_markdown, report)
         try:
             await asyncio.to_thread(path.write_text, text)
         except OSError as exc:

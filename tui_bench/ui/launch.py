@@ -7,22 +7,29 @@ import argparse
 import asyncio
 import os
 import signal
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tui_bench.engine.controller import EngineOptions, Listener, RunController
 from tui_bench.engine.events import RunFinished
 from tui_bench.engine.request import RunRequest
+from tui_bench.engine.sweep import Controller, SweepFinished, SweepOptions, SweepRunner, Target
+from tui_bench.engine.sweep_plan import Point, SweepPlan
+from tui_bench.engine.sweep_state import RunDocument, StateEvent, SweepState, SweepTitle
 from tui_bench.runners.tools import Tool, find_tool_async
 from tui_bench.spec import RunSpec
+from tui_bench.storage import store
 from tui_bench.storage.session import Session
 
 if TYPE_CHECKING:
     from textual.screen import Screen
 
+    from tui_bench.analysis.significance import Side
     from tui_bench.ui.app import TuibenchApp
     from tui_bench.ui.live_screen import EngineFactory
+    from tui_bench.ui.sweep_screen import SweepScreen
 
 # A dropped SSH connection or a kill ends the run as Ctrl-C would: saved, then quit.
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
@@ -93,7 +100,13 @@ async def run_home(ui: UiOptions, launcher: RunLauncher) -> tuple[int, RunFinish
 
 
 async def run_replay(session: Session, ui: UiOptions) -> tuple[int, RunFinished | None]:
+    """A run played back; a sweep shown as it ended (it has no series of its own to play)."""
+
     def first(app: TuibenchApp) -> Screen[None]:
+        if session.is_sweep:
+            from tui_bench.ui.sweep_screen import SweepScreen
+
+            return SweepScreen.of_session(session, basic=ui.basic)
         from tui_bench.ui.replay_screen import ReplayScreen
 
         return ReplayScreen(session, basic=ui.basic)
@@ -101,7 +114,83 @@ async def run_replay(session: Session, ui: UiOptions) -> tuple[int, RunFinished 
     return await open_app(ui, first)
 
 
-async def run_compare(a: Session, b: Session, ui: UiOptions) -> tuple[int, RunFinished | None]:
+class DocumentReading:
+    """A run of a sweep on screen: as it ends, its session document goes to the screen
+    (RunDocument) before the sweep records the run and drops the run's own file."""
+
+    def __init__(self, run: Controller, listener: Callable[[StateEvent], None]) -> None:
+        self._run = run
+        self._listener = listener
+
+    async def run(self) -> RunFinished:
+        finished = await self._run.run()
+        session = await asyncio.to_thread(store.load, finished.session_path)
+        self._listener(RunDocument(session.doc))
+        return finished
+
+    def stop(self) -> None:
+        self._run.stop()
+
+
+def sweep_engine(
+    plan: SweepPlan,
+    targets: Sequence[Target],
+    options: SweepOptions,
+    store_dir: Path | None = None,
+) -> Callable[[Callable[[StateEvent], None]], SweepRunner]:
+    """What the sweep screen runs: the sweep, each run's document handed over as it ends."""
+
+    def engine(listener: Callable[[StateEvent], None]) -> SweepRunner:
+        def controller(
+            point: Point, target: Target, work: Path, run_listener: Listener
+        ) -> DocumentReading:
+            return DocumentReading(options.controller(point, target, work, run_listener), listener)
+
+        return SweepRunner(
+            plan, targets, options, store_dir=store_dir, listener=listener, controller=controller
+        )
+
+    return engine
+
+
+async def run_sweep(
+    plan: SweepPlan,
+    targets: Sequence[Target],
+    options: SweepOptions,
+    ui: UiOptions,
+    store_dir: Path | None = None,
+) -> tuple[int, SweepFinished | None]:
+    """The sweep screen on one sweep until the user leaves: the exit status `sweep
+    --headless` would give, and how the sweep ended (None when it never did)."""
+    shown: list[SweepScreen] = []
+
+    def first(app: TuibenchApp) -> Screen[None]:
+        from tui_bench.ui.sweep_screen import SweepScreen
+
+        tools = ", ".join(dict.fromkeys(tool_label(t.tool) for t in targets))
+        screen = SweepScreen(
+            SweepState(plan.to_dict(), slo=options.slo, slo_text=options.slo_text),
+            SweepTitle.of_plan(plan.to_dict(), options.name, tools),
+            sweep_engine(plan, targets, options, store_dir),
+            basic=ui.basic,
+        )
+        shown.append(screen)
+        # open_app points SIGTERM and SIGHUP at the app right after this returns, and the
+        # app would leave at once: they must stop the sweep and let it save itself first.
+        loop = asyncio.get_running_loop()
+        loop.call_soon(_stop_on_signals, loop, screen)
+        return screen
+
+    await open_app(ui, first)
+    return shown[0].exit_code, shown[0].finished
+
+
+def _stop_on_signals(loop: asyncio.AbstractEventLoop, screen: SweepScreen) -> None:
+    for sig in STOP_SIGNALS:
+        loop.add_signal_handler(sig, screen.stop_and_quit)
+
+
+async def run_compare(a: Side, b: Side, ui: UiOptions) -> tuple[int, RunFinished | None]:
     def first(app: TuibenchApp) -> Screen[None]:
         from tui_bench.ui.compare_screen import CompareScreen
 

@@ -35,9 +35,12 @@ class CompareChart(PlotextPlot):
         super().__init__(id=id)
         self.border_title = title
         self._lines: tuple[Line, ...] = ()
+        self._note = ""
 
-    def show(self, lines: Sequence[Line]) -> None:
+    def show(self, lines: Sequence[Line], note: str = "") -> None:
+        """Draw `lines`; `note` says which runs they are, in the legend."""
         self._lines = tuple(lines)
+        self._note = note
         self._draw()
 
     def on_resize(self, event: events.Resize) -> None:
@@ -60,13 +63,16 @@ class CompareChart(PlotextPlot):
         if values:
             ticks = y_ticks(min(values), max(values))
             plt.yticks(ticks, [compact(t) for t in ticks])
+            # Whole seconds from 0 (thinning may drop the first seconds of a long run), and
+            # at least one: plotext cannot scale an axis of no length.
+            end = max(1.0, *(line.seconds[-1] for line in drawn))
+            seconds = sorted({float(round(t)) for t in y_ticks(0, end)})
+            plt.xlim(0, end)
+            plt.xticks(seconds, [f"{t:.0f}" for t in seconds])
         # The legend lives in the border: plotext's would cover the first seconds.
-        self.border_subtitle = (
-            "  ".join(f"[{hex_colour(line.mark)}]━━ {line.mark}[/]" for line in drawn)
-            + "  seconds from start"
-            if drawn
-            else "no per-second series"
-        )
+        legend = "  ".join(f"[{hex_colour(line.mark)}]━━ {line.mark}[/]" for line in drawn)
+        about = ", ".join(x for x in (self._note, "seconds from start") if x)
+        self.border_subtitle = f"{legend}  {about}" if drawn else "no per-second series"
         self.refresh()
 
 

@@ -1,0 +1,127 @@
+"""Exports of recorded sweeps against golden files.
+
+The fixtures are real sweeps on the demo nginx: `sweep-c-repeat2` varied c over 4 and 32,
+two runs each, with an SLO and a threshold; `sweep-grid-interrupted` varied c and m and was
+stopped by Ctrl-C in its third run. After a deliberate change to the tables, write the
+golden files again with `tuibench export tests/fixtures/NAME.json -f md > .../NAME.md` (and
+`-f csv`), and read the difference before keeping it.
+"""
+
+from __future__ import annotations
+
+import copy
+import csv
+import io
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+
+from tui_bench.cli.main import main
+from tui_bench.storage import store
+from tui_bench.storage.export import export, fmt_metric, metric_label
+from tui_bench.storage.session import Session
+from tui_bench.storage.sweep_doc import parameters, shown
+from tui_bench.storage.sweep_export import sweep_rows
+
+FIXTURES = Path(__file__).parents[1] / "fixtures"
+SWEEPS = ("sweep-c-repeat2", "sweep-grid-interrupted")
+
+
+def sweep(name: str) -> Session:
+    return store.load(FIXTURES / f"{name}.json")
+
+
+@pytest.mark.parametrize("name", SWEEPS)
+@pytest.mark.parametrize("fmt", ["md", "csv"])
+def test_export_matches_the_golden_file(name: str, fmt: str) -> None:
+    assert export(sweep(name), fmt) == (FIXTURES / f"{name}.{fmt}").read_text()
+
+
+def test_the_command_writes_the_same_markdown(capsys: pytest.CaptureFixture[str]) -> None:
+    path = FIXTURES / "sweep-c-repeat2.json"
+    assert main(["export", str(path), "--format", "md"]) == 0
+    assert capsys.readouterr().out == (FIXTURES / "sweep-c-repeat2.md").read_text()
+
+
+def test_json_is_the_document_as_stored_like_a_single_run() -> None:
+    session = sweep("sweep-c-repeat2")
+    doc = orjson.loads(export(session, "json"))
+    assert doc == session.doc
+    assert doc["kind"] == "sweep" and len(doc["runs"]) == 4
+
+
+def test_a_run_row_per_run_then_the_points_average() -> None:
+    rows = sweep_rows(sweep("sweep-c-repeat2"))
+    assert [(r["row_type"], r["c"], r["run"]) for r in rows] == [
+        ("run", 4, 1),
+        ("run", 4, 2),
+        ("point", 4, None),
+        ("run", 32, 1),
+        ("run", 32, 2),
+        ("point", 32, None),
+    ]
+    first, second, point = rows[:3]
+    assert point["rps"] == pytest.approx((first["rps"] + second["rps"]) / 2)
+    assert point["requests"] == pytest.approx((first["requests"] + second["requests"]) / 2)
+    assert (point["completed"], point["runs"], point["latency_from"]) == (2, 2, "histograms")
+    # Merged histograms: the point's p99 lies between its runs' own, and is not their mean.
+    assert first["p99_s"] < point["p99_s"] < second["p99_s"]
+    assert point["p99_s"] != pytest.approx((first["p99_s"] + second["p99_s"]) / 2, rel=1e-6)
+    assert point["rps_ci_low"] < point["rps"] < point["rps_ci_high"]
+    assert [r["knee"] for r in rows if r["row_type"] == "point"] == [1, 0]
+
+
+def test_runs_that_did_not_complete_are_listed_but_not_averaged() -> None:
+    rows = sweep_rows(sweep("sweep-grid-interrupted"))
+    stopped = [r for r in rows if (r["c"], r["m"]) == (16, 1)]
+    assert [r["row_type"] for r in stopped] == ["run", "point"]
+    run, point = stopped
+    assert run["status"] == "interrupted" and run["rps"] is not None
+    assert (point["completed"], point["runs"], point["rps"], point["p99_s"]) == (0, 1, None, None)
+    never = [r for r in rows if (r["c"], r["m"]) == (16, 8)]
+    assert [(r["row_type"], r["runs"]) for r in never] == [("point", 0)]
+    md = export(sweep("sweep-grid-interrupted"), "md")
+    assert "left out of the mean rows and the points" in md
+    assert "| **16** | **8** | **mean** |" in md and "**not run** |" in md
+
+
+def test_the_csv_is_one_rectangular_table() -> None:
+    text = export(sweep("sweep-grid-interrupted"), "csv")
+    table = list(csv.reader(io.StringIO(text)))
+    header = table[0]
+    assert header[:5] == ["row_type", "point", "name", "c", "m"]
+    assert {len(row) for row in table} == {len(header)}
+    assert [row[0] for row in table[1:]].count("point") == 4
+
+
+def without_histograms(session: Session) -> Session:
+    """The sweep as a tool without per-request times (wrk, ab) would have left it."""
+    doc: dict[str, Any] = copy.deepcopy(dict(session.doc))
+    for entry in doc["runs"]:
+        entry["session"].pop("histogram")
+    return Session(doc)
+
+
+def test_without_histograms_a_point_has_its_worst_runs_latency() -> None:
+    session = without_histograms(sweep("sweep-c-repeat2"))
+    rows = sweep_rows(session)
+    runs, point = rows[:2], rows[2]
+    assert point["latency_from"] == "worst run"
+    assert point["p99_s"] == max(r["p99_s"] for r in runs)
+    assert "c=4, c=32: the tool reports no per-request times" in export(session, "md")
+
+
+def test_a_labelled_sweep_has_a_label_column() -> None:
+    doc = {"sweep": {"vary": [{"name": "d", "values": [1.5]}], "labels": ["old", "new"]}}
+    assert parameters(doc) == ["label", "d"]
+    assert shown("d", 1.5) == "1.5s" and shown("label", "old") == "old"
+    assert shown("c", None) == "–"
+
+
+def test_metric_names_and_values_as_people_write_them() -> None:
+    assert metric_label("p99_999_s") == "p99.999" and metric_label("error_rate") == "errors"
+    assert fmt_metric("rps", 22662.4) == "22,662 req/s"
+    assert fmt_metric("error_rate", 0.0125) == "1.25 %"
+    assert fmt_metric("p99_s", 0.0055) == "5.50 ms"

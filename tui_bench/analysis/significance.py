@@ -1,0 +1,357 @@
+"""Two sides compared run by run: the statistics behind `tuibench compare --json` and the
+compare screen's verdicts.
+
+A side is a single run, or one point of a sweep with its repeated runs. The run is the unit:
+each run gives one value per metric, and the sides' values are compared with `stats`. The
+metrics tested together are one family, so their p-values are adjusted together (Holm).
+
+`stats` imports scipy, which takes most of a second: it is imported only when a report is
+computed, so resolving sides (and opening the compare screen) stays quick.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from math import comb
+from statistics import median
+from typing import TYPE_CHECKING, Any
+
+from tui_bench.analysis.compare import (
+    METRICS,
+    UNSET,
+    Difference,
+    Metric,
+    MetricDelta,
+    fmt_delta,
+    fmt_delta_pct,
+    fmt_value,
+    metric_delta,
+    session_title,
+    setup_differences,
+    started,
+    target,
+    tool_label,
+)
+from tui_bench.errors import UsageError
+from tui_bench.storage.session import Session
+
+if TYPE_CHECKING:
+    from tui_bench.analysis.stats import Comparison
+
+# The family tested at once: what a tuning decision rests on. The other catalogue metrics
+# are shown with their plain delta but not tested, so they do not dilute the correction.
+TESTED = ("rps", "p50_s", "p90_s", "p99_s", "error_rate", "server_cpu_pct")
+FAMILY = tuple(m for m in METRICS if m.name in TESTED)
+
+
+@dataclass(frozen=True)
+class Side:
+    """The runs that stand for one side of a comparison.
+
+    `session` is the file: a single run or a sweep. `point` is the sweep point's name (None
+    for a single run and for the one point of a plain `--repeat N`). `runs` are the
+    completed runs of the side, the units of the statistics; `left_out` counts the point's
+    runs that did not complete. `shown` is the run whose series and set-up stand for the
+    side: the run itself, or the point's first completed run.
+    """
+
+    session: Session
+    point: str | None
+    runs: tuple[Session, ...]
+    shown: Session
+    left_out: int = 0
+
+    @property
+    def is_point(self) -> bool:
+        return self.session.is_sweep
+
+    @property
+    def label(self) -> str:
+        """How the command line names the side: `ID` or `ID@POINT`."""
+        return f"{self.session.id}@{self.point}" if self.point else self.session.id
+
+    @property
+    def runs_label(self) -> str:
+        """`1 run`, `10 runs`, `8 runs, 2 left out`."""
+        text = f"{len(self.runs)} run{'' if len(self.runs) == 1 else 's'}"
+        return f"{text}, {self.left_out} left out" if self.left_out else text
+
+    def describe(self) -> dict[str, Any]:
+        spec = self.shown.spec
+        return {
+            "session": self.session.id,
+            "kind": self.session.kind,
+            "name": self.session.name,
+            "path": str(self.session.path) if self.session.path else None,
+            "point": self.point,
+            "runs": len(self.runs),
+            "left_out": self.left_out,
+            "tool": spec.tool,
+            "urls": list(spec.urls),
+        }
+
+
+def side_of(session: Session, point: str | None = None) -> Side:
+    """The side `session` stands for; for a sweep of several points, `point` (its name as
+    the sweep prints it, or its number from 1) picks one. UsageError names the choices."""
+    if not session.is_sweep:
+        if point is not None:
+            raise UsageError(f"{session.id} is a single run: it has no point {point!r}")
+        return Side(session, None, (session,), session)
+    points = [str(p.get("name") or "") for p in session.doc.get("sweep", {}).get("points", [])]
+    index = _point_index(session.id, points, point)
+    of_point = [
+        Session(run["session"])
+        for run in session.doc.get("runs") or []
+        if run.get("point") == index
+    ]
+    runs = tuple(run for run in of_point if run.status == "completed")
+    # A point none of whose runs completed still has a set-up to show.
+    shown = runs[0] if runs else of_point[0] if of_point else session
+    return Side(session, points[index] or None, runs, shown, len(of_point) - len(runs))
+
+
+def _point_index(session_id: str, points: list[str], point: str | None) -> int:
+    if not points:
+        raise UsageError(f"{session_id} is a sweep without points")
+    if point is None:
+        if len(points) == 1:
+            return 0
+        raise UsageError(
+            f"{session_id} is a sweep of {len(points)} points: add @POINT, one of "
+            f"{_choices(points)} (or its number, 1-{len(points)})"
+        )
+    if point in points:
+        return points.index(point)
+    if point.isdigit() and 1 <= int(point) <= len(points):
+        return int(point) - 1
+    raise UsageError(f"{session_id} has no point {point!r}: its points are {_choices(points)}")
+
+
+def _choices(points: Sequence[str]) -> str:
+    return ", ".join(name or str(i + 1) for i, name in enumerate(points))
+
+
+def split_ref(ref: str, is_file: Callable[[str], bool]) -> tuple[str, str | None]:
+    """`ID@POINT` -> (ID, POINT); a plain reference has no point.
+
+    A path may hold an `@` of its own, and a point's name may too (`url=http://u@host/`):
+    a reference that names a file is whole; else it splits at the first `@` whose left part
+    names a file; else at the first `@` (a session id never holds one)."""
+    if "@" not in ref or is_file(ref):
+        return ref, None
+    at = [i for i, char in enumerate(ref) if char == "@"]
+    cut = next((i for i in at if is_file(ref[:i])), at[0])
+    return ref[:cut], ref[cut + 1 :]
+
+
+def median_deltas(a: Side, b: Side) -> list[MetricDelta]:
+    """Every catalogue metric that either side knows, between the medians of the sides'
+    runs (a run's own value for a single run). Quick: no test, no scipy."""
+    deltas = [metric_delta(m, _median(m, a), _median(m, b)) for m in METRICS]
+    return [d for d in deltas if d.a is not None or d.b is not None]
+
+
+def _median(metric: Metric, side: Side) -> float | None:
+    values = [v for v in _values(metric, side) if v is not None]
+    return median(values) if values else None
+
+
+def _values(metric: Metric, side: Side) -> list[float | None]:
+    return [metric.read(run) for run in side.runs]
+
+
+@dataclass(frozen=True)
+class MetricVerdict:
+    metric: Metric
+    comparison: Comparison
+
+    def to_dict(self) -> dict[str, Any]:
+        c = self.comparison
+        return {
+            "name": self.metric.name,
+            "unit": self.metric.unit,
+            "direction": self.metric.direction,
+            # The medians of the runs: the centres the delta is taken between.
+            "a": c.median_a,
+            "b": c.median_b,
+            "delta_pct": c.delta_pct,
+            "ci_low_pct": c.ci_low_pct,
+            "ci_high_pct": c.ci_high_pct,
+            "p_value": c.p_value,
+            "p_adjusted": c.p_adjusted,
+            "n_a": c.n_a,
+            "n_b": c.n_b,
+            "verdict": c.verdict,
+        }
+
+
+@dataclass(frozen=True)
+class Report:
+    """b relative to a. `differences` are the set-up differences of the sides' shown runs;
+    `notes` what else the numbers need read with them (too few runs, the correction)."""
+
+    a: Side
+    b: Side
+    metrics: tuple[MetricVerdict, ...]
+    differences: tuple[Difference, ...]
+    notes: tuple[str, ...]
+
+    @property
+    def warnings(self) -> list[str]:
+        setup = [
+            f"set-up differs: {d.label}: {_unknown(d.a)} (A) vs {_unknown(d.b)} (B)"
+            for d in self.differences
+        ]
+        return [*setup, *self.notes]
+
+    def verdict_of(self, name: str) -> MetricVerdict | None:
+        return next((m for m in self.metrics if m.metric.name == name), None)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "a": self.a.describe(),
+            "b": self.b.describe(),
+            "metrics": [m.to_dict() for m in self.metrics],
+            "warnings": self.warnings,
+        }
+
+
+def _unknown(value: str | None) -> str:
+    return "unknown" if value is None else value
+
+
+def compare_sides(a: Side, b: Side) -> Report:
+    """Every metric of the family tested, b against a, and adjusted as one family. Each is
+    listed even when no run reports it (n 0), so a script finds the same names every time."""
+    from tui_bench.analysis.stats import adjust, compare_samples
+
+    measured = [
+        compare_samples(_values(metric, a), _values(metric, b), metric.direction)
+        for metric in FAMILY
+    ]
+    adjusted = adjust(measured)
+    metrics = tuple(MetricVerdict(m, c) for m, c in zip(FAMILY, adjusted, strict=True))
+    differences = tuple(setup_differences(a.shown, b.shown))
+    return Report(a, b, metrics, differences, tuple(_notes(a, b, adjusted)))
+
+
+def _notes(a: Side, b: Side, adjusted: Sequence[Comparison]) -> list[str]:
+    from tui_bench.analysis.stats import ALPHA, MIN_RUNS, correction_note
+
+    sides = (("A", a), ("B", b))
+    notes = [
+        f"{letter}: {side.left_out} of {side.left_out + len(side.runs)} runs did not complete "
+        "and are left out"
+        for letter, side in sides
+        if side.left_out
+    ]
+    few = [f"{letter} has {len(side.runs)}" for letter, side in sides if len(side.runs) < MIN_RUNS]
+    if few:
+        notes.append(
+            f"fewer than {MIN_RUNS} runs a side ({', '.join(few)}): deltas are shown, no "
+            "verdict is given; repeat runs with `tuibench sweep --repeat N`"
+        )
+    note = correction_note(adjusted)
+    if note:
+        notes.append(note)
+    tested = sum(1 for c in adjusted if c.p_value is not None)
+    if not few and tested and tested * _smallest_p(len(a.runs), len(b.runs)) > ALPHA:
+        notes.append(
+            f"with {len(a.runs)} and {len(b.runs)} runs and {tested} metrics tested, no "
+            "difference can reach significance after the adjustment: repeat more runs"
+        )
+    return notes
+
+
+def _smallest_p(n_a: int, n_b: int) -> float:
+    """The smallest two-sided p a rank test can give with these counts (complete separation)."""
+    return 2 / comb(n_a + n_b, n_a)
+
+
+# Words for people
+
+
+def fmt_ci(low: float | None, high: float | None) -> str:
+    """A confidence interval of a change in %, `-20…+9.4%`: a bound of a CI over a handful
+    of runs is good for two figures, and the screen has little room."""
+    if low is None or high is None:
+        return UNSET
+    return f"{_bound(low)}…{_bound(high)}%"
+
+
+def _bound(pct: float) -> str:
+    text = f"{pct:+.0f}" if abs(pct) >= 10 else f"{pct:+.1f}"
+    return "0" if float(text) == 0 else text
+
+
+def fmt_p(p: float | None) -> str:
+    if p is None:
+        return UNSET
+    return "<0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def fmt_n(c: Comparison) -> str:
+    return f"{c.n_a}/{c.n_b}"
+
+
+def report_markdown(report: Report) -> str:
+    """The whole comparison as a markdown document: the sides, the tested metrics with
+    their verdicts and notes, the other metrics' plain change, the set-up differences."""
+    a, b = report.a, report.b
+    lines = [f"# {side_title(b)} against {side_title(a)}", ""]
+    for letter, side in (("A", a), ("B", b)):
+        lines.append(
+            f"- {letter}: {side.label}, {side.runs_label}, {started(side.session)}, "
+            f"{tool_label(side.shown)}, {target(side.shown)}"
+        )
+    lines += [
+        "",
+        "## Tested, run by run",
+        "",
+        "| metric | n A/B | A (median) | B (median) | Δ% | 95% CI of Δ% | p | p adjusted "
+        "| B vs A |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+    ]
+    for m in report.metrics:
+        c, unit = m.comparison, m.metric.unit
+        lines.append(
+            f"| {m.metric.label} | {fmt_n(c)} | {fmt_value(unit, c.median_a)} | "
+            f"{fmt_value(unit, c.median_b)} | {fmt_delta_pct(c.delta_pct)} | "
+            f"{fmt_ci(c.ci_low_pct, c.ci_high_pct)} | {fmt_p(c.p_value)} | "
+            f"{fmt_p(c.p_adjusted)} | {c.verdict} |"
+        )
+    if report.notes:
+        lines += ["", *(f"- {note}" for note in report.notes)]
+    others = [d for d in median_deltas(a, b) if d.name not in TESTED]
+    if others:
+        lines += [
+            "",
+            "## Not tested: the change of the medians",
+            "",
+            "| metric | A | B | Δ | Δ% |",
+            "| --- | ---: | ---: | ---: | ---: |",
+        ]
+        lines += [
+            f"| {d.label} | {fmt_value(d.unit, d.a)} | {fmt_value(d.unit, d.b)} | "
+            f"{fmt_delta(d.unit, d.delta)} | {fmt_delta_pct(d.delta_pct)} |"
+            for d in others
+        ]
+    lines.append("")
+    if not report.differences:
+        lines.append("Same set-up.")
+    else:
+        lines += ["## Set-up differences", "", "| | A | B |", "| --- | --- | --- |"]
+        lines += [f"| {d.label} | {_cell(d.a)} | {_cell(d.b)} |" for d in report.differences]
+    return "\n".join(lines) + "\n"
+
+
+def side_title(side: Side) -> str:
+    """The session's name (or id), with the sweep point: `tune@c=200`."""
+    title = session_title(side.session)
+    return f"{title}@{side.point}" if side.point else title
+
+
+def _cell(value: str | None) -> str:
+    return _unknown(value).replace("|", "\\|")

@@ -1,0 +1,262 @@
+"""What `tuibench plot` draws, as data; cli/plot.py draws it. Pure.
+
+A sweep gives a chart per metric against its first varied parameter (the label when only
+labelled commands differ), a line per value of the other parameters, and the knee marked.
+A single run gives each metric over the run, from its per-second series. Latencies share
+one chart while every metric is a single line.
+
+Parameters that are not numbers (tool, url, protocol, compress, a label) are categories,
+evenly spaced. Numbers spanning a factor of 10 or more are spaced by their logarithm, as
+sweeps of connections or sizes usually double: linear spacing would crowd the small ones.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from tui_bench.errors import UsageError
+from tui_bench.storage.session import Session
+from tui_bench.storage.sweep_doc import LABEL, parameters, point_parameters, shown
+
+# Numbers whose largest is this many times the smallest are spaced by their logarithm.
+LOG_SPAN = 10
+
+
+@dataclass(frozen=True)
+class Metric:
+    name: str  # as --metric takes it
+    title: str
+    unit: str  # of the y axis
+    scale: float  # from the stored unit (seconds, a fraction) to `unit`
+    point: Callable[[Mapping[str, Any]], float | None]  # from a sweep point's aggregate
+    column: str | None  # in a run's per-second series; None: a run has no such series
+    latency: bool = False
+
+
+def _latency(key: str) -> Callable[[Mapping[str, Any]], float | None]:
+    return lambda point: point["latency"].get(key)
+
+
+METRICS: Mapping[str, Metric] = {
+    m.name: m
+    for m in (
+        Metric("rps", "req/s", "req/s", 1, lambda p: p["rps"]["mean"], "rps"),
+        Metric("p50", "p50", "ms", 1e3, _latency("p50_s"), "p50_s", latency=True),
+        Metric("p90", "p90", "ms", 1e3, _latency("p90_s"), "p90_s", latency=True),
+        Metric("p99", "p99", "ms", 1e3, _latency("p99_s"), "p99_s", latency=True),
+        Metric("p99.9", "p99.9", "ms", 1e3, _latency("p99_9_s"), None, latency=True),
+        Metric("max", "max", "ms", 1e3, _latency("max_s"), "max_s", latency=True),
+        Metric(
+            "cpu", "server CPU", "%", 1, lambda p: p["server_cpu_pct"]["mean"], "server_cpu_pct"
+        ),
+        Metric(
+            "client_cpu",
+            "client CPU",
+            "%",
+            1,
+            lambda p: p["client_cpu_pct"]["mean"],
+            "client_cpu_pct",
+        ),
+        Metric("errors", "errors", "%", 100, lambda p: p["error_rate"], None),
+    )
+}
+SWEEP_METRICS = ("rps", "p50", "p99", "max", "cpu")
+RUN_METRICS = ("rps", "p99")
+
+
+@dataclass(frozen=True)
+class Line:
+    name: str  # tells it from the chart's other lines; empty when it is alone
+    x: tuple[float, ...]
+    y: tuple[float, ...]
+    # The runs' range at each x (a sweep's req/s): slowest and fastest run.
+    low: tuple[float, ...] = ()
+    high: tuple[float, ...] = ()
+
+
+@dataclass(frozen=True)
+class Axis:
+    label: str
+    # Where the ticks go and what they say; empty: wherever the drawing puts them.
+    ticks: tuple[float, ...] = ()
+    labels: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Mark:
+    label: str
+    x: float
+    y: float
+
+
+@dataclass(frozen=True)
+class Chart:
+    title: str
+    unit: str
+    x: Axis
+    lines: tuple[Line, ...]
+    marks: tuple[Mark, ...] = ()
+
+    @property
+    def empty(self) -> bool:
+        return not any(line.x for line in self.lines)
+
+
+def metrics_of(text: str | None, *, sweep: bool) -> tuple[Metric, ...]:
+    """`rps,p99` -> those metrics; the defaults when None; UsageError for one that is
+    unknown, or that a run's per-second series does not hold."""
+    if text is None:
+        return tuple(METRICS[name] for name in (SWEEP_METRICS if sweep else RUN_METRICS))
+    chosen = []
+    for name in (part.strip() for part in text.split(",")):
+        metric = METRICS.get(name)
+        if metric is None:
+            raise UsageError(f"--metric {name!r}: not one of {', '.join(METRICS)}")
+        if not sweep and metric.column is None:
+            kept = ", ".join(m.name for m in METRICS.values() if m.column)
+            raise UsageError(f"--metric {name}: a run's per-second series has only {kept}")
+        if metric not in chosen:
+            chosen.append(metric)
+    return tuple(chosen)
+
+
+def charts(session: Session, metrics: Sequence[Metric]) -> list[Chart]:
+    """The charts of `session`, in the order of `metrics` (the latencies where the first of
+    them is); UsageError when there is nothing to draw."""
+    if session.is_sweep:
+        drawn = sweep_charts(session.doc, metrics)
+        nothing = "no run of the sweep completed"
+    else:
+        drawn = run_charts(session.series, metrics)
+        nothing = "the session has no per-second series (an imported one has none)"
+    if all(chart.empty for chart in drawn):
+        raise UsageError(f"{session.id}: nothing to plot: {nothing}")
+    return drawn
+
+
+def _grouped(metrics: Sequence[Metric], together: bool) -> list[list[Metric]]:
+    """A chart's worth of metrics each: the latencies in one when `together`."""
+    groups: list[list[Metric]] = []
+    latency: list[Metric] | None = None
+    for metric in metrics:
+        if metric.latency and together:
+            if latency is None:
+                latency = []
+                groups.append(latency)
+            latency.append(metric)
+        else:
+            groups.append([metric])
+    return groups
+
+
+def _group_title(group: Sequence[Metric]) -> str:
+    return "latency" if group[0].latency and len(group) > 1 else group[0].title
+
+
+# ---- a sweep
+
+
+@dataclass(frozen=True)
+class _Place:
+    """Where a point goes: its x and the line it is on."""
+
+    x: float
+    line: str
+
+
+def sweep_charts(doc: Mapping[str, Any], metrics: Sequence[Metric]) -> list[Chart]:
+    names = parameters(doc)
+    across = next((n for n in names if n != LABEL), names[0] if names else None)
+    axis, position = _x_axis(doc, across)
+    others = [n for n in names if n != across]
+    places = {}
+    for point in doc["sweep"]["points"]:
+        values = point_parameters(point)
+        parts = [str(values[LABEL])] if LABEL in others else []
+        parts += [f"{n}={shown(n, values[n])}" for n in others if n != LABEL]
+        places[point["index"]] = _Place(
+            position(values[across] if across else None), " ".join(parts)
+        )
+    line_names = list(dict.fromkeys(place.line for place in places.values()))
+    knee = doc.get("knee") or {}
+    drawn = []
+    for group in _grouped(metrics, together=len(line_names) == 1):
+        lines, marks = [], []
+        for metric in group:
+            for name in line_names:
+                # The points on this line that have a value, in the order of the plan.
+                shown_points = [
+                    (p, value * metric.scale)
+                    for p in doc.get("points") or []
+                    if places[p["index"]].line == name
+                    for value in [metric.point(p)]
+                    if value is not None
+                ]
+                ranged = metric.name == "rps"
+                lines.append(
+                    Line(
+                        name=metric.title if len(group) > 1 else name,
+                        x=tuple(places[p["index"]].x for p, _ in shown_points),
+                        y=tuple(y for _, y in shown_points),
+                        low=tuple(p["rps"]["min"] for p, _ in shown_points) if ranged else (),
+                        high=tuple(p["rps"]["max"] for p, _ in shown_points) if ranged else (),
+                    )
+                )
+                marks += [
+                    Mark(f"knee ({knee.get('slo')})", places[p["index"]].x, y)
+                    for p, y in shown_points
+                    if p["index"] == knee.get("point")
+                ]
+        title = _group_title(group) + (f" vs {across}" if across else "")
+        if group[0].name == "rps":
+            title += " (mean; bars: slowest to fastest run)"
+        drawn.append(Chart(title, group[0].unit, axis, tuple(lines), tuple(marks)))
+    return drawn
+
+
+def _x_axis(doc: Mapping[str, Any], name: str | None) -> tuple[Axis, Callable[[Any], float]]:
+    """The x axis of the parameter `name`, and the position of each of its values."""
+    plan = doc["sweep"]
+    if name is None:
+        return Axis("", (1.0,), ("all",)), lambda value: 1.0
+    if name == LABEL:
+        values: list[Any] = list(plan["labels"])
+    else:
+        values = next(list(d["values"]) for d in plan["vary"] if d["name"] == name)
+    labels = tuple(shown(name, v) for v in values)
+    numeric = all(isinstance(v, int | float) and not isinstance(v, bool) for v in values)
+    if not numeric:
+        ticks = tuple(float(i) for i in range(1, len(values) + 1))
+        return Axis(name, ticks, labels), lambda value: ticks[values.index(value)]
+    if min(values) > 0 and max(values) >= LOG_SPAN * min(values):
+        ticks = tuple(math.log10(v) for v in values)
+        return Axis(f"{name} (log scale)", ticks, labels), lambda value: math.log10(value)
+    return Axis(name, tuple(float(v) for v in values), labels), lambda value: float(value)
+
+
+# ---- a single run
+
+
+def run_charts(series: Sequence[Mapping[str, Any]], metrics: Sequence[Metric]) -> list[Chart]:
+    axis = Axis("time (s)")
+    drawn = []
+    for group in _grouped(metrics, together=True):
+        lines = []
+        for metric in group:
+            column = metric.column
+            assert column is not None, "metrics_of keeps a run to the series' columns"
+            rows = [r for r in series if r.get(column) is not None]
+            lines.append(
+                Line(
+                    name=metric.title if len(group) > 1 else "",
+                    x=tuple(float(r["t_s"]) for r in rows),
+                    y=tuple(r[column] * metric.scale for r in rows),
+                )
+            )
+        drawn.append(
+            Chart(f"{_group_title(group)} over the run", group[0].unit, axis, tuple(lines))
+        )
+    return drawn

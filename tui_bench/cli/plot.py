@@ -1,0 +1,132 @@
+"""`tuibench plot`: the charts of a session (analysis/sweep_charts.py) drawn in the terminal
+with plotext, without the live screen: they go to standard output like any text."""
+
+from __future__ import annotations
+
+import math
+import os
+import shutil
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TextIO
+
+import plotext as plt
+
+from tui_bench.analysis.sweep_charts import Chart, charts, metrics_of
+from tui_bench.storage.session import Session
+
+# Each chart's size when standard output is not a terminal (a file, a pipe).
+DEFAULT_WIDTH = 100
+DEFAULT_HEIGHT = 25
+MIN_WIDTH = 30
+MIN_HEIGHT = 8
+# Told apart by colour on a terminal, and by marker without one.
+COLORS = ("blue+", "green+", "orange+", "magenta+", "cyan+", "gray+")
+MARKERS = ("•", "+", "x", "*", "o", "#")
+KNEE = ("red+", "◆")
+RANGE = "│"
+# A category's tick label gets at most this share of the width between two ticks.
+TICK_ROOM = 0.9
+
+
+@dataclass(frozen=True)
+class Canvas:
+    width: int
+    height: int
+    color: bool
+
+    @classmethod
+    def of(cls, width: int | None, height: int | None, out: TextIO) -> Canvas:
+        """For `out`: on a terminal, its size (a chart a screen) and colours unless
+        NO_COLOR is set; elsewhere (a file, a pipe) a fixed size and no colour."""
+        tty = out.isatty()
+        if tty:
+            size = shutil.get_terminal_size((DEFAULT_WIDTH, DEFAULT_HEIGHT + 1))
+            # A line to spare, so the prompt does not push the chart's title off the top.
+            default_width, default_height = size.columns, size.lines - 1
+        else:
+            default_width, default_height = DEFAULT_WIDTH, DEFAULT_HEIGHT
+        return cls(
+            max(width or default_width, MIN_WIDTH),
+            max(height or default_height, MIN_HEIGHT),
+            color=tty and not os.environ.get("NO_COLOR"),
+        )
+
+
+def plot_session(session: Session, metrics: str | None, canvas: Canvas) -> str:
+    drawn = charts(session, metrics_of(metrics, sweep=session.is_sweep))
+    return "\n".join(draw(chart, canvas) for chart in drawn)
+
+
+def draw(chart: Chart, canvas: Canvas) -> str:
+    if chart.empty:
+        return f"{chart.title}: no data\n"
+    plt.clear_figure()
+    # The canvas, not the terminal plotext finds (none in a pipe), sets the size.
+    plt.limitsize(False, False)
+    plt.plotsize(canvas.width, canvas.height)
+    plt.theme("clear")
+    # plotext leaves out a title wider than the chart.
+    plt.title(shortened(chart.title, canvas.width))
+    plt.xlabel(chart.x.label)
+    plt.ylabel(chart.unit)
+    for i, line in enumerate(chart.lines):
+        color, marker = COLORS[i % len(COLORS)], MARKERS[i % len(MARKERS)]
+        if line.low:
+            for x, low, high in zip(line.x, line.low, line.high, strict=True):
+                plt.plot([x, x], [low, high], marker=RANGE, color=color)
+        if line.x:
+            plt.plot(
+                list(line.x), list(line.y), marker=marker, color=color, label=line.name or None
+            )
+    for i, mark in enumerate(chart.marks):
+        label = None if i else mark.label
+        plt.scatter([mark.x], [mark.y], marker=KNEE[1], color=KNEE[0], label=label)
+    _x_ticks(chart, canvas.width)
+    ys = [y for line in chart.lines for y in (*line.y, *line.low, *line.high)]
+    ticks = nice_ticks(min(ys), max(ys))
+    plt.ylim(ticks[0], ticks[-1])
+    plt.yticks(ticks, [tick_label(t, ticks) for t in ticks])
+    text = str(plt.build())
+    return text if canvas.color else str(plt.uncolorize(text))
+
+
+def _x_ticks(chart: Chart, width: int) -> None:
+    """A sweep's parameter values as ticks, with room beside the first and last so their
+    points and range bars are not drawn on the frame; round numbers over a run."""
+    if not chart.x.ticks:
+        xs = [x for line in chart.lines for x in line.x]
+        ticks = nice_ticks(min(xs), max(xs))
+        plt.xlim(ticks[0], ticks[-1])
+        plt.xticks(ticks, [tick_label(t, ticks) for t in ticks])
+        return
+    low, high = min(chart.x.ticks), max(chart.x.ticks)
+    pad = (high - low) * 0.05 or 0.5
+    plt.xlim(low - pad, high + pad)
+    room = max(int(width / (len(chart.x.ticks) + 1) * TICK_ROOM), 3)
+    plt.xticks(list(chart.x.ticks), [shortened(text, room) for text in chart.x.labels])
+
+
+def shortened(text: str, most: int) -> str:
+    return text if len(text) <= most else text[: most - 1] + "…"
+
+
+def nice_ticks(low: float, high: float, most: int = 5) -> list[float]:
+    """Round ticks (1, 2 or 5 times a power of ten apart) from at or below `low` to at or
+    above `high`, at most `most` + 1 of them."""
+    if high <= low:
+        # One value: a tick on it and one either side.
+        step = abs(low) * 0.1 or 1.0
+        return [low - step, low, low + step]
+    raw = (high - low) / most
+    power = 10 ** math.floor(math.log10(raw))
+    step = next(f * power for f in (1, 2, 5, 10) if f * power >= raw)
+    first, last = math.floor(low / step), math.ceil(high / step)
+    return [i * step for i in range(first, last + 1)]
+
+
+def tick_label(value: float, ticks: Sequence[float]) -> str:
+    """`22,500`, `0.25`: as many decimals as the ticks' spacing needs, thousands grouped."""
+    step = abs(ticks[1] - ticks[0])
+    decimals = max(0, -math.floor(math.log10(step) + 1e-9))
+    return f"{value:,.{decimals}f}"

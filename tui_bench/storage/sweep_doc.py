@@ -1,0 +1,31 @@
+"""What a sweep document varied: the names of its parameters, each point's values, and how
+a value is written. Shared by the sweep's tables and its charts. Pure."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tui_bench.engine.sweep_plan import PARAMETERS
+
+LABEL = "label"
+
+
+def parameters(doc: Mapping[str, Any]) -> list[str]:
+    """The names of what a sweep varied: `label` first when it has labelled commands."""
+    plan = doc["sweep"]
+    names = [dim["name"] for dim in plan.get("vary") or []]
+    return [LABEL, *names] if plan.get("labels") else names
+
+
+def point_parameters(point: Mapping[str, Any]) -> dict[str, Any]:
+    """A plan point's value of each parameter, its label under `label`."""
+    return {LABEL: point.get("label"), **point["values"]}
+
+
+def shown(name: str, value: Any) -> str:
+    """A parameter's value as the sweep names its points: `1.5s`, not 1.5."""
+    if value is None:
+        return "–"
+    parameter = PARAMETERS.get(name)
+    return parameter.show(value) if parameter else str(value)

@@ -1,0 +1,332 @@
+"""A sweep as tables: a row per run and an average row per point, then the points alone.
+
+`sweep_rows` is the one rectangular table (a `row_type` of "run" or "point"); the CSV is
+that table as it is, the markdown shows it for people. A point's row averages its completed
+runs only; its latencies are percentiles of their merged histograms (or its worst run's,
+for tools that report no per-request times), never averaged percentiles. Pure.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Mapping, Sequence
+from statistics import fmean
+from typing import Any
+
+from tui_bench.engine.sweep import LATENCY_KEYS, run_values, summarize_point
+from tui_bench.result import Result
+from tui_bench.storage.export import fmt_bytes, fmt_count, fmt_metric, fmt_seconds, metric_label
+from tui_bench.storage.session import Session
+from tui_bench.storage.sweep_doc import parameters, point_parameters, shown
+
+# The latency columns of the tables, beside those the sweep itself aggregates.
+TABLE_LATENCY = ("p50_s", "p75_s", "p90_s", "p99_s", "p99_999_s")
+LATENCY = tuple(dict.fromkeys([*TABLE_LATENCY, *LATENCY_KEYS]))
+POINT_TABLE_LATENCY = ("p50_s", "p99_s", "max_s")
+
+# The CSV's columns; the varied parameters come after `name`.
+HEAD_COLUMNS = ("row_type", "point", "name")
+COLUMNS = (
+    "run",
+    "status",
+    "completed",
+    "runs",
+    "session",
+    "requests",
+    "duration_s",
+    "rps",
+    "rps_sd",
+    "rps_median",
+    "rps_ci_low",
+    "rps_ci_high",
+    "rps_min",
+    "rps_max",
+    "bytes_per_s",
+    *TABLE_LATENCY,
+    "max_s",
+    "errors",
+    "error_rate",
+    "server_cpu_pct",
+    "client_cpu_pct",
+    "latency_from",
+    "knee",
+)
+
+
+def sweep_rows(session: Session) -> list[dict[str, Any]]:
+    """Per point: a row per run (in repeat order), then the point's own row."""
+    doc = session.doc
+    names = parameters(doc)
+    knee = (doc.get("knee") or {}).get("point")
+    rows = []
+    for point in doc["sweep"]["points"]:
+        entries = sorted(
+            (r for r in doc["runs"] if r["point"] == point["index"]), key=lambda r: r["repeat"]
+        )
+        values = point_parameters(point)
+        head = {"point": point["index"], "name": point["name"]} | {n: values[n] for n in names}
+        for entry in entries:
+            rows.append({"row_type": "run", **head, **_run_row(entry)})
+        summary = summarize_point(point, [e["session"] for e in entries], LATENCY)
+        rows.append(
+            {"row_type": "point", **head, **_point_row(summary, [e["session"] for e in entries])}
+            | {"knee": int(point["index"] == knee) if doc.get("knee") else None}
+        )
+    return [{c: row.get(c) for c in (*HEAD_COLUMNS, *names, *COLUMNS)} for row in rows]
+
+
+def _run_row(entry: Mapping[str, Any]) -> dict[str, Any]:
+    doc = entry["session"]
+    data = doc.get("result")
+    result = Result.from_dict(data) if data else None
+    values = run_values(doc, LATENCY)
+    resources = doc.get("resources") or {}
+    return {
+        "run": entry["repeat"] + 1,
+        "status": doc.get("status"),
+        "session": doc.get("id"),
+        "requests": result.requests.total if result else None,
+        "duration_s": result.duration_s if result else None,
+        "rps": values["rps"],
+        "bytes_per_s": result.bytes_per_s if result else None,
+        **{key: values[key] for key in (*TABLE_LATENCY, "max_s")},
+        "errors": result.error_count if result else None,
+        "error_rate": values["error_rate"],
+        "server_cpu_pct": resources.get("server_cpu_mean_pct"),
+        "client_cpu_pct": resources.get("client_cpu_mean_pct"),
+    }
+
+
+def _point_row(summary: Mapping[str, Any], docs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    results = [
+        Result.from_dict(d["result"])
+        for d in docs
+        if d.get("status") == "completed" and d.get("result")
+    ]
+    rps, latency = summary["rps"], summary["latency"]
+    return {
+        "completed": summary["n"],
+        "runs": summary["runs"],
+        "requests": _mean(r.requests.total for r in results),
+        "duration_s": _mean(r.duration_s for r in results),
+        "rps": rps["mean"],
+        "rps_sd": rps["sd"],
+        "rps_median": rps["median"],
+        "rps_ci_low": rps["ci_low"],
+        "rps_ci_high": rps["ci_high"],
+        "rps_min": rps["min"],
+        "rps_max": rps["max"],
+        "bytes_per_s": _mean(r.bytes_per_s for r in results),
+        **{key: latency[key] for key in (*TABLE_LATENCY, "max_s")},
+        "errors": _mean(r.error_count for r in results),
+        "error_rate": summary["error_rate"],
+        "server_cpu_pct": summary["server_cpu_pct"]["mean"],
+        "client_cpu_pct": summary["client_cpu_pct"]["mean"],
+        "latency_from": summary["latency_from"] if summary["n"] else None,
+    }
+
+
+def _mean(values: Iterable[float | None]) -> float | None:
+    present = [v for v in values if v is not None]
+    return fmean(present) if present else None
+
+
+def sweep_csv(session: Session) -> str:
+    rows = sweep_rows(session)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    columns = (*HEAD_COLUMNS, *parameters(session.doc), *COLUMNS)
+    writer.writerow(columns)
+    for row in rows:
+        writer.writerow(["" if row[c] is None else row[c] for c in columns])
+    return out.getvalue()
+
+
+# ---- markdown
+
+
+def sweep_markdown(session: Session) -> str:
+    doc = session.doc
+    rows = sweep_rows(session)
+    names = parameters(doc)
+    lines = [f"# {session.name or session.id}", "", *_header(session), ""]
+    lines += ["## Runs", "", *_run_table(rows, names), "", *_run_notes(rows), ""]
+    lines += ["## Points", "", *_point_table(rows, doc), ""]
+    knee = doc.get("knee")
+    if knee:
+        lines += ["## Knee", "", _knee_text(knee), ""]
+    if doc.get("thresholds"):
+        lines += ["## Thresholds", "", *_threshold_table(doc["thresholds"]), ""]
+    for warning in doc.get("warnings") or []:
+        lines += [f"> warning: {warning.get('message')}", ""]
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _header(session: Session) -> list[str]:
+    doc = session.doc
+    plan = doc["sweep"]
+    varied = [
+        f"{d['name']} = {', '.join(shown(d['name'], v) for v in d['values'])}"
+        for d in plan.get("vary") or []
+    ]
+    if plan.get("labels"):
+        varied.insert(0, f"label = {', '.join(plan['labels'])}")
+    runs = doc.get("runs") or []
+    planned = len(plan.get("order") or [])
+    tools = dict.fromkeys(
+        " ".join(str(p) for p in (t.get("name"), t.get("version")) if p)
+        for t in [r["session"].get("tool") or {} for r in runs] or [doc.get("tool") or {}]
+    )
+    urls = dict.fromkeys(
+        url for p in plan["points"] for url in p.get("request", {}).get("spec", {}).get("urls", [])
+    )
+    host = doc.get("host") or {}
+    machine = ", ".join(
+        part
+        for part in (
+            host.get("cpu_model"),
+            f"{host['cores']} cores" if host.get("cores") else None,
+            f"kernel {host['kernel']}" if host.get("kernel") else None,
+        )
+        if part
+    )
+    status = session.status + (f" ({doc['message']})" if doc.get("message") else "")
+    return [
+        f"- sweep: {session.id}",
+        f"- status: {status}",
+        f"- varied: {'; '.join(varied) or 'nothing (repeats of one configuration)'}",
+        f"- repeat: {plan.get('repeat')} ({len(runs)} of {planned} runs ran)",
+        f"- tool: {', '.join(tools) or '–'}",
+        f"- url: {' '.join(urls) or '–'}",
+        f"- host: {host.get('hostname') or '–'}" + (f" ({machine})" if machine else ""),
+        f"- started: {doc.get('started_at') or '–'}",
+        f"- argv: `{' '.join(doc.get('argv') or [])}`",
+    ]
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]], align: str) -> list[str]:
+    """A markdown table; `align` has an `l` (text) or `r` (a number) per column."""
+    rule = ["---:" if a == "r" else "---" for a in align]
+    return [f"| {' | '.join(cells)} |" for cells in (header, rule, *rows)]
+
+
+def _bold(cell: str) -> str:
+    return cell if cell in ("", "–") else f"**{cell}**"
+
+
+def _run_table(rows: Sequence[Mapping[str, Any]], names: Sequence[str]) -> list[str]:
+    header = [
+        *names,
+        "run",
+        "requests",
+        "duration",
+        "req/s",
+        "bytes/s",
+        *(metric_label(k) for k in TABLE_LATENCY),
+        "errors",
+        "status",
+    ]
+    cells = []
+    for row in rows:
+        point = row["row_type"] == "point"
+        line = [
+            *(shown(n, row[n]) for n in names),
+            "mean" if point else str(row["run"]),
+            fmt_count(row["requests"]),
+            fmt_seconds(row["duration_s"]),
+            fmt_count(row["rps"]),
+            "–" if row["bytes_per_s"] is None else f"{fmt_bytes(row['bytes_per_s'])}/s",
+            *(fmt_seconds(row[k]) for k in TABLE_LATENCY),
+            fmt_count(row["errors"]),
+            _runs_text(row) if point else str(row["status"]),
+        ]
+        cells.append([_bold(c) for c in line] if point else line)
+    # The parameters and the run # are text, so is the status; the rest are numbers.
+    return _table(
+        header, cells, "l" * (len(names) + 1) + "r" * (len(header) - len(names) - 2) + "l"
+    )
+
+
+def _runs_text(row: Mapping[str, Any]) -> str:
+    if not row["runs"]:
+        return "not run"
+    return f"{row['completed']} of {row['runs']} run" + ("s" if row["runs"] > 1 else "")
+
+
+def _run_notes(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    notes = [
+        "**mean** rows: requests, duration, req/s, bytes/s and errors are means over the "
+        "point's completed runs; the latencies are percentiles of those runs' merged "
+        "histograms (every request weighs the same), never averaged percentiles."
+    ]
+    worst = [r["name"] or "all" for r in rows if r["latency_from"] == "worst run"]
+    if worst:
+        notes.append(
+            f"{', '.join(worst)}: the tool reports no per-request times, so the latencies of "
+            "the mean row are those of the point's worst run."
+        )
+    if any(r["row_type"] == "run" and r["status"] != "completed" for r in rows):
+        notes.append(
+            "Runs that did not complete (interrupted or failed) are listed, but left out of "
+            "the mean rows and the points."
+        )
+    return "\n\n".join(notes).splitlines()
+
+
+def _point_table(rows: Sequence[Mapping[str, Any]], doc: Mapping[str, Any]) -> list[str]:
+    header = [
+        "point",
+        "ok/runs",
+        "req/s",
+        "± sd",
+        "95 % CI",
+        "median",
+        *(metric_label(k) for k in POINT_TABLE_LATENCY),
+        "errors",
+        "server CPU",
+    ]
+    knee = doc.get("knee")
+    cells = []
+    for row in (r for r in rows if r["row_type"] == "point"):
+        ci = (
+            f"{fmt_count(row['rps_ci_low'])} – {fmt_count(row['rps_ci_high'])}"
+            if row["rps_ci_low"] is not None
+            else "–"
+        )
+        line = [
+            row["name"] or "all",
+            f"{row['completed']}/{row['runs']}",
+            fmt_count(row["rps"]),
+            fmt_count(row["rps_sd"]),
+            ci,
+            fmt_count(row["rps_median"]),
+            *(fmt_seconds(row[k]) for k in POINT_TABLE_LATENCY),
+            fmt_metric("error_rate", row["error_rate"]),
+            "–" if row["server_cpu_pct"] is None else f"{row['server_cpu_pct']:.1f} %",
+        ]
+        cells.append([*line, "◀ knee" if row["knee"] else ""] if knee else line)
+    align = "l" + "r" * (len(header) - 1)
+    return _table([*header, "knee"], cells, align + "l") if knee else _table(header, cells, align)
+
+
+def _knee_text(knee: Mapping[str, Any]) -> str:
+    if knee.get("point") is None:
+        return f"No point meets the SLO {knee.get('slo')}."
+    return (
+        f"The point with the most req/s that meets the SLO {knee.get('slo')}: "
+        f"**{knee.get('name') or 'all'}** ({fmt_count(knee.get('rps'))} req/s)."
+    )
+
+
+def _threshold_table(verdicts: Sequence[Mapping[str, Any]]) -> list[str]:
+    cells = [
+        [
+            str(v.get("text")),
+            str(v.get("name") or "all"),
+            v.get("reason") or fmt_metric(v["metric"], v.get("actual")),
+            "pass" if v.get("passed") else "**FAIL**",
+        ]
+        for v in verdicts
+    ]
+    return _table(["threshold", "point", "measured", "verdict"], cells, "llrl")
