@@ -1,0 +1,291 @@
+"""What a sweep view shows, folded from the sweep's events. Pure: no Textual, no clock, no I/O.
+
+`apply` also sees every event of the going run (thousands of output lines a second): those
+only go to that run's LiveState. The points' aggregates merge histograms (and import scipy),
+so the fold never computes them: a painter runs `engine.sweep.aggregate` over `runs` off the
+event loop when a run was added, and hands the result back with `set_summary`. When the sweep
+ends, its document's own aggregates replace whatever was computed on the way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tui_bench.analysis.thresholds import Threshold, evaluate, parse_slo
+from tui_bench.engine.events import Event
+from tui_bench.engine.live_state import LiveState
+from tui_bench.engine.sweep import (
+    CoolingDown,
+    SweepEvent,
+    SweepFinished,
+    SweepRunFinished,
+    SweepRunStarted,
+    SweepStarted,
+    point_values,
+)
+from tui_bench.errors import UsageError
+
+
+@dataclass(frozen=True)
+class RunDocument:
+    """The session document of the run that just ended, before the sweep records it.
+    SweepRunFinished does not carry it, and the run's own file is gone once the sweep has
+    recorded the run: whoever runs a sweep for a view reads it as the run ends."""
+
+    session: Mapping[str, Any]
+
+
+StateEvent = Event | SweepEvent | RunDocument
+
+
+@dataclass(frozen=True)
+class SweepTitle:
+    """What the sweep is about: its name, the tools and the URL every point runs on."""
+
+    name: str
+    tool_label: str
+    target: str
+
+    @classmethod
+    def of_plan(cls, plan: Mapping[str, Any], name: str, tool_label: str) -> SweepTitle:
+        """`plan`: `SweepPlan.to_dict()`, or a sweep session's "sweep"."""
+        urls = [tuple(p["request"]["spec"]["urls"]) for p in plan["points"]]
+        distinct = list(dict.fromkeys(url for point in urls for url in point))
+        target = " ".join(urls[0]) if len(set(urls)) == 1 else f"{len(distinct)} URLs"
+        return cls(name, tool_label, target)
+
+    @classmethod
+    def of_document(cls, doc: Mapping[str, Any]) -> SweepTitle:
+        tools = [run["session"].get("tool") for run in doc.get("runs") or []] or [doc.get("tool")]
+        labels = (
+            " ".join(str(tool[k]) for k in ("name", "version") if tool.get(k))
+            for tool in tools
+            if isinstance(tool, Mapping)
+        )
+        label = ", ".join(dict.fromkeys(label for label in labels if label))
+        return cls.of_plan(doc["sweep"], str(doc.get("name") or doc["id"]), label)
+
+
+@dataclass(frozen=True)
+class PointRow:
+    """One point of the plan as the table and the charts show it. The figures are those of
+    the point's completed runs (`n` of them); None until one has completed."""
+
+    index: int
+    name: str
+    label: str | None
+    values: Mapping[str, Any]
+    done: int  # runs ended, whatever their status
+    planned: int
+    going: bool
+    n: int
+    rps: float | None
+    rps_sd: float | None
+    p50_s: float | None
+    p99_s: float | None
+    max_s: float | None
+    error_rate: float | None
+    server_cpu_pct: float | None
+    meets_slo: bool | None  # None: no SLO, or nothing measured yet
+    knee: bool
+
+
+class SweepState:
+    def __init__(
+        self,
+        plan: Mapping[str, Any],
+        *,
+        slo: Sequence[Threshold] = (),
+        slo_text: str | None = None,
+    ) -> None:
+        """`plan`: `SweepPlan.to_dict()`, or a sweep session's "sweep"."""
+        self.plan = plan
+        self.points: tuple[Mapping[str, Any], ...] = tuple(plan["points"])
+        self.rounds = int(plan.get("repeat") or 1)
+        self.total = len(plan.get("order") or ()) or len(self.points) * self.rounds
+        self.slo = tuple(slo)
+        self.slo_text = slo_text
+        self.version = 0
+        # Bumped only by what the table shows (runs starting and ending, aggregates), and
+        # by the aggregates alone: the charts are redrawn only then.
+        self.points_version = 0
+        self.summary_version = 0
+        self.session_id: str | None = None
+        self.going: SweepRunStarted | None = None
+        # The run going, or the last one until the next starts.
+        self.live: LiveState | None = None
+        self.cooling_s: float | None = None
+        self.eta_s: float | None = None
+        self.last: SweepRunFinished | None = None
+        self.done_by_point = [0] * len(self.points)
+        # As the sweep's document holds them: {"slot", "point", "repeat", "session"}.
+        self.runs: list[Mapping[str, Any]] = []
+        self.summary: Mapping[str, Any] | None = None
+        self.summary_runs = 0
+        self.finished: SweepFinished | None = None
+        self._document: Mapping[str, Any] | None = None
+
+    @classmethod
+    def from_document(cls, doc: Mapping[str, Any], path: Path) -> SweepState:
+        """A saved sweep, as it ended."""
+        sweep = doc["sweep"]
+        text = sweep.get("slo")
+        try:
+            slo = parse_slo(text) if text else []
+        except UsageError:
+            slo = []  # not what this version reads: the table goes without SLO marks
+        state = cls(sweep, slo=slo, slo_text=text)
+        status = str(doc.get("status") or "interrupted")
+        state.apply(SweepFinished(status, doc.get("message"), path, doc))
+        return state
+
+    def apply(self, event: StateEvent) -> None:
+        if isinstance(event, SweepRunStarted):
+            self.going = event
+            self.live = LiveState(event.point.spec)
+            self.cooling_s = None
+            self.eta_s = event.eta_s
+            self.points_version += 1
+        elif isinstance(event, RunDocument):
+            self._document = event.session
+        elif isinstance(event, SweepRunFinished):
+            self._run_ended(event)
+        elif isinstance(event, CoolingDown):
+            self.cooling_s = event.seconds
+        elif isinstance(event, SweepStarted):
+            self.session_id = event.session_id
+        elif isinstance(event, SweepFinished):
+            self._ended(event)
+        elif self.live is not None:
+            self.live.apply(event)
+        self.version += 1
+
+    def _run_ended(self, event: SweepRunFinished) -> None:
+        self.going = None
+        self.last = event
+        self.eta_s = event.eta_s
+        self.done_by_point[event.point.index] += 1
+        if self._document is not None:
+            run = {
+                "slot": event.index,
+                "point": event.point.index,
+                "repeat": event.repeat,
+                "session": self._document,
+            }
+            self.runs.append(run)
+            self._document = None
+        self.points_version += 1
+
+    def _ended(self, event: SweepFinished) -> None:
+        doc = event.document
+        self.finished = event
+        self.going = None
+        self.cooling_s = None
+        self.eta_s = 0.0
+        self.runs = list(doc.get("runs") or [])
+        self.done_by_point = [0] * len(self.points)
+        for run in self.runs:
+            self.done_by_point[run["point"]] += 1
+        self.summary = {"points": doc.get("points") or [], "knee": doc.get("knee")}
+        self.summary_runs = len(self.runs)
+        self.points_version += 1
+        self.summary_version += 1
+
+    def set_summary(self, summary: Mapping[str, Any], runs: int) -> None:
+        """The aggregates (`engine.sweep.aggregate`) over the first `runs` runs; dropped when
+        newer ones, or the sweep's own at its end, are already here."""
+        if self.finished is not None or runs <= self.summary_runs:
+            return
+        self.summary = summary
+        self.summary_runs = runs
+        self.points_version += 1
+        self.summary_version += 1
+        self.version += 1
+
+    # What a painter derives, at paint rate
+
+    @property
+    def running(self) -> bool:
+        return self.finished is None
+
+    @property
+    def done(self) -> int:
+        return sum(self.done_by_point)
+
+    @property
+    def status(self) -> str:
+        if self.finished is not None:
+            return self.finished.status
+        if self.cooling_s is not None:
+            return "cooling down"
+        if self.going is not None:
+            return "running"
+        return "starting"
+
+    @property
+    def fraction(self) -> float:
+        """Of the whole sweep: the runs ended, and the part of the going run done."""
+        if self.finished is not None and self.finished.status == "completed":
+            return 1.0
+        going = self.live.fraction if self.going and self.live else None
+        return min(1.0, (self.done + (going or 0.0)) / max(self.total, 1))
+
+    @property
+    def eta_now(self) -> float | None:
+        """Until the end of the sweep: as the runner foresaw at the start of the going run,
+        less the time that run has gone since."""
+        if self.eta_s is None or self.going is None or self.live is None:
+            return self.eta_s
+        return max(0.0, self.eta_s - self.live.elapsed_s)
+
+    @property
+    def knee(self) -> int | None:
+        knee = (self.summary or {}).get("knee")
+        point: int | None = knee.get("point") if isinstance(knee, Mapping) else None
+        return point
+
+    def rows(self) -> list[PointRow]:
+        aggregated = {p["index"]: p for p in (self.summary or {}).get("points") or []}
+        going = self.going.point.index if self.going else None
+        knee = self.knee
+        return [
+            self._row(point, aggregated.get(point["index"]), going, knee) for point in self.points
+        ]
+
+    def _row(
+        self,
+        point: Mapping[str, Any],
+        summary: Mapping[str, Any] | None,
+        going: int | None,
+        knee: int | None,
+    ) -> PointRow:
+        index = point["index"]
+        measured = summary is not None and summary["n"] > 0
+        values = point_values(summary) if summary is not None and measured else {}
+        meets = None
+        if self.slo and measured:
+            meets = all(result.passed for result in evaluate(self.slo, values))
+        rps = (summary or {}).get("rps") or {}
+        cpu = (summary or {}).get("server_cpu_pct") or {}
+        return PointRow(
+            index=index,
+            name=point["name"],
+            label=point.get("label"),
+            values=point["values"],
+            done=self.done_by_point[index],
+            planned=self.rounds,
+            going=index == going,
+            n=summary["n"] if summary else 0,
+            rps=values.get("rps"),
+            rps_sd=rps.get("sd") if measured else None,
+            p50_s=values.get("p50_s"),
+            p99_s=values.get("p99_s"),
+            max_s=values.get("max_s"),
+            error_rate=values.get("error_rate"),
+            server_cpu_pct=cpu.get("mean") if measured else None,
+            meets_slo=meets,
+            knee=index == knee,
+        )

@@ -1,0 +1,557 @@
+"""The sweep screen: a sweep as it goes, or a saved one as it ended.
+
+Which run of how many and the time left, the going run's numbers, a table with one row per
+point that fills in as runs end, and charts of the points against the varied parameter with
+the knee marked. The sweep's listener only folds events into a SweepState; one timer paints
+from it. The table's rows exist from the start and only their cells change; the points'
+aggregates are computed off the event loop when a run has ended, and the charts are redrawn
+only then.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, ClassVar, Protocol
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Container, Horizontal
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, ProgressBar, RichLog, Static
+
+from tui_bench.cli.commands import EXIT_CODES, run_line, verdict_line
+from tui_bench.engine.live_state import MAX_LINES, LiveState
+from tui_bench.engine.sweep import SweepFinished, aggregate, exit_code
+from tui_bench.engine.sweep_state import PointRow, StateEvent, SweepState, SweepTitle
+from tui_bench.errors import SessionError
+from tui_bench.storage.export import fmt_count, fmt_seconds
+from tui_bench.storage.session import Session
+from tui_bench.storage.sweep_doc import shown
+from tui_bench.ui.live_screen import CHART_MIN_HEIGHT, EXIT_CRASHED, HELP
+from tui_bench.ui.render import LABEL, clock, pct
+from tui_bench.ui.widgets.dialogs import ConfirmQuit, HelpScreen
+from tui_bench.ui.widgets.sweep_chart import KNEE_MARKER, SweepChart
+
+PAINT_HZ = 4
+WIDE = 120
+GOING_MARK = "▶"
+
+
+class SweepEngine(Protocol):
+    """What the screen needs of a sweep: SweepRunner, or a scripted fake in tests."""
+
+    async def run(self) -> SweepFinished: ...
+
+    def stop(self) -> None: ...
+
+
+SweepEngineFactory = Callable[[Callable[[StateEvent], None]], SweepEngine]
+
+
+# ---- the words (Rich text from the state)
+
+
+def header(title: SweepTitle, state: SweepState) -> Text:
+    """What is swept: name, tools and URL, then what varies, how often and the SLO."""
+    top = Text.assemble((" SWEEP ", "reverse bold"))
+    for part, style in ((title.name, "bold"), (title.tool_label, "bold"), (title.target, "")):
+        if part:
+            top.append(f"  {part}", style)
+    varied = [
+        f"{d['name']}={','.join(shown(d['name'], v) for v in d['values'])}"
+        for d in state.plan.get("vary") or []
+    ]
+    labels = state.plan.get("labels") or []
+    parts = [
+        " × ".join(varied) or "nothing varies",
+        f"labels {', '.join(labels)}" if labels else "",
+        f"{state.rounds} rounds" if state.rounds > 1 else "",
+        f"{_count(len(state.points), 'point')}, {_count(state.total, 'run')}",
+        f"SLO {state.slo_text}" if state.slo_text else "",
+    ]
+    return Text("\n").join([top, Text(" · ".join(filter(None, parts)), LABEL)])
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}" + "s" * (n != 1)
+
+
+def where(state: SweepState, *, stopping: bool) -> Text:
+    """`run 3/8 · c=200 rep 2 · ETA 01:20 · running`."""
+    going = state.going
+    if going is not None:
+        parts = [f"run {going.index + 1}/{state.total}", going.point.name]
+        if state.rounds > 1:
+            parts[-1] += f" rep {going.repeat + 1}"
+    else:
+        parts = [f"{state.done}/{state.total} runs"]
+    if state.running:
+        parts.append(f"ETA {clock(state.eta_now)}")
+    if stopping and state.running:
+        status = "stopping…"
+    elif state.cooling_s is not None:
+        status = f"cooling down {state.cooling_s:g} s"
+    else:
+        status = state.status
+    return Text(" · ".join([*filter(None, parts), status]))
+
+
+def now(state: SweepState) -> Text:
+    """The going run's numbers as they come, else how the last run went."""
+    live = state.live
+    if state.going is not None and live is not None:
+        text = Text.assemble(("now ", LABEL), f"{fmt_count(live.rps_now)} req/s")
+        text.append("  p99 ", LABEL)
+        text.append(fmt_seconds(live.latency["p99_s"]))
+        text.append("  errors ", LABEL)
+        text.append(f"{live.error_total:,}", "bold red" if live.error_total else "")
+        text.append("  elapsed ", LABEL)
+        text.append(clock(live.elapsed_s))
+        return text
+    if state.last is not None:
+        # The time left is on the line above.
+        return Text.assemble(("last ", LABEL), run_line(replace(state.last, eta_s=None)))
+    return Text("waiting for the first run", LABEL)
+
+
+def summary(state: SweepState) -> Table:
+    """How the sweep ended: status, knee, failed thresholds, session, warnings; a long value
+    wraps beside its label."""
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(no_wrap=True)
+    grid.add_column(overflow="fold")
+    finished = state.finished
+    if finished is None:
+        return grid
+    doc = finished.document
+    status = Text.assemble((finished.status, "bold"))
+    if finished.message:
+        status.append(f" — {finished.message}")
+    grid.add_row(Text("status", LABEL), status)
+    knee = doc.get("knee")
+    if isinstance(knee, Mapping):
+        if knee.get("point") is None:
+            found = Text(f"no point meets {knee.get('slo')}")
+        else:
+            found = Text.assemble(
+                (f"{KNEE_MARKER} {knee.get('name')}", "bold"),
+                f": {fmt_count(knee.get('rps'))} req/s for {knee.get('slo')}",
+            )
+        grid.add_row(Text("knee", LABEL), found)
+    for verdict in doc.get("thresholds") or []:
+        if not verdict.get("passed"):
+            line = verdict_line(verdict).removeprefix("threshold ")
+            grid.add_row(Text("threshold", "bold red"), line)
+    grid.add_row(Text("session", LABEL), str(finished.session_path))
+    for warning in doc.get("warnings") or []:
+        grid.add_row(Text("warning", "yellow"), str(warning.get("message")))
+    return grid
+
+
+# ---- the table
+
+
+@dataclass(frozen=True)
+class Column:
+    """A column of the points table. Cells are laid out here, to the column's exact width
+    (the table adds no padding): a number's leading space parts it from its neighbour."""
+
+    key: str
+    label: str
+    width: int
+    cell: Callable[[PointRow], Text]
+    left: bool = False
+
+    def fit(self, text: Text) -> Text:
+        pad = " " * max(self.width - text.cell_len, 0)
+        return text + pad if self.left else Text(pad) + text
+
+
+def _spread(row: PointRow) -> str:
+    """The runs' sd as a share of their mean: `±1.2%`, `±16%`."""
+    if row.rps_sd is None or not row.rps:
+        return ""
+    share = row.rps_sd / row.rps * 100
+    return f"±{share:.1f}%" if share < 10 else f"±{share:.0f}%"
+
+
+def _rps(row: PointRow) -> Text:
+    return Text.assemble((f"{fmt_count(row.rps):>8}", "bold"), (f" {_spread(row):<5}", LABEL))
+
+
+def _errors(row: PointRow) -> Text:
+    if row.error_rate is None:
+        return Text("–")
+    return Text(f"{row.error_rate * 100:.2f}%", "bold red" if row.error_rate else "")
+
+
+def _slo(row: PointRow) -> Text:
+    if row.meets_slo is None:
+        return Text()
+    # The star before the mark: the marks stay in one column.
+    text = Text(f"{KNEE_MARKER} " if row.knee else "", "bold yellow")
+    text.append_text(Text("✓", "green") if row.meets_slo else Text("✗", "bold red"))
+    return text
+
+
+def _latency(key: str) -> Callable[[PointRow], Text]:
+    return lambda row: Text(fmt_seconds(getattr(row, key)))
+
+
+def columns(state: SweepState) -> list[Column]:
+    """The label and each varied parameter, then the figures; fixed widths, so that the
+    table does not shift as figures arrive. 78 columns with a label and one parameter."""
+    plan = state.plan
+    cols = []
+    if plan.get("labels"):
+        width = max(len("label"), *(len(p["label"] or "") for p in state.points))
+        cols.append(Column("label", "label", width + 1, lambda r: Text(r.label or ""), True))
+    for dim in plan.get("vary") or []:
+        name = dim["name"]
+        width = max(len(name), *(len(shown(name, v)) for v in dim["values"]))
+
+        def value(row: PointRow, name: str = name) -> Text:
+            return Text(shown(name, row.values[name]))
+
+        cols.append(Column(f"v:{name}", name, width + 1, value))
+    if not cols:
+        width = max(len("point"), *(len(p["name"] or "all") for p in state.points))
+        cols.append(Column("point", "point", width + 1, lambda r: Text(r.name or "all"), True))
+    runs = f"{state.rounds}/{state.rounds}"
+    cols += [
+        Column("runs", "runs", max(len(runs), 4) + 1, lambda r: Text(f"{r.done}/{r.planned}")),
+        Column("rps", "req/s ±  ", 14, _rps),
+        Column("p50", "p50", 10, _latency("p50_s")),
+        Column("p99", "p99", 10, _latency("p99_s")),
+        Column("max", "max", 10, _latency("max_s")),
+        Column("errors", "errors", 7, _errors),
+        Column("cpu", "server", 7, lambda r: Text(pct(r.server_cpu_pct))),
+    ]
+    if state.slo:
+        cols.append(Column("slo", "SLO", 4, _slo))
+    return cols
+
+
+def _label(column: Column, first: bool) -> Text:
+    return _cell(column, Text(column.label, "bold"), first, going=False)
+
+
+def _cell(column: Column, text: Text, first: bool, *, going: bool) -> Text:
+    """The first column starts with the mark of the point going (one more character)."""
+    if not first:
+        return column.fit(text)
+    return Text.assemble((GOING_MARK if going else " ", "bold"), column.fit(text))
+
+
+class SweepScreen(Screen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("s", "stop", "Stop", tooltip="stop the sweep; the runs so far are kept"),
+        Binding("q", "quit_sweep", "Quit", tooltip="quit (asks first while the sweep goes)"),
+        Binding("c", "toggle_charts", "Charts", tooltip="show / hide the charts of the points"),
+        Binding("l", "toggle_log", "Log", tooltip="show / hide the going run's raw output"),
+        HELP,
+    ]
+    # Textual types these as plain lists (not ClassVar), so they are assigned as such.
+    HORIZONTAL_BREAKPOINTS = [  # noqa: RUF012
+        (0, "-narrow"),
+        (WIDE, "-wide"),
+    ]
+    VERTICAL_BREAKPOINTS = [  # noqa: RUF012
+        (0, "-short"),
+        (CHART_MIN_HEIGHT, "-tall"),
+    ]
+    DEFAULT_CSS = """
+    SweepScreen { layout: vertical; }
+    SweepScreen > #title {
+        height: 2; padding: 0 1; background: $boost;
+        text-wrap: nowrap; text-overflow: ellipsis;
+    }
+    SweepScreen > #where-row { height: 1; padding: 0 1; }
+    SweepScreen #where { width: auto; max-width: 70%; text-wrap: nowrap; text-overflow: ellipsis; }
+    SweepScreen #bar { width: 1fr; padding: 0 0 0 2; & > Bar { width: 1fr; } }
+    SweepScreen > #now { height: 1; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
+    SweepScreen > #body { height: 1fr; layout: vertical; }
+    SweepScreen #points { height: 1fr; border: round $primary-darken-1; }
+    /* Short: every row for the figures. */
+    SweepScreen.-short #points { border: none; }
+    /* Side by side below the table when short: stacked, each would be too flat to read. */
+    SweepScreen #charts { height: 1fr; layout: horizontal; display: none; }
+    SweepScreen.-tall #charts { layout: vertical; }
+    SweepScreen.-charts #charts { display: block; }
+    SweepScreen.-charts #points { height: auto; max-height: 50%; }
+    SweepScreen.-wide > #body { layout: horizontal; }
+    SweepScreen.-wide #points { width: auto; height: 1fr; max-height: 100%; }
+    SweepScreen.-wide #charts { width: 1fr; layout: vertical; }
+    SweepScreen > #ending {
+        height: auto; max-height: 40%; overflow-y: auto; padding: 0 1;
+        border: round $success; border-title-color: $text; display: none;
+    }
+    SweepScreen.-finished > #ending { display: block; }
+    SweepScreen.-finished > #now { display: none; }
+    SweepScreen > #output { height: 1fr; border: round $secondary; display: none; }
+    """
+
+    def __init__(
+        self,
+        state: SweepState,
+        title: SweepTitle,
+        engine_factory: SweepEngineFactory | None = None,
+        *,
+        basic: bool = False,
+    ) -> None:
+        """With `engine_factory`, runs the sweep; without, shows `state` as it is (a saved
+        sweep)."""
+        super().__init__()
+        self.state = state
+        self.title_info = title
+        self.engine_factory = engine_factory
+        self.basic = basic
+        self._columns = columns(state)
+        self._engine: SweepEngine | None = None
+        self._stopping = False
+        self._crashed = False
+        # After the sweep ends: None stays, False leaves this screen, True leaves the app.
+        self._leave_after: bool | None = None
+        self._painted = -1
+        self._table_painted = -1
+        self._charts_painted = -1
+        self._summarizing = False
+        self._summary_asked = 0
+        self._log_source: LiveState | None = None
+        self._lines_painted = 0
+
+    @classmethod
+    def of_session(cls, session: Session, *, basic: bool = False) -> SweepScreen:
+        """A saved sweep, as it ended; SessionError when its plan cannot be read."""
+        # A session is built in memory (no path) only by tests and imports.
+        path = session.path or Path(f"{session.id}.json")
+        try:
+            state = SweepState.from_document(session.doc, path)
+            title = SweepTitle.of_document(session.doc)
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            raise SessionError(f"{path}: sweep session file is damaged ({exc!r})") from None
+        return cls(state, title, basic=basic)
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="title")
+        with Horizontal(id="where-row"):
+            yield Static(id="where")
+            yield ProgressBar(total=1.0, show_eta=False, id="bar")
+        yield Static(id="now")
+        with Container(id="body"):
+            yield DataTable[Text](id="points", cursor_type="none", cell_padding=0)
+            with Container(id="charts"):
+                yield SweepChart("req/s", ["rps"], "rps", id="rps-chart")
+                yield SweepChart("latency (ms)", ["p50", "p99", "max"], "p99", id="latency-chart")
+                yield SweepChart("server CPU (%)", ["cpu"], "cpu", id="cpu-chart")
+        yield Static(id="ending")
+        yield RichLog(id="output", max_lines=MAX_LINES, markup=False, wrap=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#ending").border_title = "Sweep"
+        self.query_one("#output").border_title = "Tool output (the going run)"
+        table = self.query_one(DataTable)
+        for i, column in enumerate(self._columns):
+            table.add_column(_label(column, i == 0), width=column.width + (i == 0), key=column.key)
+        for row in self.state.rows():
+            table.add_row(*self._cells(row), key=str(row.index))
+        self._table_painted = self.state.points_version
+        charts = not self.basic and self.app.size.height >= CHART_MIN_HEIGHT
+        self.set_class(charts, "-charts")
+        self.set_interval(1 / PAINT_HZ, self.paint)
+        if self.engine_factory is not None:
+            self._start(self.engine_factory)
+        self.paint(force=True)
+
+    # Driving the sweep
+
+    def _start(self, factory: SweepEngineFactory) -> None:
+        engine = self._engine = factory(self.state.apply)
+        self.refresh_bindings()
+        self.run_worker(self._drive(engine), name="sweep", exclusive=True, exit_on_error=False)
+
+    async def _drive(self, engine: SweepEngine) -> None:
+        try:
+            await engine.run()
+        except Exception as exc:
+            # The sweep broke (and saved what it had): say so instead of vanishing.
+            self._crashed = True
+            self.notify(f"the sweep failed: {exc}", severity="error", timeout=30)
+        finally:
+            self._engine = None
+            self.refresh_bindings()
+        self.paint(force=True)
+        if self._leave_after is not None:
+            self._leave(self._leave_after)
+
+    @property
+    def engine_running(self) -> bool:
+        return self._engine is not None
+
+    @property
+    def finished(self) -> SweepFinished | None:
+        return self.state.finished
+
+    @property
+    def exit_code(self) -> int:
+        """As `tuibench sweep --headless` would exit; 0 for a saved sweep shown again."""
+        finished = self.state.finished
+        if self._crashed:
+            return EXIT_CRASHED
+        if finished is None:
+            return EXIT_CODES["interrupted"]
+        if self.engine_factory is None:
+            return 0
+        return exit_code(EXIT_CODES[finished.status], finished.document.get("thresholds") or [])
+
+    def _summarize(self) -> None:
+        """The points' aggregates over the runs so far, off the event loop, when a run was
+        added since they were last asked for."""
+        state = self.state
+        if self._summarizing or not state.running or len(state.runs) <= self._summary_asked:
+            return
+        self._summarizing = True
+        self._summary_asked = len(state.runs)
+        self.run_worker(self._aggregate(list(state.runs)), name="aggregate", exit_on_error=False)
+
+    async def _aggregate(self, runs: list[Mapping[str, Any]]) -> None:
+        state = self.state
+        try:
+            summary = await asyncio.to_thread(
+                aggregate, [dict(p) for p in state.points], runs, state.slo, state.slo_text
+            )
+        except Exception as exc:
+            self.notify(f"cannot sum up the points: {exc}", severity="error", timeout=10)
+            return
+        finally:
+            self._summarizing = False
+        state.set_summary(summary, len(runs))
+
+    # Painting
+
+    def paint(self, force: bool = False) -> None:
+        """The numbers when anything changed; the table when runs started or ended; the
+        charts only when the aggregates changed."""
+        state = self.state
+        self._summarize()
+        if state.version == self._painted and not force:
+            return
+        self._painted = state.version
+        self.query_one("#title", Static).update(header(self.title_info, state))
+        self.query_one("#where", Static).update(where(state, stopping=self._stopping))
+        self.query_one(ProgressBar).update(progress=state.fraction)
+        self.query_one("#now", Static).update(now(state))
+        self.set_class(state.finished is not None, "-finished")
+        if state.finished is not None:
+            self.query_one("#ending", Static).update(summary(state))
+        if state.points_version != self._table_painted or force:
+            self._paint_table()
+        self._paint_charts(force)
+        self._paint_log()
+
+    def _paint_table(self) -> None:
+        self._table_painted = self.state.points_version
+        table = self.query_one(DataTable)
+        for row in self.state.rows():
+            for column, cell in zip(self._columns, self._cells(row), strict=True):
+                table.update_cell(str(row.index), column.key, cell)
+
+    def _cells(self, row: PointRow) -> list[Text]:
+        return [
+            _cell(column, column.cell(row), i == 0, going=row.going)
+            for i, column in enumerate(self._columns)
+        ]
+
+    def _paint_charts(self, force: bool = False) -> None:
+        if not self.has_class("-charts"):
+            return
+        if self.state.summary_version == self._charts_painted and not force:
+            return
+        state = self.state
+        self._charts_painted = state.summary_version
+        doc = {"sweep": state.plan, **(state.summary or {})}
+        for chart in self.query(SweepChart):
+            chart.show(doc, state.slo)
+
+    def _paint_log(self) -> None:
+        log = self.query_one(RichLog)
+        live = self.state.live
+        if not log.display or live is None:
+            return
+        if live is not self._log_source:
+            # A new run: its output from the start.
+            log.clear()
+            self._log_source = live
+            self._lines_painted = live.lines_seen - len(live.output)
+        for line in live.new_lines(self._lines_painted):
+            log.write(line.text.rstrip("\n"))
+        self._lines_painted = live.lines_seen
+
+    # Actions
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "stop":
+            return self._engine is not None
+        if action == "toggle_log":
+            # A saved sweep keeps no output of its own.
+            return self.engine_factory is not None
+        return True
+
+    def action_stop(self) -> None:
+        if self._engine is not None:
+            self._stopping = True
+            self._engine.stop()
+            self.paint(force=True)
+
+    def action_quit_sweep(self) -> None:
+        self.ask_and_quit(leave_app=False)
+
+    def ask_and_quit(self, *, leave_app: bool) -> None:
+        """Leave; while the sweep goes, first ask, then stop it and let it save itself."""
+        if self._engine is None:
+            self._leave(leave_app)
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.stop_and_quit(leave_app=leave_app)
+
+        self.app.push_screen(ConfirmQuit(), answered)
+
+    def stop_and_quit(self, *, leave_app: bool = True) -> None:
+        """Stop the sweep, let it save itself, then leave."""
+        if self._engine is None:
+            self._leave(leave_app)
+            return
+        self._leave_after = leave_app
+        self.action_stop()
+
+    def _leave(self, leave_app: bool) -> None:
+        # Opened from another screen: back to it. Opened from the command line: the app ends.
+        if leave_app or len(self.app.screen_stack) <= 1:
+            self.app.exit(self.exit_code)
+        else:
+            self._leave_after = None
+            self.dismiss()
+
+    def action_toggle_charts(self) -> None:
+        if self.basic:
+            self.notify("basic mode draws no chart")
+            return
+        self.toggle_class("-charts")
+        self._paint_charts(force=True)
+
+    def action_toggle_log(self) -> None:
+        log = self.query_one(RichLog)
+        log.display = not log.display
+        self._log_source = None
+        self._paint_log()
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen(b for b in self.BINDINGS if isinstance(b, Binding)))

@@ -1,0 +1,115 @@
+"""One chart of a sweep's points against the varied parameter, by plotext.
+
+What is drawn (axes, a line per value of the other parameters, the knee) is
+analysis.sweep_charts', as for `tuibench plot`; this widget only draws it in a panel, adds
+the SLO's level, and keeps its legend in the border.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from textual import events
+from textual_plotext import PlotextPlot
+
+from tui_bench.analysis.sweep_charts import METRICS, Chart, Metric, sweep_charts
+from tui_bench.analysis.thresholds import Threshold
+from tui_bench.cli.plot import nice_ticks
+from tui_bench.ui.widgets.compare_chart import compact
+
+# Told apart on light and dark themes and by the common colour-vision deficiencies.
+PALETTE = (
+    (76, 155, 232),
+    (242, 142, 43),
+    (89, 161, 79),
+    (176, 122, 161),
+    (118, 183, 178),
+    (156, 117, 95),
+)
+KNEE_COLOUR = (237, 201, 72)
+SLO_COLOUR = (225, 87, 89)
+KNEE_MARKER = "★"
+RANGE_MARKER = "│"
+
+
+def _hex(rgb: tuple[int, int, int]) -> str:
+    return "#{:02x}{:02x}{:02x}".format(*rgb)
+
+
+class SweepChart(PlotextPlot):
+    """`metrics` share the chart while the points make one line; when they make several,
+    only `alone` is drawn (one line per value of the other parameters)."""
+
+    DEFAULT_CSS = """
+    SweepChart { width: 1fr; height: 1fr; min-height: 7; border: round $primary-darken-1; }
+    """
+
+    def __init__(self, title: str, metrics: Sequence[str], alone: str, *, id: str) -> None:
+        super().__init__(id=id)
+        self.border_title = title
+        self.metrics = tuple(METRICS[name] for name in metrics)
+        self.alone = METRICS[alone]
+        self._doc: Mapping[str, Any] = {}
+        self._slo: tuple[Threshold, ...] = ()
+
+    def show(self, doc: Mapping[str, Any], slo: Sequence[Threshold] = ()) -> None:
+        """`doc`: a sweep's plan ("sweep") and the aggregates so far ("points", "knee")."""
+        self._doc, self._slo = doc, tuple(slo)
+        self._draw()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._draw()
+
+    def _chart(self) -> tuple[Chart | None, tuple[Metric, ...]]:
+        """The chart, and the metrics it shows."""
+        if not self._doc:
+            return None, ()
+        drawn = sweep_charts(self._doc, self.metrics)
+        if len(drawn) == 1:
+            return drawn[0], self.metrics
+        return sweep_charts(self._doc, [self.alone])[0], (self.alone,)
+
+    def _draw(self) -> None:
+        plt = self.plt
+        plt.clear_data()
+        chart, metrics = self._chart()
+        if chart is None or chart.empty:
+            self.border_subtitle = "nothing measured yet"
+            self.refresh()
+            return
+        legend, values = [], []
+        for line, colour in zip(chart.lines, itertools.cycle(PALETTE)):
+            # The runs' range at each point (req/s): slowest to fastest run.
+            for x, low, high in zip(line.x, line.low, line.high, strict=False):
+                plt.plot([x, x], [low, high], color=colour, marker=RANGE_MARKER)
+            if line.x:
+                plt.plot(list(line.x), list(line.y), color=colour, marker="braille")
+                plt.scatter(list(line.x), list(line.y), color=colour, marker="●")
+            values += [*line.y, *line.low, *line.high]
+            if line.name:
+                legend.append(f"[{_hex(colour)}]━━ {line.name}[/]")
+        for threshold in self._slo:
+            # A level for the clauses on what the chart shows: req/s, a latency.
+            metric = next((m for m in metrics if m.column == threshold.metric), None)
+            if metric is not None:
+                plt.hline(threshold.limit * metric.scale, color=SLO_COLOUR)
+                values.append(threshold.limit * metric.scale)
+                legend.append(f"[{_hex(SLO_COLOUR)}]── {threshold.text}[/]")
+        for mark in chart.marks:
+            plt.scatter([mark.x], [mark.y], color=KNEE_COLOUR, marker=KNEE_MARKER)
+        if chart.marks:
+            legend.append(f"[{_hex(KNEE_COLOUR)}]{KNEE_MARKER} knee[/]")
+        ticks = nice_ticks(min(values), max(values), most=4)
+        plt.ylim(ticks[0], ticks[-1])
+        plt.yticks(ticks, [compact(t) for t in ticks])
+        if chart.x.ticks:
+            # Room beside the first and last points, off the frame.
+            low, high = min(chart.x.ticks), max(chart.x.ticks)
+            pad = (high - low) * 0.05 or 0.5
+            plt.xlim(low - pad, high + pad)
+            plt.xticks(list(chart.x.ticks), list(chart.x.labels))
+        # The legend lives in the border: plotext's would cover the first points.
+        self.border_subtitle = "  ".join([*legend, f"x: {chart.x.label}" * bool(chart.x.label)])
+        self.refresh()
