@@ -167,8 +167,8 @@ async def settle(pilot: Pilot[Any]) -> LiveScreen:
     """Wait until the engine has posted its script, then paint once."""
     app = pilot.app
     assert isinstance(app, TuibenchApp)
-    live = app.live
-    assert live is not None
+    live = app.job
+    assert isinstance(live, LiveScreen)
     while live.state.version < len(script()):
         await pilot.pause()
     live.paint(force=True)

@@ -210,14 +210,25 @@ async def test_stop_ends_the_sweep_keeps_it_and_stays_until_q() -> None:
     assert app.return_value == 130
 
 
-async def test_quit_asks_while_the_sweep_goes_and_no_keeps_it_going() -> None:
+@pytest.mark.parametrize("key", ["q", "ctrl+q"])
+async def test_quit_asks_while_the_sweep_goes_and_no_keeps_it_going(key: str) -> None:
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await settle(pilot)
-        await pilot.press("q")
+        await pilot.press(key)
         assert isinstance(app.screen, ConfirmQuit)
         await pilot.press("n")
         assert app.screen is screen and screen.engine_running
+
+
+async def test_a_signal_stops_the_sweep_and_lets_it_save() -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await settle(pilot)
+        app.stop_and_quit()  # what SIGTERM and SIGHUP call
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+    assert app.return_value == 130 and screen.finished is not None
 
 
 async def test_quit_confirmed_stops_saves_and_exits_130() -> None:

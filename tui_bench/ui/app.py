@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Protocol, runtime_checkable
 
 from textual.app import App
 from textual.screen import Screen
@@ -20,6 +21,7 @@ from tui_bench.storage import store
 from tui_bench.storage.session import Session
 from tui_bench.ui.live_screen import EngineFactory, LiveScreen
 from tui_bench.ui.messages import OpenCompare, OpenReplay, OpenRunForm, OpenSessions, StartRun
+from tui_bench.ui.terminal import TerminalDriver
 from tui_bench.ui.themes import DEFAULT_THEME, load_themes
 
 # Turns a request into what a live screen needs: an engine factory and the tool's label.
@@ -27,6 +29,21 @@ from tui_bench.ui.themes import DEFAULT_THEME, load_themes
 Launcher = Callable[[RunRequest], Awaitable[tuple[EngineFactory, str]]]
 # The first screen is built once the app exists, so that it may read the app's options.
 FirstScreen = Callable[["TuibenchApp"], Screen[None]]
+
+
+@runtime_checkable
+class JobScreen(Protocol):
+    """A screen that drives a run or a sweep: quitting or a signal must let it save first."""
+
+    @property
+    def engine_running(self) -> bool: ...
+
+    @property
+    def exit_code(self) -> int: ...
+
+    def ask_and_quit(self, *, leave_app: bool) -> None: ...
+
+    def stop_and_quit(self, *, leave_app: bool = True) -> None: ...
 
 
 class TuibenchApp(App[int]):
@@ -48,7 +65,7 @@ class TuibenchApp(App[int]):
         theme: str | None = None,
         sessions_dir: Path | None = None,
     ) -> None:
-        super().__init__()
+        super().__init__(driver_class=TerminalDriver)
         loaded = load_themes()
         for loaded_theme in loaded.themes:
             self.register_theme(loaded_theme)
@@ -66,11 +83,11 @@ class TuibenchApp(App[int]):
         self.launcher = launcher
         self.basic = basic
         self.sessions_dir = sessions_dir
-        # The live screen shown last; it holds the exit status.
-        self.live: LiveScreen | None = None
+        # The run or sweep screen shown last; it holds the exit status.
+        self.job: JobScreen | None = None
         self._first = first(self)
-        if isinstance(self._first, LiveScreen):
-            self.live = self._first
+        if isinstance(self._first, JobScreen):
+            self.job = self._first
 
     def on_mount(self) -> None:
         if self._theme_problems:
@@ -95,26 +112,26 @@ class TuibenchApp(App[int]):
     @property
     def finished(self) -> RunFinished | None:
         """How the last run ended; None if the app was left before any run ended."""
-        return self.live.state.finished if self.live else None
+        return self.job.state.finished if isinstance(self.job, LiveScreen) else None
 
     @property
     def run_going(self) -> bool:
-        return self.live is not None and self.live.engine_running
+        return self.job is not None and self.job.engine_running
 
     def exit_status(self) -> int:
-        return self.live.exit_code if self.live else 0
+        return self.job.exit_code if self.job else 0
 
     async def action_quit(self) -> None:
         # ctrl+q too must not drop a going run unsaved: it asks, like q.
-        if self.live is not None and self.live.engine_running:
-            self.live.ask_and_quit(leave_app=True)
+        if self.job is not None and self.job.engine_running:
+            self.job.ask_and_quit(leave_app=True)
         else:
             self.exit(self.exit_status())
 
     def stop_and_quit(self) -> None:
         """A signal (SIGTERM, a dropped SSH session): save a going run, then leave."""
-        if self.live is not None and self.live.engine_running:
-            self.live.stop_and_quit(leave_app=True)
+        if self.job is not None and self.job.engine_running:
+            self.job.stop_and_quit(leave_app=True)
         else:
             self.exit(self.exit_status())
 
@@ -132,8 +149,9 @@ class TuibenchApp(App[int]):
         except TuibenchError as exc:
             self.notify(str(exc), severity="error", timeout=10)
             return
-        self.live = LiveScreen(message.request.spec, factory, tool_label=label, basic=self.basic)
-        await self.push_screen(self.live)
+        live = LiveScreen(message.request.spec, factory, tool_label=label, basic=self.basic)
+        self.job = live
+        await self.push_screen(live)
 
     async def on_open_run_form(self, message: OpenRunForm) -> None:
         from tui_bench.ui.run_form import RunFormScreen

@@ -175,19 +175,10 @@ async def run_sweep(
             basic=ui.basic,
         )
         shown.append(screen)
-        # open_app points SIGTERM and SIGHUP at the app right after this returns, and the
-        # app would leave at once: they must stop the sweep and let it save itself first.
-        loop = asyncio.get_running_loop()
-        loop.call_soon(_stop_on_signals, loop, screen)
         return screen
 
     await open_app(ui, first)
     return shown[0].exit_code, shown[0].finished
-
-
-def _stop_on_signals(loop: asyncio.AbstractEventLoop, screen: SweepScreen) -> None:
-    for sig in STOP_SIGNALS:
-        loop.add_signal_handler(sig, screen.stop_and_quit)
 
 
 async def run_compare(a: Side, b: Side, ui: UiOptions) -> tuple[int, RunFinished | None]:
