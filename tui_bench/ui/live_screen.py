@@ -3,7 +3,8 @@
 The engine's listener only calls `LiveState.apply` (event rate, no widgets touched); the
 paint timer reads the state at a fixed rate and skips frames in which nothing changed.
 `MonitorScreen` is the painting part, shared with the replay screen, which feeds the same
-panels from a saved session instead of a process.
+panels from a saved session instead of a process; `DrivingScreen` the driving part (stop,
+and quit only once the job has saved itself), shared with the sweep screen.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Container
 from textual.screen import Screen
-from textual.widgets import Footer, ProgressBar, RichLog, Static
+from textual.widgets import Footer, ProgressBar, RichLog
 
 from tui_bench.cli.commands import EXIT_CODES
 from tui_bench.engine.events import Event, RunFinished
@@ -29,7 +30,7 @@ from tui_bench.storage.catalog import previous_run, rows_of
 from tui_bench.ui import render
 from tui_bench.ui.messages import OpenCompare
 from tui_bench.ui.widgets.dialogs import ConfirmQuit, HelpScreen, LabelDialog, Labels
-from tui_bench.ui.widgets.metric_panel import MetricPanel
+from tui_bench.ui.widgets.metric_panel import MetricPanel, SteadyStatic
 from tui_bench.ui.widgets.run_chart import RunChart
 
 NUMBERS_HZ = 5
@@ -57,6 +58,15 @@ LOG = Binding("l", "toggle_log", "Log", tooltip="show / hide the tool's raw outp
 CHART = Binding("c", "toggle_chart", "Chart", tooltip="show / hide the big chart")
 THEME = Binding("t", "app.cycle_theme", "Theme", tooltip="next colour theme")
 HELP = Binding("question_mark", "help", "Help", key_display="?", tooltip="this help")
+
+
+def leave_screen(screen: Screen[None], code: int) -> None:
+    """Opened from another screen: back to it. Opened from the command line: the app ends
+    with `code`."""
+    if len(screen.app.screen_stack) <= 1:
+        screen.app.exit(code)
+    else:
+        screen.dismiss()
 
 
 class MonitorScreen(Screen[None]):
@@ -87,9 +97,9 @@ class MonitorScreen(Screen[None]):
         self._frame = 0
 
     def compose(self) -> ComposeResult:
-        yield Static(id="header")
+        yield SteadyStatic(id="header")
         yield ProgressBar(total=1.0, show_eta=False, id="progress")
-        yield Static(id="summary")
+        yield SteadyStatic(id="summary")
         with Container(id="panels"):
             yield MetricPanel("Throughput", sparklines=["req/s"], id="throughput")
             yield MetricPanel("Latency (1 s window)", sparklines=["p99"], id="latency")
@@ -108,6 +118,8 @@ class MonitorScreen(Screen[None]):
         self.query_one(RunChart).display = self._chart_on
         self.set_interval(1 / NUMBERS_HZ, self.paint)
         self.begin()
+        # The first frame shows what is known at once, not a timer tick later.
+        self.paint(force=True)
 
     def begin(self) -> None:
         """Start feeding the state (called once the panels exist)."""
@@ -157,7 +169,7 @@ class MonitorScreen(Screen[None]):
         warnings.show(render.warnings(state))
         warnings.set_class(bool(state.warnings), "-alert")
         self.set_class(state.finished is not None, "-finished")
-        self.query_one("#summary", Static).update(render.summary(state))
+        self.query_one("#summary", SteadyStatic).show(render.summary(state))
         self._paint_log()
         if force or self._frame % CHART_EVERY == 0:
             self._paint_chart()
@@ -184,11 +196,7 @@ class MonitorScreen(Screen[None]):
         return self.query_one(f"#{name}", MetricPanel)
 
     def leave(self, code: int) -> None:
-        # Opened from another screen: back to it. Opened from the command line: the app ends.
-        if len(self.app.screen_stack) <= 1:
-            self.app.exit(code)
-        else:
-            self.dismiss()
+        leave_screen(self, code)
 
     # Actions
 
@@ -230,7 +238,100 @@ class MonitorScreen(Screen[None]):
         return [b for b in self.BINDINGS if isinstance(b, Binding)]
 
 
-class LiveScreen(MonitorScreen):
+class Job(Protocol):
+    """A run or a sweep as a screen drives it: Engine or SweepEngine."""
+
+    async def run(self) -> object: ...
+
+    def stop(self) -> None: ...
+
+
+class DrivingScreen(Screen[None]):
+    """A screen that drives a run or a sweep (the app's JobScreen): runs it in a worker,
+    stops it, and quits only once it has saved itself, asking first while it goes."""
+
+    # What the job is called in messages, and the name of its worker.
+    JOB_NAME: ClassVar[str] = "run"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._engine: Job | None = None
+        self._stopping = False
+        self._crashed = False
+        # After the job ends: None stays, False leaves this screen, True leaves the app.
+        self._leave_after: bool | None = None
+
+    @property
+    def exit_code(self) -> int:
+        """What the app exits with for this job; EXIT_CRASHED once `_crashed`."""
+        raise NotImplementedError
+
+    def paint(self, force: bool = False) -> None:
+        raise NotImplementedError
+
+    def drive(self, engine: Job) -> None:
+        """Run `engine` in a worker until it ends; then paint, and leave if quitting
+        stopped it."""
+        self._engine = engine
+        self._stopping = self._crashed = False
+        self.refresh_bindings()
+        self.run_worker(
+            self._drive(engine), name=self.JOB_NAME, exclusive=True, exit_on_error=False
+        )
+
+    async def _drive(self, engine: Job) -> None:
+        try:
+            await engine.run()
+        except Exception as exc:
+            # It broke (a sweep has saved what it had): say so instead of vanishing.
+            self._crashed = True
+            self.notify(f"the {self.JOB_NAME} failed: {exc}", severity="error", timeout=30)
+        finally:
+            self._engine = None
+            self.refresh_bindings()
+        self.paint(force=True)
+        if self._leave_after is not None:
+            self._leave(self._leave_after, self.exit_code)
+
+    @property
+    def engine_running(self) -> bool:
+        return self._engine is not None
+
+    def action_stop(self) -> None:
+        if self._engine is not None:
+            self._stopping = True
+            self._engine.stop()
+            self.paint(force=True)
+
+    def ask_and_quit(self, *, leave_app: bool) -> None:
+        """Leave; while the job goes, first ask, then stop it and let it save itself."""
+        if self._engine is None:
+            self._leave(leave_app, self.exit_code)
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.stop_and_quit(leave_app=leave_app)
+
+        self.app.push_screen(ConfirmQuit(), answered)
+
+    def stop_and_quit(self, *, leave_app: bool = True) -> None:
+        """Stop the job, let it save itself, then leave."""
+        if self._engine is None:
+            self._leave(leave_app, self.exit_code)
+            return
+        self._leave_after = leave_app
+        self.action_stop()
+
+    def _leave(self, leave_app: bool, code: int) -> None:
+        self._leave_after = None
+        if leave_app:
+            self.app.exit(code)
+        else:
+            leave_screen(self, code)
+
+
+class LiveScreen(MonitorScreen, DrivingScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "stop", "Stop", tooltip="stop the run; the session keeps what was measured"),
         Binding("q", "quit_run", "Quit", tooltip="quit (asks first while a run is going)"),
@@ -257,10 +358,6 @@ class LiveScreen(MonitorScreen):
         self.engine_factory = engine_factory
         self.tool_label = tool_label
         self.paused = False
-        self._engine: Engine | None = None
-        self._stopping = False
-        # After the run ends: None stays, False leaves this screen, True leaves the app.
-        self._leave_after: bool | None = None
         # The session of the run before a "run again", the natural one to compare with.
         self._previous: Path | None = None
 
@@ -268,29 +365,12 @@ class LiveScreen(MonitorScreen):
         self._start()
 
     def _start(self) -> None:
-        self._stopping = False
-        engine = self._engine = self.engine_factory(self.state.spec, self.state.apply)
-        self.refresh_bindings()
-        self.run_worker(self._drive(engine), name="engine", exclusive=True, exit_on_error=False)
-
-    async def _drive(self, engine: Engine) -> None:
-        try:
-            await engine.run()
-        except Exception as exc:
-            # The run broke before it could finish a session: say so instead of vanishing.
-            self.notify(f"the run failed: {exc}", severity="error", timeout=30)
-            if self._leave_after is not None:
-                self._leave(self._leave_after, EXIT_CRASHED)
-            return
-        finally:
-            self._engine = None
-            self.refresh_bindings()
-        self.paint(force=True)
-        if self._leave_after is not None:
-            self._leave(self._leave_after, self.exit_code)
+        self.drive(self.engine_factory(self.state.spec, self.state.apply))
 
     @property
     def exit_code(self) -> int:
+        if self._crashed:
+            return EXIT_CRASHED
         finished = self.state.finished
         return EXIT_CODES[finished.status] if finished else EXIT_CODES["interrupted"]
 
@@ -301,7 +381,7 @@ class LiveScreen(MonitorScreen):
         return self.paused
 
     def paint_header(self) -> None:
-        self.query_one("#header", Static).update(
+        self.query_one("#header", SteadyStatic).show(
             render.header(self.state, self.tool_label, paused=self.paused, stopping=self._stopping)
         )
 
@@ -322,45 +402,8 @@ class LiveScreen(MonitorScreen):
         path = self.state.session_path
         return path if path is not None and path.name != "" else None
 
-    def action_stop(self) -> None:
-        if self._engine is not None:
-            self._stopping = True
-            self._engine.stop()
-            self.paint(force=True)
-
-    @property
-    def engine_running(self) -> bool:
-        return self._engine is not None
-
     def action_quit_run(self) -> None:
         self.ask_and_quit(leave_app=False)
-
-    def ask_and_quit(self, *, leave_app: bool) -> None:
-        """Leave; while a run is going, first ask, then stop it and let it save its session."""
-        if self._engine is None:
-            self._leave(leave_app, self.exit_code)
-            return
-
-        def answered(yes: bool | None) -> None:
-            if yes:
-                self.stop_and_quit(leave_app=leave_app)
-
-        self.app.push_screen(ConfirmQuit(), answered)
-
-    def stop_and_quit(self, *, leave_app: bool = True) -> None:
-        """Stop the run, let it save its session, then leave."""
-        if self._engine is None:
-            self._leave(leave_app, self.exit_code)
-            return
-        self._leave_after = leave_app
-        self.action_stop()
-
-    def _leave(self, leave_app: bool, code: int) -> None:
-        if leave_app:
-            self.app.exit(code)
-        else:
-            self._leave_after = None
-            self.leave(code)
 
     def action_pause(self) -> None:
         self.paused = not self.paused

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import ClassVar
 
 from textual.binding import Binding, BindingType
-from textual.widgets import Static
 
 from tui_bench.engine.live_state import LiveState
 from tui_bench.engine.replay import Player, timeline
@@ -24,6 +23,7 @@ from tui_bench.spec import RunSpec
 from tui_bench.storage.session import Session
 from tui_bench.ui import render
 from tui_bench.ui.live_screen import CHART, EXPAND, HELP, LOG, NUMBERS_HZ, THEME, MonitorScreen
+from tui_bench.ui.widgets.metric_panel import SteadyStatic
 
 # Playback speeds, None for max: the whole session in about MAX_PLAY_S, never slower than
 # MAX_AT_LEAST times real time.
@@ -191,7 +191,7 @@ class ReplayScreen(MonitorScreen):
 
     def paint_header(self) -> None:
         title = self._title
-        self.query_one("#header", Static).update(
+        self.query_one("#header", SteadyStatic).show(
             render.replay_header(
                 self.state,
                 session=title.session,

@@ -13,6 +13,18 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Label, Sparkline, Static
 
 
+class SteadyStatic(Static):
+    """A Static repainted only when its text changes: the figures change about once a second
+    while the screen paints five times, and every repaint is bytes sent down an SSH link."""
+
+    _shown: Text | None = None
+
+    def show(self, text: Text) -> None:
+        if text != self._shown:
+            self._shown = text
+            self.update(text)
+
+
 class MetricPanel(Vertical, can_focus=True):
     DEFAULT_CSS = """
     MetricPanel {
@@ -38,14 +50,14 @@ class MetricPanel(Vertical, can_focus=True):
         self._spark_names = tuple(sparklines)
 
     def compose(self) -> ComposeResult:
-        yield Static(classes="body")
+        yield SteadyStatic(classes="body")
         for name in self._spark_names:
             with Horizontal(classes="spark"):
                 yield Label(name)
                 yield Sparkline([], name=name)
 
     def show(self, body: Text, series: Mapping[str, list[float]] | None = None) -> None:
-        self.query_one(".body", Static).update(body)
+        self.query_one(".body", SteadyStatic).show(body)
         for spark in self.query(Sparkline):
             if series is not None and spark.name is not None and spark.name in series:
                 # Sparkline only notices a new list, not a changed one.
