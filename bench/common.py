@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
+import os
+import shlex
 import statistics
 import subprocess
 import sys
-from collections.abc import Sequence
+import tempfile
+import time
+import uuid
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import orjson
+import psutil
+
+from tui_bench.storage import store
+from tui_bench.storage.session import Session
 
 TUIBENCH = [sys.executable, "-m", "tui_bench.cli.main"]
 
@@ -25,3 +35,140 @@ def tuibench_json(args: Sequence[str]) -> dict[str, Any]:
 
 def median(values: Sequence[float]) -> float:
     return statistics.median(values)
+
+
+# The venv's `tuibench` script, as a user starts it.
+TUIBENCH_SCRIPT = str(Path(sys.executable).parent / "tuibench")
+POLL_S = 0.05
+
+
+class Tmux:
+    """One program in a detached tmux window, on a tmux server of its own (`tmux -L`, no
+    config file) so that a user's tmux is never touched. Use it as a context manager: leaving
+    it kills the server and whatever still runs in it."""
+
+    def __init__(
+        self,
+        argv: Sequence[str],
+        *,
+        width: int,
+        height: int,
+        env: Mapping[str, str] | None = None,
+        pipe_to: Path | None = None,
+    ) -> None:
+        self.socket = f"tuibench-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        self._workdir = tempfile.TemporaryDirectory(prefix="tuibench-tmux-")
+        self._status = Path(self._workdir.name) / "status"
+        # A shell runs the program and keeps its exit status: tmux 3.3 now and then misses
+        # the SIGCHLD of a pane's program and never reports its status.
+        wrapper = f'"$@"; echo $? > {shlex.quote(str(self._status))}'
+        commands = [
+            # The screen stays readable after the program ends.
+            *("set-option", "-g", "remain-on-exit", "on", ";"),
+            # The status line would take a row of the window from the program.
+            *("set-option", "-g", "status", "off", ";"),
+            *("new-session", "-d", "-x", str(width), "-y", str(height)),
+            *(f"-e{key}={value}" for key, value in (env or {}).items()),
+            *("--", "sh", "-c", wrapper, "sh", *argv),
+        ]
+        if pipe_to is not None:
+            # In the same command list as new-session: the pipe sees the program's first byte.
+            commands += [";", "pipe-pane", "-o", f"cat >> {shlex.quote(str(pipe_to))}"]
+        self._socket_path: str | None = None
+        try:
+            self.tmux(*commands)
+            self._socket_path = self.tmux("display-message", "-p", "#{socket_path}").strip()
+        except BaseException:
+            self.close()
+            raise
+
+    def tmux(self, *args: str) -> str:
+        return subprocess.run(
+            ["tmux", "-L", self.socket, "-f", os.devnull, *args],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+
+    def screen(self) -> str:
+        return self.tmux("capture-pane", "-p")
+
+    def send_keys(self, *keys: str) -> None:
+        self.tmux("send-keys", *keys)
+
+    @property
+    def pid(self) -> int:
+        """The program's process id (a child of the pane's shell)."""
+        shell = psutil.Process(int(self.tmux("display-message", "-p", "#{pane_pid}")))
+        deadline = time.monotonic() + 5
+        while not (children := shell.children()):
+            if time.monotonic() > deadline:
+                raise RuntimeError("the program did not start")
+            time.sleep(POLL_S / 10)
+        return int(children[0].pid)
+
+    def exit_status(self) -> int | None:
+        """The program's exit status once it has ended (128+N: killed by signal N), else None."""
+        try:
+            written = self._status.read_text()
+        except FileNotFoundError:
+            return None
+        # The shell creates the file before it writes the number and its newline.
+        return int(written) if written.endswith("\n") else None
+
+    def wait_for(self, done: Callable[[str], bool], what: str, timeout_s: float = 30) -> str:
+        """Polls the screen until `done(screen)`; the screen it saw last, or AssertionError."""
+        deadline = time.monotonic() + timeout_s
+        while True:
+            screen = self.screen()
+            if done(screen):
+                return screen
+            if time.monotonic() > deadline:
+                raise AssertionError(f"no {what} after {timeout_s:g} s; the screen:\n{screen}")
+            time.sleep(POLL_S)
+
+    def wait_exit(self, timeout_s: float = 30) -> int:
+        deadline = time.monotonic() + timeout_s
+        while (status := self.exit_status()) is None:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"still running after {timeout_s:g} s:\n{self.screen()}")
+            time.sleep(POLL_S)
+        return status
+
+    def close(self) -> None:
+        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True, check=False)
+        # A killed server leaves its socket file behind.
+        if self._socket_path:
+            Path(self._socket_path).unlink(missing_ok=True)
+        self._workdir.cleanup()
+
+    def __enter__(self) -> Tmux:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def run_over(screen: str) -> bool:
+    """The live screen's footer offers Quit but no longer Stop: its run is over, and q leaves
+    at once instead of asking first."""
+    lines = screen.rstrip().splitlines()
+    footer = lines[-1] if lines else ""
+    return "Quit" in footer and "Stop" not in footer
+
+
+def finish_live_run(tmux: Tmux, sessions: Path, timeout_s: float = 60) -> Session:
+    """Waits for the live run in `tmux` to end, leaves its screen with q and returns the session
+    it saved in `sessions` (a directory of its own)."""
+    tmux.wait_for(run_over, "end of the run", timeout_s)
+    tmux.send_keys("q")
+    status = tmux.wait_exit(timeout_s)
+    if status != 0:
+        raise RuntimeError(f"tuibench exited with {status}:\n{tmux.screen()}")
+    return saved_session(sessions)
+
+
+def saved_session(sessions: Path) -> Session:
+    """The one session saved in `sessions`."""
+    (path,) = sessions.glob(f"*{store.SESSION_SUFFIX}")
+    return store.load(path)

@@ -1,0 +1,165 @@
+"""What the live screen costs a terminal: bytes written per second, the tuibench process's
+CPU, and the time from start to the first frame.
+
+`tuibench run` runs against the demo nginx inside tmux (a private server, WIDTHxHEIGHT,
+COLORTERM=truecolor: the longest colour codes) with `pipe-pane` copying everything the program
+writes to a file. Over the steady middle of each run (from 3 s after the first frame to 2 s
+before the end) it measures the file's growth and the process's CPU time (all its threads:
+painting, log ingest, sampling). Start to first frame is the time from spawning tmux until
+the written text holds the header (the tool's name). Variants (extra `tuibench run` options)
+alternate round by round; medians per variant are printed. `--variant=--headless` measures
+the same without the screen (its "first frame" is its first progress line): the difference
+in CPU is what painting costs.
+
+    .venv/bin/python bench/tui_terminal.py [--rounds 5] [--duration 15] \\
+        [--load '-t 2 -c 16 -m 100'] [--variant=] [--variant='--fps 10'] [--keep DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shlex
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, fields
+from pathlib import Path
+
+import psutil
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from bench.common import TUIBENCH_SCRIPT, Tmux, finish_live_run, median, saved_session
+from tui_bench.demo.background import running_demo_target
+
+# Escape sequences (CSI, OSC, two-byte) between the characters of the written text.
+ESCAPES = re.compile(rb"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[@-Z\\-_])")
+WARM_S = 3.0
+TAIL_S = 2.0
+FAST_POLL_S = 0.005
+# The header's first word: painted by the first frame that shows the run.
+HEADER_MARK = b"h2load"
+# In a headless run's first progress line.
+PROGRESS_MARK = b"req/s"
+
+
+@dataclass(frozen=True)
+class Figures:
+    first_byte_s: float
+    first_frame_s: float
+    bytes_per_s: float
+    cpu_pct: float
+    rps: float
+
+
+def visible(stream: bytes) -> bytes:
+    return ESCAPES.sub(b"", stream)
+
+
+def wait_first_frame(
+    pipe: Path, spawned: float, mark: bytes, timeout_s: float = 30
+) -> tuple[float, float]:
+    """Seconds from spawn to the first byte written, and to the first text holding `mark`."""
+    deadline = spawned + timeout_s
+    to_first_byte: float | None = None
+    while time.monotonic() < deadline:
+        written = pipe.read_bytes() if pipe.exists() else b""
+        now = time.monotonic() - spawned
+        if written and to_first_byte is None:
+            to_first_byte = now
+        if mark in visible(written):
+            return to_first_byte or now, now
+        time.sleep(FAST_POLL_S)
+    raise RuntimeError(f"no {mark!r} on the screen after {timeout_s:g} s")
+
+
+def one_run(
+    url: str, load: list[str], variant: list[str], opts: argparse.Namespace, work: Path
+) -> Figures:
+    sessions = work / "sessions"
+    pipe = work / "terminal.out"
+    argv = [TUIBENCH_SCRIPT, "run", "-d", str(opts.duration), *load, *variant, url]
+    env = {"TUIBENCH_SESSIONS": str(sessions), "COLORTERM": "truecolor"}
+    headless = "--headless" in variant
+    spawned = time.monotonic()
+    with Tmux(argv, width=opts.width, height=opts.height, env=env, pipe_to=pipe) as tmux:
+        mark = PROGRESS_MARK if headless else HEADER_MARK
+        to_first_byte, to_frame = wait_first_frame(pipe, spawned, mark)
+        process = psutil.Process(tmux.pid)
+        window_start = spawned + to_frame + WARM_S
+        window_end = spawned + to_frame + opts.duration - TAIL_S
+        time.sleep(max(0.0, window_start - time.monotonic()))
+        size0, cpu0, t0 = pipe.stat().st_size, process.cpu_times(), time.monotonic()
+        time.sleep(max(0.0, window_end - time.monotonic()))
+        size1, cpu1, t1 = pipe.stat().st_size, process.cpu_times(), time.monotonic()
+        if headless:
+            if (status := tmux.wait_exit(60)) != 0:
+                raise RuntimeError(f"tuibench exited with {status}:\n{tmux.screen()}")
+            session = saved_session(sessions)
+        else:
+            session = finish_live_run(tmux, sessions)
+    busy = (cpu1.user - cpu0.user) + (cpu1.system - cpu0.system)
+    result = session.result
+    return Figures(
+        first_byte_s=to_first_byte,
+        first_frame_s=to_frame,
+        bytes_per_s=(size1 - size0) / (t1 - t0),
+        cpu_pct=100 * busy / (t1 - t0),
+        rps=result.rps if result and result.rps else 0.0,
+    )
+
+
+def describe(figures: Figures) -> str:
+    return (
+        f"first byte {figures.first_byte_s * 1000:5.0f} ms  "
+        f"first frame {figures.first_frame_s * 1000:5.0f} ms  "
+        f"{figures.bytes_per_s / 1000:6.1f} KB/s  cpu {figures.cpu_pct:5.1f} %  "
+        f"{figures.rps:9,.0f} req/s"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--duration", type=int, default=15)
+    parser.add_argument("--width", type=int, default=120)
+    parser.add_argument("--height", type=int, default=40)
+    # The h2load shape that reached the highest req/s on the development machine.
+    parser.add_argument("--load", default="-t 2 -c 16 -m 100")
+    parser.add_argument(
+        "--variant",
+        action="append",
+        help="extra tuibench options, e.g. '--fps 10' (repeat; default: none)",
+    )
+    parser.add_argument("--keep", type=Path, help="keep each run's terminal output here")
+    opts = parser.parse_args()
+    if opts.duration <= WARM_S + TAIL_S + 1:
+        parser.error(f"--duration must exceed {WARM_S + TAIL_S + 1:g} s")
+    variants: list[str] = opts.variant or [""]
+    load = shlex.split(opts.load)
+
+    results: dict[str, list[Figures]] = {v: [] for v in variants}
+    with running_demo_target() as target:
+        url = target.urls["h2c"]
+        for round_no in range(opts.rounds):
+            for variant in variants:
+                with tempfile.TemporaryDirectory() as work:
+                    figures = one_run(url, load, shlex.split(variant), opts, Path(work))
+                    if opts.keep:
+                        opts.keep.mkdir(parents=True, exist_ok=True)
+                        name = f"{round_no + 1}-{variant.strip('-').replace(' ', '_') or 'default'}"
+                        (Path(work) / "terminal.out").rename(opts.keep / f"{name}.out")
+                results[variant].append(figures)
+                print(f"round {round_no + 1} [{variant or 'default'}] {describe(figures)}")
+    print(f"\nmedians over {opts.rounds} rounds, {opts.width}x{opts.height}, load {opts.load}:")
+    for variant, runs in results.items():
+        med = Figures(
+            *(median([getattr(f, field.name) for f in runs]) for field in fields(Figures))
+        )
+        print(f"  [{variant or 'default'}] {describe(med)}")
+
+
+if __name__ == "__main__":
+    main()

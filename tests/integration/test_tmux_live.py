@@ -1,0 +1,71 @@
+"""End to end: `tuibench run` with its live screen in a real terminal (tmux), real h2load
+against nginx, read off the screen as a user would."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from bench.common import TUIBENCH_SCRIPT, Tmux, run_over
+from tests.conftest import need
+from tui_bench.demo.nginx_target import DemoTarget
+from tui_bench.storage import store
+
+pytestmark = [
+    pytest.mark.integration,
+    pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"),
+]
+
+LIVE_RPS = re.compile(r"now\s+([\d,]+) req/s")
+BORDERS = "│╭╮╰╯─ "
+# Generous: the machine running the tests may be busy; a healthy run takes about 6 s.
+DEADLINE_S = 60
+
+
+def live_rps(screen: str) -> int:
+    match = LIVE_RPS.search(screen)
+    return int(match.group(1).replace(",", "")) if match else 0
+
+
+def unboxed(screen: str) -> str:
+    """The screen's lines without box borders and padding, joined: a path that wrapped at the
+    panel's edge reads whole again."""
+    return "".join(line.strip(BORDERS) for line in screen.splitlines())
+
+
+@pytest.mark.parametrize(("width", "height"), [(120, 40), (80, 24)])
+def test_live_run_in_a_terminal(nginx: DemoTarget, tmp_path: Path, width: int, height: int) -> None:
+    need("h2load")
+    sessions = tmp_path / "sessions"
+    url = nginx.urls["h2c"]
+    argv = [TUIBENCH_SCRIPT, "run", "-d", "4", "-c", "8", "-m", "10", url]
+    saved = re.compile(re.escape(str(sessions)) + r"/[\w.-]+?\.json")
+    with Tmux(argv, width=width, height=height, env={"TUIBENCH_SESSIONS": str(sessions)}) as tmux:
+        live = tmux.wait_for(
+            lambda s: live_rps(s) > 0 and "running" in s, "live req/s while running", DEADLINE_S
+        )
+        header = live.splitlines()[0]
+        assert "h2load" in header and url in header, live
+        assert "Throughput" in live and "Latency" in live, live
+
+        done = tmux.wait_for(
+            lambda s: run_over(s) and saved.search(unboxed(s)) is not None,
+            "summary with the session path",
+            DEADLINE_S,
+        )
+        assert "status     completed" in done, done
+        match = saved.search(unboxed(done))
+        assert match is not None
+        path = Path(match.group(0))
+
+        tmux.send_keys("q")
+        assert tmux.wait_exit(DEADLINE_S) == 0, tmux.screen()
+
+    session = store.load(path)
+    assert session.status == "completed"
+    result = session.result
+    assert result is not None and result.rps and result.rps > 0
+    assert result.requests.succeeded and result.requests.succeeded > 0
