@@ -25,7 +25,10 @@ from tui_bench.spec import RunSpec
 from tui_bench.storage import store
 from tui_bench.storage.session import SCHEMA, SCHEMA_VERSION, Session
 
-EXAMPLES = sorted((Path(__file__).parents[2] / "sessions").glob("*.json"))
+# The example runs: a sweep has no series of its own and opens in the sweep view instead.
+EXAMPLES = sorted(
+    p for p in (Path(__file__).parents[2] / "sessions").glob("*.json") if "-sweep-" not in p.name
+)
 SPEC = RunSpec(urls=("http://127.0.0.1:8080/",), connections=16, duration_s=6.0, streams=10)
 RESULT = Result(
     tool="h2load",

@@ -26,7 +26,7 @@ from tui_bench.engine.sweep import (
     run_values,
 )
 from tui_bench.engine.sweep_plan import SweepPlan, Variant, build_plan, parse_vary
-from tui_bench.engine.sweep_state import RunDocument, StateEvent, SweepState, SweepTitle
+from tui_bench.engine.sweep_state import StateEvent, SweepState, SweepTitle
 from tui_bench.result import Requests, Result
 from tui_bench.spec import RunSpec
 from tui_bench.storage.session import SessionDraft
@@ -102,6 +102,7 @@ def run_start(plan: SweepPlan, index: int) -> list[StateEvent]:
 
 
 def run_end(plan: SweepPlan, index: int, status: str = "completed") -> list[StateEvent]:
+    """The `index`-th run ending with `status`, every run before it completed."""
     slot = plan.order[index]
     doc = run_document(plan, index, status)
     result = Result.from_dict(doc["result"])
@@ -109,7 +110,6 @@ def run_end(plan: SweepPlan, index: int, status: str = "completed") -> list[Stat
     left = None if status != "completed" else eta(plan, index + 1)
     return [
         finished,
-        RunDocument(doc),
         SweepRunFinished(
             index,
             len(plan.order),
@@ -119,6 +119,7 @@ def run_end(plan: SweepPlan, index: int, status: str = "completed") -> list[Stat
             finished,
             run_values(doc),
             left,
+            summary_of(plan, entries(plan, index + 1, status)),
         ),
     ]
 
@@ -142,17 +143,22 @@ def entries(plan: SweepPlan, count: int, last_status: str = "completed") -> list
     ]
 
 
-def sweep_document(
-    plan: SweepPlan, runs: list[dict[str, Any]], status: str, message: str | None = None
-) -> dict[str, Any]:
-    """The saved sweep, as SweepRunner writes it."""
-    summary = aggregate(
+def summary_of(plan: SweepPlan, runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """The points' aggregates over `runs`, as SweepRunner computes them."""
+    return aggregate(
         [p.to_dict() for p in plan.points],
         runs,
         parse_slo(SLO),
         SLO,
         [parse_threshold(THRESHOLD)],
     )
+
+
+def sweep_document(
+    plan: SweepPlan, runs: list[dict[str, Any]], status: str, message: str | None = None
+) -> dict[str, Any]:
+    """The saved sweep, as SweepRunner writes it."""
+    summary = summary_of(plan, runs)
     return {
         "schema": "tuibench.session",
         "version": 1,
@@ -215,19 +221,19 @@ def test_every_run_event_goes_to_the_going_run_only() -> None:
     assert len(state.live.rows) == 3
 
 
-def test_an_ended_run_counts_and_is_kept_for_the_aggregates() -> None:
+def test_an_ended_run_counts_and_brings_the_aggregates() -> None:
     plan = plan_of()
-    state = fold(state_of(plan), [*run_start(plan, 0), *run_end(plan, 0)])
+    state = fold(state_of(plan), run_start(plan, 0))
+    # While the first run goes, no point has figures yet.
+    assert state.summary is None and state.rows()[0].rps is None
+    fold(state, run_end(plan, 0))
     assert state.going is None and state.done == 1
     assert state.last is not None and state.last.point.name == "c=2"
     assert state.eta_s == eta(plan, 1) and state.eta_now == eta(plan, 1)
     assert state.fraction == 1 / 8
     assert [r.done for r in state.rows()] == [1, 0, 0, 0]
-    [run] = state.runs
-    assert (run["slot"], run["point"], run["repeat"]) == (0, 0, 0)
-    assert run["session"]["id"] == "run-0"
-    # Without the aggregates, no figures yet: they come off the event loop.
-    assert state.rows()[0].rps is None
+    assert [r.rps for r in state.rows()] == [12_000.0, None, None, None]
+    assert state.rows()[0].n == 1 and state.rows()[1].n == 0
     state.apply(CoolingDown(COOL_DOWN_S))
     assert state.status == "cooling down" and state.cooling_s == COOL_DOWN_S
 
@@ -237,10 +243,6 @@ def test_aggregates_fill_the_rows_and_find_the_knee() -> None:
     state = state_of(plan)
     for index in range(4):
         fold(state, [*run_start(plan, index), *run_end(plan, index)])
-    before = state.points_version, state.summary_version
-    summary = aggregate([p.to_dict() for p in plan.points], state.runs, state.slo, SLO)
-    state.set_summary(summary, len(state.runs))
-    assert (state.points_version, state.summary_version) == (before[0] + 1, before[1] + 1)
     rows = state.rows()
     assert [r.rps for r in rows] == [12_000.0, 14_000.0, 18_000.0, 26_000.0]
     assert rows[0].p99_s == pytest.approx(0.004, rel=0.01)
@@ -250,18 +252,18 @@ def test_aggregates_fill_the_rows_and_find_the_knee() -> None:
     assert state.knee == 2 and [r.knee for r in rows] == [False, False, True, False]
 
 
-def test_stale_aggregates_are_dropped() -> None:
+def test_only_an_ended_run_changes_the_aggregates() -> None:
+    # The charts are redrawn when summary_version moves: not at every event of a run.
     plan = plan_of()
-    state = state_of(plan)
-    for index in range(2):
-        fold(state, [*run_start(plan, index), *run_end(plan, index)])
-    points = [p.to_dict() for p in plan.points]
-    newer = aggregate(points, state.runs, state.slo, SLO)
-    older = aggregate(points, state.runs[:1], state.slo, SLO)
-    state.set_summary(newer, 2)
-    version = state.summary_version
-    state.set_summary(older, 1)
-    assert state.summary is newer and state.summary_version == version
+    state = fold(state_of(plan), run_start(plan, 0))
+    assert state.summary_version == 0 and state.points_version == 1, "the run started"
+    [finished, ended] = run_end(plan, 0)
+    assert isinstance(ended, SweepRunFinished)
+    fold(state, [finished])
+    assert state.summary_version == 0
+    fold(state, [ended])
+    assert state.summary is ended.summary
+    assert (state.summary_version, state.points_version) == (1, 2)
 
 
 def test_the_end_takes_the_documents_aggregates() -> None:
@@ -269,14 +271,13 @@ def test_the_end_takes_the_documents_aggregates() -> None:
     state = fold(state_of(plan), whole_sweep(plan))
     assert state.status == "completed" and not state.running
     assert state.fraction == 1.0 and state.eta_now == 0.0 and state.going is None
-    assert state.done == 8 and len(state.runs) == 8
+    assert state.done == 8
     assert state.finished is not None and state.finished.session_path == SESSION
+    document = state.finished.document
+    assert state.summary == {"points": document["points"], "knee": document["knee"]}
     rows = state.rows()
     assert [r.done for r in rows] == [2, 2, 2, 2]
     assert rows[0].rps == 12_050.0 and rows[0].rps_sd is not None
-    assert state.knee == 2
-    # An aggregate computed on the way and arriving late changes nothing.
-    state.set_summary({"points": [], "knee": None}, 9)
     assert state.knee == 2
 
 

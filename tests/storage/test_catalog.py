@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -13,6 +14,7 @@ from tui_bench.storage import store
 from tui_bench.storage.catalog import (
     UNREADABLE,
     SessionRow,
+    best_point,
     filter_rows,
     recent,
     row_of,
@@ -20,9 +22,11 @@ from tui_bench.storage.catalog import (
     session_row,
     sort_rows,
 )
+from tui_bench.storage.session import Session
 
 EXAMPLES = Path(__file__).parents[2] / "sessions"
 BAD_NAME = "20261120-000000-000-bad.json"
+SWEEP = "20261121-114906-878-sweep-c-sweep.json"
 
 
 @pytest.fixture
@@ -44,7 +48,7 @@ def by_name(rows: list[SessionRow]) -> dict[str, SessionRow]:
 
 def test_rows_of_the_example_sessions(rows: list[SessionRow]) -> None:
     named = by_name(rows)
-    assert len(rows) == 7
+    assert len(rows) == 8
     h2c = named["h2c-m10"]
     assert h2c.readable and h2c.status == "completed"
     assert h2c.id == "20261121-112049-153-h2load-h2c-m10"
@@ -54,7 +58,7 @@ def test_rows_of_the_example_sessions(rows: list[SessionRow]) -> None:
     assert h2c.rps == pytest.approx(42915.14)
     assert h2c.p99_s == pytest.approx(0.01066, rel=1e-3)
     assert h2c.errors == 0
-    assert h2c.tags == ("example",)
+    assert h2c.tags == ("example",) and h2c.kind == "run"
     assert h2c.started == datetime(2026, 11, 21, 11, 20, 49, 153998, tzinfo=UTC)
     assert named["wrk-h1"].m is None
     # h2load's "Process Request Failure" lines count as errors, as in the run's warning.
@@ -81,16 +85,68 @@ def test_session_row_is_the_cli_listing(store_dir: Path) -> None:
     assert row == {
         "id": "20261121-112055-632-wrk-wrk-h1",
         "name": "wrk-h1",
+        "kind": "run",
         "status": "completed",
         "started_at": "2026-11-21T11:20:55.632780+00:00",
         "tool": "wrk",
         "url": "http://127.0.0.1:37665/",
         "c": 16,
+        "m": None,
         "rps": pytest.approx(49192.90049268077),
         "p99_s": row["p99_s"],
+        "errors": 0,
         "tags": ["example"],
     }
     assert row["p99_s"] == pytest.approx(0.00336, rel=1e-2)
+
+
+def test_a_sweep_is_listed_by_its_best_point(store_dir: Path) -> None:
+    # c=4 and c=32, two rounds each; under the SLO p99<10ms the knee is c=4 (p99 5.5 ms),
+    # though c=32 served more (29,008 req/s at p99 11.7 ms).
+    session = store.load(store_dir / SWEEP)
+    row = session_row(session)
+    assert (row["kind"], row["tool"], row["name"]) == ("sweep", "h2load sweep", "c-sweep")
+    assert (row["c"], row["m"], row["url"]) == (4, 4, "http://127.0.0.1:52785/")
+    assert row["rps"] == 22662.0 and row["p99_s"] == pytest.approx(0.0055195)
+    assert row["errors"] == 0 and row["status"] == "completed"
+    listed = row_of(store.SessionEntry(store_dir / SWEEP, session))
+    assert (listed.kind, listed.tool, listed.c, listed.rps) == ("sweep", "h2load sweep", 4, 22662.0)
+
+
+def sweep_doc(store_dir: Path) -> dict[str, Any]:
+    return dict(store.load(store_dir / SWEEP).doc)
+
+
+def test_best_point_is_the_knee_else_the_most_req_s(store_dir: Path) -> None:
+    doc = sweep_doc(store_dir)
+    best = best_point(doc)
+    assert best is not None and best["name"] == "c=4"
+    without_slo = {**doc, "knee": None}
+    best = best_point(without_slo)
+    assert best is not None and best["name"] == "c=32"
+    none_meets = {**doc, "knee": {**doc["knee"], "point": None}}
+    best = best_point(none_meets)
+    assert best is not None and best["name"] == "c=32"
+    unmeasured = [{**p, "rps": {**p["rps"], "mean": None}} for p in doc["points"]]
+    assert best_point({**doc, "points": unmeasured}) is None
+
+
+def test_a_sweep_points_url_c_and_errors_are_the_best_points(store_dir: Path) -> None:
+    doc = sweep_doc(store_dir)
+    doc["knee"] = None  # the best point is then c=32
+    doc["points"] = [{**p, "error_rate": 0.01} for p in doc["points"]]
+    row = session_row(Session(doc))
+    assert (row["c"], row["rps"]) == (32, 29007.5)
+    assert row["errors"] == round(0.01 * doc["points"][1]["requests"]) == 580
+
+
+def test_a_sweep_without_figures_lists_none(store_dir: Path) -> None:
+    doc = sweep_doc(store_dir)
+    for points in ([], [{"index": 0, "rps": {"mean": 1.0}}], "damaged"):
+        row = session_row(Session({**doc, "points": points}))
+        assert row["tool"] == "h2load sweep"
+        assert (row["rps"], row["p99_s"], row["errors"]) == (None, None, None)
+        assert row["c"] == 4, "the first point's, as the sweep's spec"
 
 
 def test_sort_by_a_number_keeps_rows_without_one_last(rows: list[SessionRow]) -> None:
@@ -104,8 +160,8 @@ def test_sort_by_a_number_keeps_rows_without_one_last(rows: list[SessionRow]) ->
 
 def test_sort_by_date_and_by_name(rows: list[SessionRow]) -> None:
     newest = sort_rows(rows, "date", descending=True)
-    assert newest[0].name == "server-closes-connections"
-    assert newest[5].name == "h2c-m10"
+    assert [r.name for r in newest[:2]] == ["c-sweep", "server-closes-connections"]
+    assert newest[6].name == "h2c-m10"
     oldest = sort_rows(rows, "date", descending=False)
     assert oldest[0].name == "h2c-m10"
     names = [r.name for r in sort_rows(rows, "name", descending=False) if r.readable]
@@ -130,19 +186,20 @@ def test_filter_is_case_insensitive_over_the_listed_fields(rows: list[SessionRow
         return {r.name or r.path.name for r in filter_rows(rows, query)}
 
     assert names("WRK") == {"wrk-h1"}  # name and tool
+    assert names("sweep") == {"c-sweep"}  # name, tool and id
     assert names("https") == {"tls-h2"}  # URL
     assert names("49249") == {"h2c-m10"}  # URL port
     assert names("112059") == {"ab-keepalive", "server-closes-connections"}  # id
     assert names("unreadable") == {BAD_NAME}  # status
-    assert len(names("EXAMPLE")) == 6  # tag
+    assert len(names("EXAMPLE")) == 7  # tag
     assert names("h2load close") == {"server-closes-connections"}  # every word must match
-    assert len(names("")) == 7
+    assert len(names("")) == 8
     assert names("no-such-thing") == set()
 
 
 def test_recent_keeps_the_newest(rows: list[SessionRow]) -> None:
     latest = recent(rows, 2)
-    assert [r.name for r in latest] == ["server-closes-connections", "ab-keepalive"]
+    assert [r.name for r in latest] == ["c-sweep", "server-closes-connections"]
 
 
 def test_errors_are_the_requests_that_did_not_succeed() -> None:

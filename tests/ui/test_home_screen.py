@@ -21,11 +21,12 @@ from tui_bench.ui.home_screen import HomeScreen
 from tui_bench.ui.live_screen import EngineFactory, LiveScreen
 from tui_bench.ui.replay_screen import ReplayScreen
 from tui_bench.ui.sessions_screen import SessionsScreen
+from tui_bench.ui.sweep_screen import SweepScreen
 from tui_bench.ui.widgets.dialogs import HelpScreen
 from tui_bench.ui.widgets.run_form import RunForm
 from tui_bench.ui.widgets.session_table import SessionTable
 
-NEWEST = "server-closes-connections"
+NEWEST = "c-sweep"
 
 
 @pytest.fixture(autouse=True)
@@ -72,7 +73,7 @@ async def recent_table(pilot: Pilot[Any]) -> SessionTable:
 async def test_recent_sessions_are_listed_newest_first(tmp_path: Path) -> None:
     async with home(example_store(tmp_path)).run_test(size=(120, 40)) as pilot:
         table = await recent_table(pilot)
-        assert table.row_count == 7  # six examples and the corrupt file
+        assert table.row_count == 8  # seven examples (one a sweep) and the corrupt file
         assert table.shown_rows[0].name == NEWEST
 
 
@@ -82,6 +83,11 @@ async def test_enter_replays_and_s_opens_the_browser(tmp_path: Path) -> None:
         table = await recent_table(pilot)
         table.focus()
         await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, SweepScreen), "the saved sweep")
+        await pilot.press("q")
+        await until(pilot, lambda: isinstance(app.screen, HomeScreen), "home again")
+        table.focus()
+        await pilot.press("down", "enter")
         await until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay")
         await pilot.press("q")
         await until(pilot, lambda: isinstance(app.screen, HomeScreen), "home again")

@@ -1,8 +1,10 @@
-"""The run form driven by keys: field errors, the spec's error, StartRun, recent configs."""
+"""The run form driven by keys: field errors, the spec's error, StartRun, the Sweep group and
+StartSweep, recent configs."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -14,9 +16,10 @@ from textual.widgets import Button, Checkbox, Input, Select, Static
 from tui_bench.engine.request import RunRequest
 from tui_bench.spec import RunSpec
 from tui_bench.storage import recent
+from tui_bench.storage.recent import Config, SweepSettings
 from tui_bench.ui import app as app_module
 from tui_bench.ui.app import TuibenchApp
-from tui_bench.ui.messages import StartRun
+from tui_bench.ui.messages import StartRun, StartSweep
 from tui_bench.ui.run_form import RunFormScreen
 from tui_bench.ui.widgets.dialogs import HelpScreen
 from tui_bench.ui.widgets.run_form import RunForm, read_headers, with_scheme
@@ -42,6 +45,11 @@ AB = RunRequest(
     RunSpec(urls=(URL,), tool="ab", connections=8, requests=20000, keepalive=True),
     server_mode="none",
 )
+SWEEP = SweepSettings(
+    vary=("c=10,50,100", "m=1,10"), repeat=3, cool_down_s=1.0, slo="p99<50ms,errors<1%"
+)
+# LABELLED swept so: 18 runs of 3 s and a 1 s warm-up, 17 cool-downs of 1 s: 89 s.
+SWEEP_READY = "ready: sweep of 6 points × 3 = 18 runs, about 1 min · c=10,50,100 × m=1,10"
 
 
 @pytest.fixture(autouse=True)
@@ -60,10 +68,14 @@ class FormApp(TuibenchApp):
     def __init__(self, request: RunRequest | None = None) -> None:
         super().__init__(lambda app: RunFormScreen(request))
         self.started: list[RunRequest] = []
+        self.swept: list[Config] = []
         self.notices: list[str] = []
 
     async def on_start_run(self, message: StartRun) -> None:
         self.started.append(message.request)
+
+    async def on_start_sweep(self, message: StartSweep) -> None:
+        self.swept.append(Config(message.request, message.sweep))
 
     def notify(self, message: str, **kwargs: Any) -> None:
         self.notices.append(message)
@@ -110,6 +122,38 @@ async def type_into(pilot: Pilot[Any], field: str, text: str) -> None:
 
 def start_enabled(form: RunForm) -> bool:
     return form.valid and not form.query_one("#start", Button).disabled
+
+
+def shows_error(form: RunForm, field: str, reason: str) -> bool:
+    return reason in error(form, field)
+
+
+def start_label(form: RunForm) -> str:
+    return str(form.query_one("#start", Button).label)
+
+
+def shown(form: RunForm, field: str) -> bool:
+    return form.query_one(f"#row-{field}").display
+
+
+async def toggle_sweep(pilot: Pilot[Any]) -> None:
+    form = form_of(pilot)
+    ticked = form.query_one("#sweep", Checkbox)
+    was = ticked.value
+    ticked.focus()
+    await pilot.press("space")
+    await until(pilot, lambda: shown(form, "vary") != was)
+
+
+async def type_sweep(pilot: Pilot[Any], sweep: SweepSettings) -> None:
+    for field, text in [
+        ("vary", "; ".join(sweep.vary)),
+        ("ramp", "; ".join(sweep.ramp)),
+        ("repeat", str(sweep.repeat)),
+        ("cool_down", f"{sweep.cool_down_s:g}s"),
+        ("slo", sweep.slo or ""),
+    ]:
+        await type_into(pilot, field, text)
 
 
 async def test_opened_empty_it_has_the_cli_defaults_and_waits_for_a_url() -> None:
@@ -181,9 +225,10 @@ async def test_a_valid_form_posts_start_run_with_the_exact_request(config_home: 
         await type_into(pilot, "server_pid", "1234")
         await until(pilot, lambda: start_enabled(form) and "server pid 1234" in status(form))
         await pilot.press("ctrl+s")
-        await until(pilot, lambda: form.recent == [LABELLED])
+        await until(pilot, lambda: form.recent == [Config(LABELLED)])
     assert app.started == [LABELLED]
-    assert recent.load(config_home / "tuibench" / "recent.json") == [LABELLED]
+    assert app.swept == []
+    assert recent.load(config_home / "tuibench" / "recent.json") == [Config(LABELLED)]
 
 
 async def test_switching_the_tool_takes_away_what_it_does_not_take() -> None:
@@ -219,6 +264,110 @@ async def test_wrk_in_count_mode_is_refused_by_the_spec() -> None:
         assert not start_enabled(form)
 
 
+async def test_the_sweep_group_is_off_until_ticked_then_checks_each_field() -> None:
+    async with FormApp(LABELLED).run_test(size=(160, 48)) as pilot:
+        form = await ready(pilot)
+        fields = ("vary", "ramp", "repeat", "cool_down", "slo")
+        assert shown(form, "sweep") and not any(shown(form, f) for f in fields)
+        assert (value(form, "repeat"), value(form, "cool_down")) == ("1", "2s")
+        await toggle_sweep(pilot)
+        assert all(shown(form, f) for f in fields)
+        await until(pilot, lambda: "nothing varied: one run" in status(form))
+        assert start_enabled(form) and start_label(form) == "Start"
+        # The form's error names the field, unless the parser's reason already does.
+        for field, text, reason, named in [
+            ("vary", "c=10,x", "--vary c=10,x: expected a whole number, got 'x'", ""),
+            ("vary", "c=10; q=1", "--vary q=1: unknown parameter 'q'", ""),
+            ("ramp", "t=10/3", "--ramp t=10/3: 10 is not a multiple of 3", ""),
+            ("repeat", "0", "expected at least 1, got 0", "repeat: "),
+            ("cool_down", "soon", "bad duration 'soon'", "cool-down: "),
+            ("slo", "p99<50ms,", "bad SLO 'p99<50ms,': an empty clause", ""),
+        ]:
+            await type_into(pilot, field, text)
+            await until(pilot, partial(shows_error, form, field, reason))
+            assert status(form) == named + error(form, field)
+            assert not start_enabled(form)
+            await type_into(pilot, field, {"repeat": "1", "cool_down": "2s"}.get(field, ""))
+        await type_sweep(pilot, SWEEP)
+        await until(pilot, lambda: start_enabled(form) and status(form) == SWEEP_READY)
+        assert start_label(form) == "Start sweep"
+        assert not any(error(form, f) for f in fields)
+        # Every point must be valid: c=1 with -t 2 is not.
+        await type_into(pilot, "vary", "c=1,10")
+        await until(pilot, lambda: "point c=1: -t 2 is more than -c 1" in status(form))
+        assert error(form, "vary") == "" and not start_enabled(form)
+
+
+async def test_start_posts_start_sweep_and_remembers_the_sweep(config_home: Path) -> None:
+    app = FormApp(LABELLED)
+    async with app.run_test(size=(160, 48)) as pilot:
+        form = await ready(pilot)
+        await toggle_sweep(pilot)
+        await type_sweep(pilot, SWEEP)
+        await until(pilot, lambda: start_enabled(form) and status(form) == SWEEP_READY)
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: form.recent == [Config(LABELLED, SWEEP)])
+    assert app.swept == [Config(LABELLED, SWEEP)]
+    assert app.started == []
+    path = config_home / "tuibench" / "recent.json"
+    assert recent.load(path) == [Config(LABELLED, SWEEP)]
+
+
+async def test_unticked_or_varying_nothing_the_form_starts_a_single_run() -> None:
+    app = FormApp(LABELLED)
+    async with app.run_test(size=(160, 48)) as pilot:
+        form = await ready(pilot)
+        await toggle_sweep(pilot)
+        await type_into(pilot, "vary", "c=10,50")
+        await until(pilot, lambda: "ready: sweep of 2 points" in status(form))
+        await toggle_sweep(pilot)
+        await until(pilot, lambda: status(form).startswith("ready: h2load c100"))
+        assert value(form, "vary") == "c=10,50", "kept for when the group is ticked again"
+        assert form.config() == Config(LABELLED)
+        await toggle_sweep(pilot)
+        await type_into(pilot, "vary", "")
+        await type_into(pilot, "repeat", "1")
+        await until(pilot, lambda: "nothing varied: one run" in status(form))
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: app.started == [LABELLED])
+    assert app.swept == []
+
+
+async def test_a_sweep_of_the_url_needs_none_in_the_url_field() -> None:
+    app = FormApp()
+    async with app.run_test(size=(160, 48)) as pilot:
+        form = await ready(pilot, "no URL given")
+        await toggle_sweep(pilot)
+        await type_into(pilot, "vary", f"url={URL}a,{URL}b")
+        # Two runs of the default 10 s and one cool-down of 2 s.
+        await until(pilot, lambda: "ready: sweep of 2 points, about 22 s · url=" in status(form))
+        await type_into(pilot, "repeat", "2")
+        await until(pilot, lambda: "× 2 = 4 runs, about 46 s" in status(form))
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: len(app.swept) == 1)
+    config = app.swept[0]
+    assert config.request.spec.urls == ()
+    assert config.sweep == SweepSettings(vary=(f"url={URL}a,{URL}b",), repeat=2)
+
+
+async def test_picking_a_recent_sweep_ticks_and_fills_the_group(config_home: Path) -> None:
+    path = config_home / "tuibench" / "recent.json"
+    recent.remember(Config(AB), path)
+    recent.remember(Config(LABELLED, SWEEP), path)
+    async with FormApp().run_test(size=(160, 48)) as pilot:
+        form = await ready(pilot, SWEEP_READY)
+        assert form.config() == Config(LABELLED, SWEEP)
+        assert form.query_one("#sweep", Checkbox).value
+        assert value(form, "vary") == "c=10,50,100; m=1,10"
+        assert (value(form, "repeat"), value(form, "cool_down")) == ("3", "1s")
+        picker = form.query_one("#recent", Select)
+        picker.focus()
+        await pilot.press("enter", "down", "down", "enter")
+        await until(pilot, lambda: "ready: ab" in status(form))
+        assert not form.query_one("#sweep", Checkbox).value and not shown(form, "vary")
+        assert form.config() == Config(AB)
+
+
 async def test_protocol_and_url_scheme_follow_each_other() -> None:
     async with FormApp(LABELLED).run_test(size=(160, 48)) as pilot:
         form = await ready(pilot)
@@ -237,8 +386,8 @@ async def test_protocol_and_url_scheme_follow_each_other() -> None:
 
 async def test_picking_a_recent_config_fills_the_form(config_home: Path) -> None:
     path = config_home / "tuibench" / "recent.json"
-    recent.remember(AB, path)
-    recent.remember(LABELLED, path)
+    recent.remember(Config(AB), path)
+    recent.remember(Config(LABELLED), path)
     async with FormApp().run_test(size=(160, 48)) as pilot:
         form = await ready(pilot, "before [nginx] [h2c]")
         assert form.request() == LABELLED  # opened without a request: the newest
@@ -303,7 +452,7 @@ async def test_help_lists_the_keys() -> None:
         await pilot.press("question_mark")
         assert isinstance(pilot.app.screen, HelpScreen)
         text = str(pilot.app.screen.query_one("#help", Static).render())
-        assert "start the run" in text and "back" in text
+        assert "start the run or the sweep" in text and "back" in text
 
 
 def test_headers_split_on_semicolons_only_before_a_new_name() -> None:
@@ -341,15 +490,32 @@ def test_snapshot_160x48(snap_compare: Any) -> None:
     assert snap_compare(FormApp(LABELLED), terminal_size=(160, 48), run_before=_filled)
 
 
+async def _swept(pilot: Pilot[Any]) -> None:
+    """The recent sweep filled in, scrolled to its group, the ramp in error."""
+    form = await ready(pilot, SWEEP_READY)
+    await type_into(pilot, "ramp", "t=10/3")
+    await until(pilot, lambda: error(form, "ramp") != "")
+    for widget in form.query(Input):
+        widget.cursor_blink = False
+    form.query_one("#fields").scroll_end(animate=False)
+    await pilot.pause()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)])
+def test_snapshot_sweep(snap_compare: Any, config_home: Path, size: tuple[int, int]) -> None:
+    recent.remember(Config(LABELLED, SWEEP), config_home / "tuibench" / "recent.json")
+    assert snap_compare(FormApp(), terminal_size=size, run_before=_swept)
+
+
 async def test_at_80x24_the_form_scrolls_to_its_last_field() -> None:
     async with FormApp(LABELLED).run_test(size=(80, 24)) as pilot:
         await _filled(pilot)
         form = form_of(pilot)
         fields = form.query_one("#fields")
-        last_group = form.query_one("#labels")
+        last_group = form.query_one("#sweep-group")
         assert fields.max_scroll_y > 0
         assert not fields.region.contains_region(last_group.region)
-        form.query_one("#tags", Input).focus()
+        form.query_one("#sweep", Checkbox).focus()
         fields.scroll_end(animate=False)
         await until(pilot, lambda: fields.region.contains_region(last_group.region))
         # The bar with Start and the form's error stays in view.

@@ -26,8 +26,9 @@ from tui_bench.ui.sessions_screen import ConfirmDelete, ExportDialog, SessionsSc
 from tui_bench.ui.widgets.dialogs import HelpScreen
 from tui_bench.ui.widgets.session_table import COMPACT_COLUMNS, SessionTable, short_url
 
-NEWEST = "20261121-112059-395-h2load-server-closes-connections"
-SECOND = "20261121-112059-024-ab-ab-keepalive"
+# The example sweep, then the newest single run.
+NEWEST = "20261121-114906-878-sweep-c-sweep"
+SECOND = "20261121-112059-395-h2load-server-closes-connections"
 
 
 @pytest.fixture(autouse=True)
@@ -93,14 +94,19 @@ def text_of(app: App[Any], selector: str) -> str:
 async def test_lists_every_file_newest_first_with_the_unreadable_one(store_dir: Path) -> None:
     async with browser(store_dir).run_test(size=(160, 48)) as pilot:
         table = await loaded(pilot)
-        assert table.row_count == 7
+        assert table.row_count == 8
         assert shown_ids(table)[:2] == [NEWEST, SECOND]
         bad = table.shown_rows[-1]
         assert bad.path.name == BAD_NAME and not bad.readable
         assert [str(c) for c in table.get_row(str(bad.path))][-1] == "unreadable"
-        assert "server-closes-connections" in str(table.get_row_at(0)[2])
-        assert "2026-11-21 11:20:59" in text_of(pilot.app, "#detail")
-        assert "7 sessions" in text_of(pilot.app, "#info")
+        # The sweep reads as one: its tool marked, the figures of its knee (c=4).
+        keys = [str(column.key.value) for column in table.ordered_columns]
+        sweep = dict(zip(keys, map(str, table.get_row_at(0)), strict=True))
+        assert (sweep["name"], sweep["tool"], sweep["c"]) == ("sweep c-sweep", "h2load sweep", "4")
+        assert (sweep["rps"], sweep["p99"]) == ("22,662", "5.52 ms")
+        assert "server-closes-connections" in str(table.get_row_at(1)[2])
+        assert "2026-11-21 11:49:06  h2load sweep" in text_of(pilot.app, "#detail")
+        assert "8 sessions" in text_of(pilot.app, "#info")
         await pilot.press("ctrl+end")
         assert BAD_NAME in text_of(pilot.app, "#detail")
         assert "corrupt JSON" in text_of(pilot.app, "#detail")
@@ -126,16 +132,16 @@ async def test_typing_filters_and_escape_clears(store_dir: Path) -> None:
         assert isinstance(app.focused, Input)
         await pilot.press(*"WRK")
         assert shown_ids(table) == ["20261121-112055-632-wrk-wrk-h1"]
-        assert "1 of 7 sessions" in text_of(app, "#info")
+        assert "1 of 8 sessions" in text_of(app, "#info")
         await pilot.press("space", "z")
         assert table.row_count == 0
         assert "No session matches" in text_of(app, "#empty")
         await pilot.press("escape")
-        assert table.row_count == 7 and app.focused is table
+        assert table.row_count == 8 and app.focused is table
         await pilot.press("slash", "e", "x", "enter")
-        assert app.focused is table and table.row_count == 6  # "ex": the example tag
+        assert app.focused is table and table.row_count == 7  # "ex": the example tag
         await pilot.press("escape")  # on the table: clears the filter first
-        assert table.row_count == 7 and isinstance(app.screen, SessionsScreen)
+        assert table.row_count == 8 and isinstance(app.screen, SessionsScreen)
         await pilot.press("escape")
     assert app.return_value == 0
 
@@ -228,7 +234,7 @@ async def test_delete_asks_and_no_keeps_the_file(store_dir: Path) -> None:
         assert isinstance(app.screen, ConfirmDelete)
         await pilot.press("n")
         assert isinstance(app.screen, SessionsScreen)
-        assert (store_dir / f"{NEWEST}.json").exists() and table.row_count == 7
+        assert (store_dir / f"{NEWEST}.json").exists() and table.row_count == 8
 
 
 async def test_delete_confirmed_removes_the_file_and_the_row(store_dir: Path) -> None:
@@ -236,7 +242,7 @@ async def test_delete_confirmed_removes_the_file_and_the_row(store_dir: Path) ->
     async with app.run_test(size=(120, 30)) as pilot:
         table = await loaded(pilot)
         await pilot.press("a", "d", "y")
-        await until(pilot, lambda: table.row_count == 6, "the row to go")
+        await until(pilot, lambda: table.row_count == 7, "the row to go")
         assert not (store_dir / f"{NEWEST}.json").exists()
         assert NEWEST not in shown_ids(table)
         assert table.marks == {}  # the mark went with its session
@@ -269,12 +275,12 @@ async def test_export_format_follows_the_choice_and_the_extension(
     app = browser(store_dir)
     async with app.run_test(size=(120, 30)) as pilot:
         await loaded(pilot)
-        await pilot.press("x")
+        await pilot.press("down", "x")  # a single run: its series goes to CSV
         dialog = app.screen
         assert isinstance(dialog, ExportDialog)
         path = dialog.query_one("#path", Input)
         dialog.query_one("#format-md", RadioButton).value = True
-        await until(pilot, lambda: path.value == f"./{NEWEST}.md", "the md extension")
+        await until(pilot, lambda: path.value == f"./{SECOND}.md", "the md extension")
         path.value = "series.csv"
         await until(pilot, lambda: dialog.fmt == "csv", "the csv choice")
         assert dialog.query_one(RadioSet).pressed_index == 1
@@ -323,7 +329,7 @@ async def test_r_reloads_the_store(store_dir: Path) -> None:
         table = await loaded(pilot)
         (store_dir / f"{NEWEST}.json").unlink()
         await pilot.press("r")
-        await until(pilot, lambda: table.row_count == 6, "the reload")
+        await until(pilot, lambda: table.row_count == 7, "the reload")
 
 
 async def test_n_asks_for_the_run_form_and_question_mark_shows_the_keys(store_dir: Path) -> None:
@@ -364,7 +370,7 @@ async def test_coming_back_reads_the_store_again_if_it_changed(store_dir: Path) 
         await app.push_screen(Screen())
         shutil.copy(store_dir / f"{NEWEST}.json", store_dir / "20261122-000000-000-copy.json")
         app.pop_screen()
-        await until(pilot, lambda: table.row_count == 8, "the new session")
+        await until(pilot, lambda: table.row_count == 9, "the new session")
 
 
 async def test_q_on_the_first_screen_quits(store_dir: Path) -> None:
@@ -424,7 +430,8 @@ async def _loaded(pilot: Pilot[Any]) -> None:
 
 async def _marked(pilot: Pilot[Any]) -> None:
     await loaded(pilot)
-    await pilot.press("a", "down", "down", "b")
+    # Two single runs, below the example sweep.
+    await pilot.press("down", "a", "down", "down", "b")
 
 
 def test_snapshot_80x24(snap_compare: Any, tmp_path: Path) -> None:

@@ -118,10 +118,10 @@ def screen_of(pilot: Pilot[Any]) -> SweepScreen:
 
 
 async def settle(pilot: Pilot[Any], runs: int = HOLD) -> SweepScreen:
-    """Wait until `runs` runs have ended and their aggregates are in, then paint once."""
+    """Wait until `runs` runs have ended (their aggregates come with them), then paint once."""
     screen = screen_of(pilot)
     state = screen.state
-    while state.done < runs or state.summary_runs < runs or (runs == HOLD and not state.going):
+    while state.done < runs or (runs == HOLD and not state.going):
         await pilot.pause()
     screen.paint(force=True)
     await pilot.pause()
@@ -250,6 +250,35 @@ async def test_a_failed_threshold_exits_99_as_headless() -> None:
         assert "★ c=8: 18,050 req/s for p99<30ms,errors<1%" in text_of(screen, "#ending")
         await pilot.press("q")
     assert app.return_value == 99
+
+
+class BrokenSweep(ScriptedSweep):
+    """Breaks after its first run, as a sweep whose store went away would."""
+
+    async def run(self) -> SweepFinished:
+        plan, post = self.plan, self.listener
+        post(SweepStarted("sweep-1", plan))
+        for event in [*run_start(plan, 0), *run_end(plan, 0)]:
+            post(event)
+        raise OSError("no space left on device")
+
+
+async def test_a_broken_sweep_says_so_stays_and_exits_1() -> None:
+    plan = plan_of()
+
+    def factory(listener: Callable[[StateEvent], None]) -> ScriptedSweep:
+        return BrokenSweep(listener, plan, None)
+
+    app = TuibenchApp(lambda app: SweepScreen(state_of(plan), TITLE, factory))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = screen_of(pilot)
+        while screen.engine_running or not app._notifications:
+            await pilot.pause()
+        [note] = list(app._notifications)
+        assert note.message == "the sweep failed: no space left on device"
+        assert app.screen is screen and cells(screen, 0)["runs"] == "1/2"
+        await pilot.press("q")
+    assert app.return_value == 1
 
 
 async def test_charts_toggle_and_show_the_points() -> None:

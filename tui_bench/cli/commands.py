@@ -41,7 +41,14 @@ from tui_bench.runners.tools import Tool, find_tool
 from tui_bench.spec import TOOLS, RunSpec
 from tui_bench.storage import store
 from tui_bench.storage.catalog import session_row
-from tui_bench.storage.export import export, fmt_count, fmt_seconds, result_rows
+from tui_bench.storage.export import (
+    export,
+    fmt_count,
+    fmt_metric,
+    fmt_seconds,
+    metric_label,
+    result_rows,
+)
 from tui_bench.values import format_duration
 
 EXIT_CODES = {"completed": 0, "failed": 1, "interrupted": 130}
@@ -171,25 +178,10 @@ def verdict_line(verdict: Mapping[str, Any]) -> str:
     """`threshold p99<50ms at c=200: FAIL (p99 61.20 ms)`."""
     where = f" at {verdict['name']}" if verdict.get("name") else ""
     outcome = "pass" if verdict["passed"] else "FAIL"
-    measured = verdict["reason"] or f"{metric_label(verdict['metric'])} " + metric_text(
+    measured = verdict["reason"] or f"{metric_label(verdict['metric'])} " + fmt_metric(
         verdict["metric"], verdict["actual"]
     )
     return f"threshold {verdict['text']}{where}: {outcome} ({measured})"
-
-
-def metric_label(metric: str) -> str:
-    """`p99_9_s` -> `p99.9`, `error_rate` -> `errors`."""
-    if metric == "error_rate":
-        return "errors"
-    return metric.removesuffix("_s").replace("_", ".")
-
-
-def metric_text(metric: str, value: float | None) -> str:
-    if metric == "rps":
-        return fmt_count(value) + " req/s"
-    if metric == "error_rate":
-        return "–" if value is None else f"{value * 100:.2f} %"
-    return fmt_seconds(value)
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -443,7 +435,7 @@ def run_line(event: SweepRunFinished) -> str:
     if finished.status == "completed":
         what = f"{fmt_count(values['rps'])} req/s p99 {fmt_seconds(values['p99_s'])}"
         if values["error_rate"]:
-            what += f" errors {metric_text('error_rate', values['error_rate'])}"
+            what += f" errors {fmt_metric('error_rate', values['error_rate'])}"
     else:
         what = finished.status + (f" ({finished.message})" if finished.message else "")
     if event.eta_s is not None and event.eta_s >= 1:
@@ -501,7 +493,7 @@ def sweep_summary_text(finished: SweepFinished) -> str:
                 fmt_count(rps["sd"]),
                 fmt_seconds(latency.get("p50_s")),
                 fmt_seconds(latency.get("p99_s")),
-                metric_text("error_rate", point["error_rate"]),
+                fmt_metric("error_rate", point["error_rate"]),
             )
         )
     widths = [max(len(r[i]) for r in table) for i in range(len(header))]

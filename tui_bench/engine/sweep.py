@@ -80,6 +80,8 @@ class SweepRunFinished:
     finished: RunFinished  # its session_path is transient: the run lives in the sweep
     values: Mapping[str, float | None]  # what thresholds read from this run
     eta_s: float | None
+    # The points' aggregates over every run so far, this one included (`aggregate`).
+    summary: Mapping[str, Any]
 
 
 @dataclass(frozen=True)
@@ -471,7 +473,15 @@ class SweepRunner:
             eta = None if self.stopped else self._eta(order[index + 1 :], len(order) - index - 1)
             self._listener(
                 SweepRunFinished(
-                    index, len(order), point, slot.repeat, self.plan.repeat, finished, values, eta
+                    index,
+                    len(order),
+                    point,
+                    slot.repeat,
+                    self.plan.repeat,
+                    finished,
+                    values,
+                    eta,
+                    summary,
                 )
             )
 

@@ -1,10 +1,9 @@
 """What a sweep view shows, folded from the sweep's events. Pure: no Textual, no clock, no I/O.
 
 `apply` also sees every event of the going run (thousands of output lines a second): those
-only go to that run's LiveState. The points' aggregates merge histograms (and import scipy),
-so the fold never computes them: a painter runs `engine.sweep.aggregate` over `runs` off the
-event loop when a run was added, and hands the result back with `set_summary`. When the sweep
-ends, its document's own aggregates replace whatever was computed on the way.
+only go to that run's LiveState. The points' aggregates come with each ended run (the runner
+computes them once, off the event loop, for its journal); when the sweep ends, its document's
+own aggregates replace them.
 """
 
 from __future__ import annotations
@@ -28,17 +27,7 @@ from tui_bench.engine.sweep import (
 )
 from tui_bench.errors import UsageError
 
-
-@dataclass(frozen=True)
-class RunDocument:
-    """The session document of the run that just ended, before the sweep records it.
-    SweepRunFinished does not carry it, and the run's own file is gone once the sweep has
-    recorded the run: whoever runs a sweep for a view reads it as the run ends."""
-
-    session: Mapping[str, Any]
-
-
-StateEvent = Event | SweepEvent | RunDocument
+StateEvent = Event | SweepEvent
 
 
 @dataclass(frozen=True)
@@ -121,12 +110,9 @@ class SweepState:
         self.eta_s: float | None = None
         self.last: SweepRunFinished | None = None
         self.done_by_point = [0] * len(self.points)
-        # As the sweep's document holds them: {"slot", "point", "repeat", "session"}.
-        self.runs: list[Mapping[str, Any]] = []
+        # {"points": [...], "knee": ...} as `engine.sweep.aggregate` gives them.
         self.summary: Mapping[str, Any] | None = None
-        self.summary_runs = 0
         self.finished: SweepFinished | None = None
-        self._document: Mapping[str, Any] | None = None
 
     @classmethod
     def from_document(cls, doc: Mapping[str, Any], path: Path) -> SweepState:
@@ -149,8 +135,6 @@ class SweepState:
             self.cooling_s = None
             self.eta_s = event.eta_s
             self.points_version += 1
-        elif isinstance(event, RunDocument):
-            self._document = event.session
         elif isinstance(event, SweepRunFinished):
             self._run_ended(event)
         elif isinstance(event, CoolingDown):
@@ -168,16 +152,9 @@ class SweepState:
         self.last = event
         self.eta_s = event.eta_s
         self.done_by_point[event.point.index] += 1
-        if self._document is not None:
-            run = {
-                "slot": event.index,
-                "point": event.point.index,
-                "repeat": event.repeat,
-                "session": self._document,
-            }
-            self.runs.append(run)
-            self._document = None
+        self.summary = event.summary
         self.points_version += 1
+        self.summary_version += 1
 
     def _ended(self, event: SweepFinished) -> None:
         doc = event.document
@@ -185,25 +162,12 @@ class SweepState:
         self.going = None
         self.cooling_s = None
         self.eta_s = 0.0
-        self.runs = list(doc.get("runs") or [])
         self.done_by_point = [0] * len(self.points)
-        for run in self.runs:
+        for run in doc.get("runs") or []:
             self.done_by_point[run["point"]] += 1
         self.summary = {"points": doc.get("points") or [], "knee": doc.get("knee")}
-        self.summary_runs = len(self.runs)
         self.points_version += 1
         self.summary_version += 1
-
-    def set_summary(self, summary: Mapping[str, Any], runs: int) -> None:
-        """The aggregates (`engine.sweep.aggregate`) over the first `runs` runs; dropped when
-        newer ones, or the sweep's own at its end, are already here."""
-        if self.finished is not None or runs <= self.summary_runs:
-            return
-        self.summary = summary
-        self.summary_runs = runs
-        self.points_version += 1
-        self.summary_version += 1
-        self.version += 1
 
     # What a painter derives, at paint rate
 

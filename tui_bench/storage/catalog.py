@@ -5,13 +5,14 @@ The CLI's `sessions` command and the TUI's session tables read the same rows.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from tui_bench.storage.session import Session
+from tui_bench.spec import RunSpec
+from tui_bench.storage.session import SWEEP, Session
 from tui_bench.storage.store import SessionEntry
 
 UNREADABLE = "unreadable"
@@ -22,18 +23,64 @@ def session_row(session: Session) -> dict[str, Any]:
     spec = session.spec
     result = session.result
     latency = result.latency if result else None
-    return {
+    row = {
         "id": session.id,
         "name": session.name,
+        "kind": session.kind,
         "status": session.status,
         "started_at": session.doc.get("started_at"),
         "tool": spec.tool,
         "url": " ".join(spec.urls),
         "c": spec.connections,
+        "m": spec.streams,
         "rps": result.rps if result else None,
         "p99_s": latency.percentiles.get("p99_s") if latency else None,
+        "errors": result.error_count if result else None,
         "tags": list(session.doc.get("tags") or []),
     }
+    return row | _sweep_headline(session) if session.is_sweep else row
+
+
+def _sweep_headline(session: Session) -> dict[str, Any]:
+    """A sweep has no result of its own: its tool is marked as a sweep's, and the URL, c, m
+    and figures are those of its best point (none while no run of it has completed)."""
+    head: dict[str, Any] = {"tool": f"{session.spec.tool} {SWEEP}"}
+    head |= {"rps": None, "p99_s": None, "errors": None}
+    try:
+        point = best_point(session.doc)
+        if point is None:
+            return head
+        spec = _point_spec(session, point["index"])
+        rate, requests = point.get("error_rate"), point.get("requests")
+        return head | {
+            "url": " ".join(spec.urls),
+            "c": spec.connections,
+            "m": spec.streams,
+            "rps": float(point["rps"]["mean"]),
+            "p99_s": point["latency"].get("p99_s"),
+            "errors": None if rate is None or requests is None else round(rate * requests),
+        }
+    except (KeyError, TypeError, ValueError, AttributeError):
+        # A damaged summary is listed without figures; opening the sweep says what is wrong.
+        return head
+
+
+def best_point(doc: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The point a sweep is listed by: its knee (the most req/s within the SLO), else the
+    point with the most req/s; None while no run of it has completed."""
+    measured: list[Mapping[str, Any]] = [
+        p for p in doc.get("points") or [] if (p.get("rps") or {}).get("mean") is not None
+    ]
+    knee = (doc.get("knee") or {}).get("point")
+    for point in measured:
+        if point["index"] == knee:
+            return point
+    return max(measured, key=lambda p: p["rps"]["mean"], default=None)
+
+
+def _point_spec(session: Session, index: int) -> RunSpec:
+    (point,) = (p for p in session.doc["sweep"]["points"] if p["index"] == index)
+    return RunSpec.from_dict(dict(point["request"]["spec"]))
 
 
 @dataclass(frozen=True)
@@ -43,6 +90,7 @@ class SessionRow:
     path: Path
     id: str
     status: str
+    kind: str = "run"  # or "sweep"
     name: str = ""
     started: datetime | None = None
     tool: str = ""
@@ -69,22 +117,21 @@ class SessionRow:
 def row_of(entry: SessionEntry) -> SessionRow:
     if entry.session is None:
         return SessionRow(entry.path, entry.path.stem, UNREADABLE, error=_reason(entry))
-    session = entry.session
-    head = session_row(session)
-    result = session.result
+    head = session_row(entry.session)
     return SessionRow(
         path=entry.path,
         id=head["id"],
         status=head["status"],
+        kind=head["kind"],
         name=head["name"],
         started=_instant(head["started_at"]),
         tool=head["tool"],
         url=head["url"],
         c=head["c"],
-        m=session.spec.streams,
+        m=head["m"],
         rps=head["rps"],
         p99_s=head["p99_s"],
-        errors=result.error_count if result else None,
+        errors=head["errors"],
         tags=tuple(str(tag) for tag in head["tags"]),
     )
 

@@ -2,18 +2,26 @@
 
 Kept in $XDG_CONFIG_HOME/tuibench/recent.json (~/.config/tuibench/recent.json). The list is a
 convenience: a missing, unreadable or damaged file reads as an empty list, and an entry that
-no longer makes a valid request is dropped, so it can never stop a run.
+no longer makes a valid request (or sweep) is dropped, so it can never stop a run.
+
+An entry is a RunRequest's dict; a sweep's adds a "sweep" object. Files written before sweeps
+were kept read as they are, and a tuibench that knows no sweeps reads a sweep as its base run.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import orjson
 
+from tui_bench.analysis.thresholds import Threshold, parse_slo
 from tui_bench.engine.request import RunRequest
+from tui_bench.engine.sweep import DEFAULT_COOL_DOWN_S
+from tui_bench.engine.sweep_plan import SweepPlan, Variant, build_plan, parse_ramp, parse_vary
 from tui_bench.errors import UsageError
 from tui_bench.storage.atomic import write_atomic
 from tui_bench.values import format_duration
@@ -22,12 +30,97 @@ MAX_RECENT = 10
 FORMAT_VERSION = 1
 
 
+@dataclass(frozen=True)
+class SweepSettings:
+    """What `tuibench sweep` takes beside the run options, as typed: each `--vary` and
+    `--ramp` clause, `--repeat`, `--cool-down` and `--slo`. Checked when a plan is made."""
+
+    vary: tuple[str, ...] = ()
+    ramp: tuple[str, ...] = ()
+    repeat: int = 1
+    cool_down_s: float = DEFAULT_COOL_DOWN_S
+    slo: str | None = None
+
+    @property
+    def is_sweep(self) -> bool:
+        """False when nothing varies nor repeats: that is a single run."""
+        return bool(self.vary or self.ramp) or self.repeat > 1
+
+    def plan(
+        self, request: RunRequest, tool_paths: Mapping[str, str | None] | None = None
+    ) -> SweepPlan:
+        """`request` swept so; UsageError for the first clause or point that cannot run."""
+        dimensions = [*map(parse_vary, self.vary), *map(parse_ramp, self.ramp)]
+        return build_plan([Variant(None, request, tool_paths or {})], dimensions, self.repeat)
+
+    def slo_clauses(self) -> tuple[Threshold, ...]:
+        return tuple(parse_slo(self.slo)) if self.slo else ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "vary": list(self.vary),
+            "ramp": list(self.ramp),
+            "repeat": self.repeat,
+            "cool_down_s": self.cool_down_s,
+            "slo": self.slo,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> SweepSettings:
+        return cls(
+            vary=_strings(data.get("vary", [])),
+            ramp=_strings(data.get("ramp", [])),
+            repeat=int(data.get("repeat", 1)),
+            cool_down_s=float(data.get("cool_down_s", DEFAULT_COOL_DOWN_S)),
+            slo=str(data["slo"]) if data.get("slo") else None,
+        )
+
+
+def _strings(value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+        raise TypeError(f"expected a list of strings, got {value!r}")
+    return tuple(value)
+
+
+@dataclass(frozen=True)
+class Config:
+    """What the run form starts: a run, or a sweep of it when `sweep` is given."""
+
+    request: RunRequest
+    sweep: SweepSettings | None = None
+
+    def check(self) -> None:
+        """UsageError with the first reason this config cannot start. A sweep's own request
+        need not be a valid run (a sweep of the URL has none): its points must be."""
+        if self.sweep is None:
+            self.request.spec.validate()
+            return
+        self.sweep.plan(self.request)
+        self.sweep.slo_clauses()
+        if not self.sweep.cool_down_s >= 0:
+            raise UsageError(f"bad cool-down {self.sweep.cool_down_s!r}: negative")
+
+    def to_dict(self) -> dict[str, Any]:
+        entry = self.request.to_dict()
+        if self.sweep is not None:
+            entry["sweep"] = self.sweep.to_dict()
+        return entry
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Config:
+        sweep = data.get("sweep")
+        return cls(
+            RunRequest.from_dict(data),
+            None if sweep is None else SweepSettings.from_dict(sweep),
+        )
+
+
 def recent_path() -> Path:
     config_home = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
     return Path(config_home) / "tuibench" / "recent.json"
 
 
-def load(path: Path | None = None) -> list[RunRequest]:
+def load(path: Path | None = None) -> list[Config]:
     try:
         document = orjson.loads((path or recent_path()).read_bytes())
     except (OSError, orjson.JSONDecodeError):
@@ -35,29 +128,42 @@ def load(path: Path | None = None) -> list[RunRequest]:
     entries = document.get("recent") if isinstance(document, dict) else None
     if not isinstance(entries, list):
         return []
-    requests = (_request(entry) for entry in entries)
-    return [request for request in requests if request is not None][:MAX_RECENT]
+    configs = (_config(entry) for entry in entries)
+    return [config for config in configs if config is not None][:MAX_RECENT]
 
 
-def _request(entry: Any) -> RunRequest | None:
+def _config(entry: Any) -> Config | None:
     try:
-        request = RunRequest.from_dict(entry)
-        request.spec.validate()
+        config = Config.from_dict(entry)
+        config.check()
     except (KeyError, TypeError, ValueError, AttributeError, UsageError):
         # Hand-edited or from another version: not worth a crash, nor worth offering.
         return None
-    return request
+    return config
 
 
-def remember(request: RunRequest, path: Path | None = None) -> list[RunRequest]:
-    """Put `request` first (once), keep MAX_RECENT, write atomically; the new list.
+def remember(config: Config, path: Path | None = None) -> list[Config]:
+    """Put `config` first (once), keep MAX_RECENT, write atomically; the new list.
 
     OSError when the file cannot be written."""
     path = path or recent_path()
-    recent = [request, *(r for r in load(path) if r != request)][:MAX_RECENT]
-    document = {"version": FORMAT_VERSION, "recent": [r.to_dict() for r in recent]}
+    recent = [config, *(c for c in load(path) if c != config)][:MAX_RECENT]
+    document = {"version": FORMAT_VERSION, "recent": [c.to_dict() for c in recent]}
     write_atomic(path, orjson.dumps(document, option=orjson.OPT_INDENT_2))
     return recent
+
+
+def describe_config(config: Config) -> str:
+    """The run's line (`describe`), after what the sweep varies: `sweep c=1,2 ×3 · h2load …`."""
+    sweep = config.sweep
+    if sweep is None:
+        return describe(config.request)
+    words = ["sweep", *sweep.vary, *sweep.ramp]
+    if sweep.repeat > 1:
+        words.append(f"×{sweep.repeat}")
+    if sweep.slo:
+        words.append(f"SLO {sweep.slo}")
+    return f"{' '.join(words)} · {describe(config.request)}"
 
 
 def describe(request: RunRequest) -> str:
@@ -66,7 +172,9 @@ def describe(request: RunRequest) -> str:
     words = [spec.tool, f"c{spec.connections}", f"t{spec.threads}"]
     if spec.streams:
         words.append(f"m{spec.streams}")
-    words.append(spec.expected_protocol)
+    if spec.urls:
+        # A sweep that varies the URL has none of its own, nor the protocol it implies.
+        words.append(spec.expected_protocol)
     if spec.requests is not None:
         words.append(f"-n {spec.requests:,}")
     if spec.duration_s is not None:

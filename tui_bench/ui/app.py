@@ -20,7 +20,14 @@ from tui_bench.errors import TuibenchError, UsageError
 from tui_bench.storage import store
 from tui_bench.storage.session import Session
 from tui_bench.ui.live_screen import EngineFactory, LiveScreen
-from tui_bench.ui.messages import OpenCompare, OpenReplay, OpenRunForm, OpenSessions, StartRun
+from tui_bench.ui.messages import (
+    OpenCompare,
+    OpenReplay,
+    OpenRunForm,
+    OpenSessions,
+    StartRun,
+    StartSweep,
+)
 from tui_bench.ui.terminal import TerminalDriver
 from tui_bench.ui.themes import DEFAULT_THEME, load_themes
 
@@ -152,6 +159,27 @@ class TuibenchApp(App[int]):
         live = LiveScreen(message.request.spec, factory, tool_label=label, basic=self.basic)
         self.job = live
         await self.push_screen(live)
+
+    async def on_start_sweep(self, message: StartSweep) -> None:
+        from tui_bench.ui.launch import RunLauncher
+        from tui_bench.ui.sweep_screen import SweepScreen
+
+        if self.run_going:
+            self.notify("a run is going: stop it first", severity="warning")
+            return
+        if not isinstance(self.launcher, RunLauncher):
+            self.notify("sweeps cannot be started from here", severity="error")
+            return
+        try:
+            state, title, engine = await self.launcher.sweep(
+                message.request, message.sweep, self.sessions_dir
+            )
+        except TuibenchError as exc:
+            self.notify(str(exc), severity="error", timeout=10)
+            return
+        screen = SweepScreen(state, title, engine, basic=self.basic)
+        self.job = screen
+        await self.push_screen(screen)
 
     async def on_open_run_form(self, message: OpenRunForm) -> None:
         from tui_bench.ui.run_form import RunFormScreen

@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING
 from tui_bench.engine.controller import EngineOptions, Listener, RunController
 from tui_bench.engine.events import RunFinished
 from tui_bench.engine.request import RunRequest
-from tui_bench.engine.sweep import Controller, SweepFinished, SweepOptions, SweepRunner, Target
-from tui_bench.engine.sweep_plan import Point, SweepPlan
-from tui_bench.engine.sweep_state import RunDocument, StateEvent, SweepState, SweepTitle
+from tui_bench.engine.sweep import SweepFinished, SweepOptions, SweepRunner, Target, prepare
+from tui_bench.engine.sweep_plan import SweepPlan
+from tui_bench.engine.sweep_state import StateEvent, SweepState, SweepTitle
 from tui_bench.runners.tools import Tool, find_tool_async
 from tui_bench.spec import RunSpec
-from tui_bench.storage import store
+from tui_bench.storage.recent import SweepSettings
 from tui_bench.storage.session import Session
 
 if TYPE_CHECKING:
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from tui_bench.analysis.significance import Side
     from tui_bench.ui.app import TuibenchApp
     from tui_bench.ui.live_screen import EngineFactory
-    from tui_bench.ui.sweep_screen import SweepScreen
+    from tui_bench.ui.sweep_screen import SweepEngineFactory, SweepScreen
 
 # A dropped SSH connection or a kill ends the run as Ctrl-C would: saved, then quit.
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
@@ -61,6 +61,30 @@ class RunLauncher:
         server = await asyncio.to_thread(request.server)
         engine = EngineOptions(server, self.interval_s, request.name, request.tags, self.live_hook)
         return controller_factory(engine, tool), tool_label(tool)
+
+    async def sweep(
+        self, request: RunRequest, sweep: SweepSettings, store_dir: Path | None = None
+    ) -> tuple[SweepState, SweepTitle, SweepEngineFactory]:
+        """What a sweep screen needs for `request` swept so, run as `tuibench sweep` runs it;
+        UsageError or ToolMissingError (naming the point) before anything runs."""
+        plan = sweep.plan(request, self.tool_paths)
+        # Tool versions and socket tables: not on the event loop.
+        targets = await asyncio.to_thread(prepare, plan)
+        options = SweepOptions(
+            cool_down_s=sweep.cool_down_s,
+            interval_s=self.interval_s,
+            name=request.name,
+            tags=request.tags,
+            live_hook=self.live_hook,
+            slo=sweep.slo_clauses(),
+            slo_text=sweep.slo,
+        )
+        tools = ", ".join(dict.fromkeys(tool_label(t.tool) for t in targets))
+        return (
+            SweepState(plan.to_dict(), slo=options.slo, slo_text=options.slo_text),
+            SweepTitle.of_plan(plan.to_dict(), options.name, tools),
+            sweep_engine(plan, targets, options, store_dir),
+        )
 
 
 def controller_factory(
@@ -114,41 +138,16 @@ async def run_replay(session: Session, ui: UiOptions) -> tuple[int, RunFinished 
     return await open_app(ui, first)
 
 
-class DocumentReading:
-    """A run of a sweep on screen: as it ends, its session document goes to the screen
-    (RunDocument) before the sweep records the run and drops the run's own file."""
-
-    def __init__(self, run: Controller, listener: Callable[[StateEvent], None]) -> None:
-        self._run = run
-        self._listener = listener
-
-    async def run(self) -> RunFinished:
-        finished = await self._run.run()
-        session = await asyncio.to_thread(store.load, finished.session_path)
-        self._listener(RunDocument(session.doc))
-        return finished
-
-    def stop(self) -> None:
-        self._run.stop()
-
-
 def sweep_engine(
     plan: SweepPlan,
     targets: Sequence[Target],
     options: SweepOptions,
     store_dir: Path | None = None,
 ) -> Callable[[Callable[[StateEvent], None]], SweepRunner]:
-    """What the sweep screen runs: the sweep, each run's document handed over as it ends."""
+    """What the sweep screen runs: the sweep, its events to the screen's listener."""
 
     def engine(listener: Callable[[StateEvent], None]) -> SweepRunner:
-        def controller(
-            point: Point, target: Target, work: Path, run_listener: Listener
-        ) -> DocumentReading:
-            return DocumentReading(options.controller(point, target, work, run_listener), listener)
-
-        return SweepRunner(
-            plan, targets, options, store_dir=store_dir, listener=listener, controller=controller
-        )
+        return SweepRunner(plan, targets, options, store_dir=store_dir, listener=listener)
 
     return engine
 

@@ -7,6 +7,7 @@ from pathlib import Path
 from textual.message import Message
 
 from tui_bench.engine.request import RunRequest
+from tui_bench.storage.recent import SweepSettings
 
 
 class StartRun(Message):
@@ -15,6 +16,16 @@ class StartRun(Message):
     def __init__(self, request: RunRequest) -> None:
         super().__init__()
         self.request = request
+
+
+class StartSweep(Message):
+    """Launch a sweep in a new sweep screen: `request` is the base of every point, as the
+    run options are for `tuibench sweep`."""
+
+    def __init__(self, request: RunRequest, sweep: SweepSettings) -> None:
+        super().__init__()
+        self.request = request
+        self.sweep = sweep
 
 
 class OpenRunForm(Message):

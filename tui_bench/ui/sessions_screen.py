@@ -103,8 +103,12 @@ class ExportDialog(ModalScreen[ExportChoice | None]):
                     yield RadioButton(fmt, value=i == 0, id=f"format-{fmt}")
             yield Input(f"./{self.row.id}.{FORMATS[0]}", id="path")
             yield Static(
-                "json the whole session · csv the series · md the result\n"
-                "enter writes · tab switches field · escape cancels",
+                (
+                    "json the whole sweep · csv its runs and points · md its tables\n"
+                    if self.row.kind == "sweep"
+                    else "json the whole session · csv the series · md the result\n"
+                )
+                + "enter writes · tab switches field · escape cancels",
                 classes="hint",
             )
 

@@ -4,37 +4,34 @@ Which run of how many and the time left, the going run's numbers, a table with o
 point that fills in as runs end, and charts of the points against the varied parameter with
 the knee marked. The sweep's listener only folds events into a SweepState; one timer paints
 from it. The table's rows exist from the start and only their cells change; the points'
-aggregates are computed off the event loop when a run has ended, and the charts are redrawn
-only then.
+aggregates come with each ended run, and the charts are redrawn only then.
 """
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, ClassVar, Protocol
+from typing import ClassVar, Protocol
 
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Container, Horizontal
-from textual.screen import Screen
 from textual.widgets import DataTable, Footer, ProgressBar, RichLog, Static
 
 from tui_bench.cli.commands import EXIT_CODES, run_line, verdict_line
 from tui_bench.engine.live_state import MAX_LINES, LiveState
-from tui_bench.engine.sweep import SweepFinished, aggregate, exit_code
+from tui_bench.engine.sweep import SweepFinished, exit_code
 from tui_bench.engine.sweep_state import PointRow, StateEvent, SweepState, SweepTitle
 from tui_bench.errors import SessionError
 from tui_bench.storage.export import fmt_count, fmt_seconds
 from tui_bench.storage.session import Session
 from tui_bench.storage.sweep_doc import shown
-from tui_bench.ui.live_screen import CHART_MIN_HEIGHT, EXIT_CRASHED, HELP
+from tui_bench.ui.live_screen import CHART_MIN_HEIGHT, EXIT_CRASHED, HELP, DrivingScreen
 from tui_bench.ui.render import LABEL, clock, pct
-from tui_bench.ui.widgets.dialogs import ConfirmQuit, HelpScreen
+from tui_bench.ui.widgets.dialogs import HelpScreen
 from tui_bench.ui.widgets.sweep_chart import KNEE_MARKER, SweepChart
 
 PAINT_HZ = 4
@@ -248,7 +245,8 @@ def _cell(column: Column, text: Text, first: bool, *, going: bool) -> Text:
     return Text.assemble((GOING_MARK if going else " ", "bold"), column.fit(text))
 
 
-class SweepScreen(Screen[None]):
+class SweepScreen(DrivingScreen):
+    JOB_NAME = "sweep"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "stop", "Stop", tooltip="stop the sweep; the runs so far are kept"),
         Binding("q", "quit_sweep", "Quit", tooltip="quit (asks first while the sweep goes)"),
@@ -312,16 +310,9 @@ class SweepScreen(Screen[None]):
         self.engine_factory = engine_factory
         self.basic = basic
         self._columns = columns(state)
-        self._engine: SweepEngine | None = None
-        self._stopping = False
-        self._crashed = False
-        # After the sweep ends: None stays, False leaves this screen, True leaves the app.
-        self._leave_after: bool | None = None
         self._painted = -1
         self._table_painted = -1
         self._charts_painted = -1
-        self._summarizing = False
-        self._summary_asked = 0
         self._log_source: LiveState | None = None
         self._lines_painted = 0
 
@@ -366,33 +357,8 @@ class SweepScreen(Screen[None]):
         self.set_class(charts, "-charts")
         self.set_interval(1 / PAINT_HZ, self.paint)
         if self.engine_factory is not None:
-            self._start(self.engine_factory)
+            self.drive(self.engine_factory(self.state.apply))
         self.paint(force=True)
-
-    # Driving the sweep
-
-    def _start(self, factory: SweepEngineFactory) -> None:
-        engine = self._engine = factory(self.state.apply)
-        self.refresh_bindings()
-        self.run_worker(self._drive(engine), name="sweep", exclusive=True, exit_on_error=False)
-
-    async def _drive(self, engine: SweepEngine) -> None:
-        try:
-            await engine.run()
-        except Exception as exc:
-            # The sweep broke (and saved what it had): say so instead of vanishing.
-            self._crashed = True
-            self.notify(f"the sweep failed: {exc}", severity="error", timeout=30)
-        finally:
-            self._engine = None
-            self.refresh_bindings()
-        self.paint(force=True)
-        if self._leave_after is not None:
-            self._leave(self._leave_after)
-
-    @property
-    def engine_running(self) -> bool:
-        return self._engine is not None
 
     @property
     def finished(self) -> SweepFinished | None:
@@ -401,37 +367,14 @@ class SweepScreen(Screen[None]):
     @property
     def exit_code(self) -> int:
         """As `tuibench sweep --headless` would exit; 0 for a saved sweep shown again."""
-        finished = self.state.finished
         if self._crashed:
             return EXIT_CRASHED
+        finished = self.state.finished
         if finished is None:
             return EXIT_CODES["interrupted"]
         if self.engine_factory is None:
             return 0
         return exit_code(EXIT_CODES[finished.status], finished.document.get("thresholds") or [])
-
-    def _summarize(self) -> None:
-        """The points' aggregates over the runs so far, off the event loop, when a run was
-        added since they were last asked for."""
-        state = self.state
-        if self._summarizing or not state.running or len(state.runs) <= self._summary_asked:
-            return
-        self._summarizing = True
-        self._summary_asked = len(state.runs)
-        self.run_worker(self._aggregate(list(state.runs)), name="aggregate", exit_on_error=False)
-
-    async def _aggregate(self, runs: list[Mapping[str, Any]]) -> None:
-        state = self.state
-        try:
-            summary = await asyncio.to_thread(
-                aggregate, [dict(p) for p in state.points], runs, state.slo, state.slo_text
-            )
-        except Exception as exc:
-            self.notify(f"cannot sum up the points: {exc}", severity="error", timeout=10)
-            return
-        finally:
-            self._summarizing = False
-        state.set_summary(summary, len(runs))
 
     # Painting
 
@@ -439,7 +382,6 @@ class SweepScreen(Screen[None]):
         """The numbers when anything changed; the table when runs started or ended; the
         charts only when the aggregates changed."""
         state = self.state
-        self._summarize()
         if state.version == self._painted and not force:
             return
         self._painted = state.version
@@ -503,42 +445,8 @@ class SweepScreen(Screen[None]):
             return self.engine_factory is not None
         return True
 
-    def action_stop(self) -> None:
-        if self._engine is not None:
-            self._stopping = True
-            self._engine.stop()
-            self.paint(force=True)
-
     def action_quit_sweep(self) -> None:
         self.ask_and_quit(leave_app=False)
-
-    def ask_and_quit(self, *, leave_app: bool) -> None:
-        """Leave; while the sweep goes, first ask, then stop it and let it save itself."""
-        if self._engine is None:
-            self._leave(leave_app)
-            return
-
-        def answered(yes: bool | None) -> None:
-            if yes:
-                self.stop_and_quit(leave_app=leave_app)
-
-        self.app.push_screen(ConfirmQuit(), answered)
-
-    def stop_and_quit(self, *, leave_app: bool = True) -> None:
-        """Stop the sweep, let it save itself, then leave."""
-        if self._engine is None:
-            self._leave(leave_app)
-            return
-        self._leave_after = leave_app
-        self.action_stop()
-
-    def _leave(self, leave_app: bool) -> None:
-        # Opened from another screen: back to it. Opened from the command line: the app ends.
-        if leave_app or len(self.app.screen_stack) <= 1:
-            self.app.exit(self.exit_code)
-        else:
-            self._leave_after = None
-            self.dismiss()
 
     def action_toggle_charts(self) -> None:
         if self.basic:

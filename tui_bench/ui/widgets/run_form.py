@@ -8,6 +8,11 @@ out of the request; they keep their text for when that tool or mode is picked ag
 Protocol is h2load's h1 / h2c / h2. As on the command line, the URL's scheme says whether TLS
 is used: picking h2c or h2 rewrites the URLs to http:// or https://, and typing a URL picks h2c
 or h2 from its scheme. h1 is `--h1` and leaves the scheme alone (https:// is HTTP/1.1 over TLS).
+
+The Sweep group, once ticked, takes what `tuibench sweep` takes beside the run options
+(`--vary`, `--ramp`, `--repeat`, `--cool-down`, `--slo`), read by the same parsers. When it
+varies or repeats something, Start posts StartSweep instead of StartRun; as on the command
+line, the run options are then the base of every point, and only the points must be valid.
 """
 
 from __future__ import annotations
@@ -28,12 +33,16 @@ from textual.validation import ValidationResult, Validator
 from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
+from tui_bench.analysis.thresholds import parse_slo
 from tui_bench.cli.commands import DEFAULT_DURATION_S
 from tui_bench.engine.request import SERVER_MODES, RunRequest
+from tui_bench.engine.sweep_plan import SweepPlan, parse_ramp, parse_vary
 from tui_bench.errors import UsageError
 from tui_bench.spec import COMPRESSIONS, TOOLS, RunSpec, validate_url
 from tui_bench.storage import recent
-from tui_bench.ui.messages import StartRun
+from tui_bench.storage.recent import Config, SweepSettings
+from tui_bench.storage.sweep_doc import shown
+from tui_bench.ui.messages import StartRun, StartSweep
 from tui_bench.values import format_duration, parse_duration, parse_positive_int
 
 T = TypeVar("T")
@@ -66,6 +75,29 @@ def read_headers(text: str) -> tuple[str, ...]:
 
 def read_tags(text: str) -> tuple[str, ...]:
     return tuple(tag for tag in (t.strip() for t in text.split(",")) if tag)
+
+
+def clauses(read: Callable[[str], object]) -> Callable[[str], tuple[str, ...]]:
+    """`;`-separated values of a repeatable flag (`c=1,2; m=1,10` is two `--vary`), each
+    checked by the flag's own reader and kept as typed."""
+
+    def read_clauses(text: str) -> tuple[str, ...]:
+        found = tuple(part for part in (p.strip() for p in text.split(";")) if part)
+        for clause in found:
+            read(clause)
+        return found
+
+    return read_clauses
+
+
+def checked(read: Callable[[str], object]) -> Callable[[str], str]:
+    """The text itself, once `read` accepts it."""
+
+    def read_checked(text: str) -> str:
+        read(text)
+        return text
+
+    return read_checked
 
 
 def required(read: Callable[[str], T]) -> Callable[[str], T]:
@@ -106,6 +138,12 @@ SERVER_PID = TextField("server_pid", "server pid", required(parse_positive_int))
 SERVER_NAME = TextField("server_name", "server name", required(str), "e.g. nginx")
 NAME = TextField("name", "name", str, "optional")
 TAGS = TextField("tags", "tags", read_tags, "comma-separated")
+VARY = TextField("vary", "vary", clauses(parse_vary), "e.g. c=10,50,100; m=1,10")
+RAMP = TextField("ramp", "ramp", clauses(parse_ramp), "e.g. c=400/4 (c=100,200,300,400)")
+REPEAT = TextField("repeat", "repeat", required(parse_positive_int), "runs of every point")
+COOL_DOWN = TextField("cool_down", "cool-down", required(parse_duration), "between runs; 0: none")
+SLO = TextField("slo", "SLO", optional(checked(parse_slo)), "p99<50ms,errors<1% marks the knee")
+SWEEP_FIELDS = (VARY, RAMP, REPEAT, COOL_DOWN, SLO)
 TEXT_FIELDS: tuple[TextField[object], ...] = (
     URLS,
     CONNECTIONS,
@@ -119,6 +157,7 @@ TEXT_FIELDS: tuple[TextField[object], ...] = (
     SERVER_NAME,
     NAME,
     TAGS,
+    *SWEEP_FIELDS,
 )
 
 PROTOCOLS = [
@@ -149,6 +188,37 @@ def with_scheme(urls: str, scheme: str) -> str:
     )
 
 
+def planned_s(plan: SweepPlan, cool_down_s: float) -> float | None:
+    """How long the sweep should take: every run's duration and warm-up, and the cool-downs
+    between runs; None when a point runs a request count, which takes as long as it takes."""
+    specs = [plan.points[slot.point].spec for slot in plan.order]
+    if any(spec.count_mode for spec in specs):
+        return None
+    runs = sum((spec.duration_s or 0) + (spec.warm_up_s or 0) for spec in specs)
+    return runs + cool_down_s * (len(specs) - 1)
+
+
+def about(seconds: float) -> str:
+    if seconds < 60:
+        return f"about {max(1, round(seconds))} s"
+    return f"about {round(seconds / 60)} min"
+
+
+def sweep_summary(plan: SweepPlan, cool_down_s: float) -> str:
+    """`sweep of 6 points × 3 = 18 runs, about 4 min · c=10,50,100 × m=1,10`."""
+    points = len(plan.points)
+    text = f"sweep of {points} point" + "s" * (points != 1)
+    if plan.repeat > 1:
+        text += f" × {plan.repeat} = {len(plan.order)} runs"
+    seconds = planned_s(plan, cool_down_s)
+    if seconds is not None:
+        text += f", {about(seconds)}"
+    varied = " × ".join(
+        f"{d.name}={','.join(shown(d.name, v) for v in d.values)}" for d in plan.dimensions
+    )
+    return f"{text} · {varied}" if varied else text
+
+
 class Reads(Validator):
     """Valid when the field's reader accepts the text; else the reader's one-line reason."""
 
@@ -165,7 +235,8 @@ class Reads(Validator):
 
 
 class RunForm(Vertical):
-    """Posts StartRun(request) when started, and then remembers the request as recent."""
+    """Posts StartRun(request), or StartSweep(request, sweep), when started, and then
+    remembers the config as recent."""
 
     DEFAULT_CSS = """
     RunForm {
@@ -180,6 +251,8 @@ class RunForm(Vertical):
             padding: 0 1;
         }
         &.-wide .group { width: 1fr; }
+        & #side { height: auto; }
+        &.-wide #side { width: 1fr; }
         & .row { height: auto; }
         &.-tall .row { margin-bottom: 1; }
         & .row > Label { width: 16; color: $text-muted; }
@@ -199,7 +272,7 @@ class RunForm(Vertical):
             "start",
             "Start",
             key_display="^s",
-            tooltip="start the run (once the form is valid)",
+            tooltip="start the run or the sweep (once the form is valid)",
         ),
     ]
 
@@ -207,7 +280,7 @@ class RunForm(Vertical):
         super().__init__(id=id)
         self._given = request
         # None until the file is read.
-        self.recent: list[RunRequest] | None = None
+        self.recent: list[Config] | None = None
         self.valid = False
 
     # Layout
@@ -232,22 +305,31 @@ class RunForm(Vertical):
                         "keep-alive -k",
                         Checkbox("ab: HTTP keep-alive", id="keepalive", compact=True),
                     )
-                with Vertical(id="labels", classes="group"):
-                    yield _text_row(HEADERS)
-                    yield _row(
-                        "compress",
-                        "compress",
-                        _select(_same((NO_COMPRESSION, *COMPRESSIONS)), "compress"),
-                    )
-                    yield _row(
-                        "server_mode",
-                        "server",
-                        _select([(SERVERS[m], m) for m in SERVER_MODES], "server_mode"),
-                    )
-                    yield _text_row(SERVER_PID)
-                    yield _text_row(SERVER_NAME)
-                    yield _text_row(NAME)
-                    yield _text_row(TAGS)
+                with Vertical(id="side"):
+                    with Vertical(id="labels", classes="group"):
+                        yield _text_row(HEADERS)
+                        yield _row(
+                            "compress",
+                            "compress",
+                            _select(_same((NO_COMPRESSION, *COMPRESSIONS)), "compress"),
+                        )
+                        yield _row(
+                            "server_mode",
+                            "server",
+                            _select([(SERVERS[m], m) for m in SERVER_MODES], "server_mode"),
+                        )
+                        yield _text_row(SERVER_PID)
+                        yield _text_row(SERVER_NAME)
+                        yield _text_row(NAME)
+                        yield _text_row(TAGS)
+                    with Vertical(id="sweep-group", classes="group"):
+                        yield _row(
+                            "sweep",
+                            "sweep",
+                            Checkbox("vary, ramp or repeat the run", id="sweep", compact=True),
+                        )
+                        for field in SWEEP_FIELDS:
+                            yield _text_row(field)
         with Horizontal(id="bar"):
             yield Button("Start", id="start", variant="success", compact=True, disabled=True)
             yield Static(id="status")
@@ -255,7 +337,9 @@ class RunForm(Vertical):
     def on_mount(self) -> None:
         self.query_one("#load").border_title = "Load"
         self.query_one("#labels").border_title = "Request · server · labels"
-        self.fill(self._given or DEFAULT_REQUEST)
+        self.query_one("#sweep-group").border_title = "Sweep"
+        self._fill_sweep(SweepSettings())
+        self.fill(Config(self._given or DEFAULT_REQUEST))
         self.run_worker(self._load_recent(), group="recent")
 
     def on_resize(self, event: events.Resize) -> None:
@@ -264,9 +348,10 @@ class RunForm(Vertical):
 
     # Filling
 
-    def fill(self, request: RunRequest) -> None:
-        """Show `request` in the fields; checking follows as their change messages arrive."""
-        spec = request.spec
+    def fill(self, config: Config) -> None:
+        """Show `config` in the fields; checking follows as their change messages arrive. A
+        single run leaves the Sweep group's text as it was, unticked."""
+        request, spec = config.request, config.request.spec
         texts = {
             URLS: " ".join(spec.urls),
             CONNECTIONS: str(spec.connections),
@@ -281,8 +366,7 @@ class RunForm(Vertical):
             NAME: request.name,
             TAGS: ", ".join(request.tags),
         }
-        for field, text in texts.items():
-            self._input(field).value = text
+        self._set_texts(texts)
         choices = {
             "tool": spec.tool,
             "protocol": protocol_of(spec),
@@ -293,6 +377,25 @@ class RunForm(Vertical):
         for select_id, value in choices.items():
             self.query_one(f"#{select_id}", Select).value = value
         self.query_one("#keepalive", Checkbox).value = spec.keepalive
+        self.query_one("#sweep", Checkbox).value = config.sweep is not None
+        if config.sweep is not None:
+            self._fill_sweep(config.sweep)
+
+    def _fill_sweep(self, sweep: SweepSettings) -> None:
+        self._set_texts(
+            {
+                VARY: "; ".join(sweep.vary),
+                RAMP: "; ".join(sweep.ramp),
+                REPEAT: str(sweep.repeat),
+                # format_duration says 0ms.
+                COOL_DOWN: format_duration(sweep.cool_down_s) if sweep.cool_down_s else "0",
+                SLO: sweep.slo or "",
+            }
+        )
+
+    def _set_texts(self, texts: dict[TextField[object], str]) -> None:
+        for field, text in texts.items():
+            self._input(field).value = text
 
     async def _load_recent(self) -> None:
         self.recent = await asyncio.to_thread(recent.load)
@@ -301,7 +404,7 @@ class RunForm(Vertical):
             self.fill(self.recent[0])
 
     def _offer_recent(self) -> None:
-        options = [(recent.describe(r), i) for i, r in enumerate(self.recent or ())]
+        options = [(recent.describe_config(c), i) for i, c in enumerate(self.recent or ())]
         select = self.query_one("#recent", Select)
         select.prompt = (
             f"{len(options)} kept: pick one to fill the form"
@@ -320,8 +423,31 @@ class RunForm(Vertical):
 
     # Reading
 
-    def request(self) -> RunRequest:
-        """The request the fields describe; UsageError with the first reason it cannot run."""
+    def config(self) -> Config:
+        """What Start starts: the run, or the sweep of it the Sweep group asks for; UsageError
+        with the first reason it cannot start."""
+        sweep = self.sweep()
+        config = Config(self.request(check=sweep is None), sweep)
+        config.check()
+        return config
+
+    def sweep(self) -> SweepSettings | None:
+        """The Sweep group's settings; None for a single run (unticked, or nothing varies nor
+        repeats)."""
+        if not self._applies(VARY.id):
+            return None
+        settings = SweepSettings(
+            vary=self._read(VARY),
+            ramp=self._read(RAMP),
+            repeat=self._read(REPEAT),
+            cool_down_s=self._read(COOL_DOWN),
+            slo=self._read(SLO),
+        )
+        return settings if settings.is_sweep else None
+
+    def request(self, *, check: bool = True) -> RunRequest:
+        """The request the fields describe; UsageError with the first reason it cannot run.
+        Unchecked (`check=False`) as the base of a sweep, whose points are checked instead."""
         tool = self._choice("tool")
         protocol = self._choice("protocol") if self._applies("protocol") else None
         compress = self._choice("compress")
@@ -341,7 +467,7 @@ class RunForm(Vertical):
             compress=None if compress == NO_COMPRESSION else compress,
         )
         return RunRequest(
-            spec.validate(),
+            spec.validate() if check else spec,
             server_mode=server_mode,
             server_pid=self._read_if(SERVER_PID),
             server_name=self._read_if(SERVER_NAME),
@@ -353,14 +479,20 @@ class RunForm(Vertical):
         try:
             return field.read(self._input(field).value.strip())
         except UsageError as exc:
-            raise UsageError(f"{field.label}: {exc}") from None
+            reason = str(exc)
+            # The sweep's parsers name what they read (`--vary c=x: …`, `bad SLO …`).
+            if field.label.lower() in reason.lower():
+                raise
+            raise UsageError(f"{field.label}: {reason}") from None
 
     def _read_if(self, field: TextField[T]) -> T | None:
         return self._read(field) if self._applies(field.id) else None
 
     def _applies(self, name: str) -> bool:
-        """Whether the chosen tool, mode and server mode take this field."""
+        """Whether the chosen tool, mode and server mode (and the Sweep tick) take this
+        field."""
         tool, mode, server = (self._choice(s) for s in ("tool", "mode", "server_mode"))
+        sweep = self.query_one("#sweep", Checkbox).value
         rules = {
             # ab is single-threaded: -t is not threads there.
             "threads": tool != "ab",
@@ -372,6 +504,7 @@ class RunForm(Vertical):
             "requests": mode == "count",
             "server_pid": server == "pid",
             "server_name": server == "name",
+            **{field.id: sweep for field in SWEEP_FIELDS},
         }
         return rules.get(name, True)
 
@@ -432,15 +565,29 @@ class RunForm(Vertical):
             error.update(message)
             error.display = bool(message)
         status = self.query_one("#status", Static)
+        # Until the form is valid, whether it will be a sweep is the tick's guess.
+        sweeping = self._applies(VARY.id)
         try:
-            status.update(Text.assemble(("ready: ", "bold"), recent.describe(self.request())))
-            self.valid = True
+            config = self.config()
         except UsageError as exc:
             status.update(Text(str(exc)))
             self.valid = False
+        else:
+            status.update(Text.assemble(("ready: ", "bold"), self._ready(config)))
+            sweeping = config.sweep is not None
+            self.valid = True
         status.set_class(not self.valid, "-invalid")
-        self.query_one("#start", Button).disabled = not self.valid
+        start = self.query_one("#start", Button)
+        start.label = "Start sweep" if sweeping else "Start"
+        start.disabled = not self.valid
         self.refresh_bindings()
+
+    def _ready(self, config: Config) -> str:
+        if config.sweep is not None:
+            return sweep_summary(config.sweep.plan(config.request), config.sweep.cool_down_s)
+        if self._applies(VARY.id):
+            return f"{recent.describe(config.request)} · nothing varied: one run"
+        return recent.describe(config.request)
 
     # Starting
 
@@ -462,17 +609,20 @@ class RunForm(Vertical):
 
     def action_start(self) -> None:
         try:
-            request = self.request()
+            config = self.config()
         except UsageError as exc:
             self.notify(str(exc), severity="error")
             return
-        self.post_message(StartRun(request))
+        if config.sweep is None:
+            self.post_message(StartRun(config.request))
+        else:
+            self.post_message(StartSweep(config.request, config.sweep))
         # Exclusive: a slow first read must not put back the list from before this run.
-        self.run_worker(self._remember(request), group="recent", exclusive=True)
+        self.run_worker(self._remember(config), group="recent", exclusive=True)
 
-    async def _remember(self, request: RunRequest) -> None:
+    async def _remember(self, config: Config) -> None:
         try:
-            self.recent = await asyncio.to_thread(recent.remember, request)
+            self.recent = await asyncio.to_thread(recent.remember, config)
         except OSError as exc:
             self.notify(f"recent configs not saved: {exc}", severity="warning")
             return

@@ -103,7 +103,11 @@ def cell_texts(row: SessionRow, marks: Mapping[str, Path]) -> dict[str, Text]:
     return {
         "mark": Text(mark_of(row.path, marks), MARK_STYLE),
         "date": Text(local_time(row.started)),
-        "name": Text(row.name) if row.name else missing,
+        # Narrow tables drop the tool column, which says "sweep": the name says it too.
+        "name": Text.assemble(
+            ("sweep ", "cyan") if row.kind == "sweep" else "",
+            Text(row.name) if row.name else missing,
+        ),
         "tool": Text(row.tool),
         "url": Text(short_url(row.url)),
         "c": Text(str(row.c)) if row.c is not None else missing,
