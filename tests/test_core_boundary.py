@@ -22,6 +22,7 @@ CORE = [
     "tui_bench.engine.sweep",
     "tui_bench.storage.catalog",
     "tui_bench.storage.recent",
+    "tui_bench.engine.sweep_settings",
 ]
 
 

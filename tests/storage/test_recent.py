@@ -4,10 +4,11 @@ import orjson
 import pytest
 
 from tui_bench.engine.request import RunRequest
+from tui_bench.engine.sweep_settings import SweepSettings
 from tui_bench.errors import UsageError
 from tui_bench.spec import RunSpec
 from tui_bench.storage import recent
-from tui_bench.storage.recent import Config, SweepSettings
+from tui_bench.storage.recent import Config
 
 URL = "http://127.0.0.1:8080/"
 SWEEP = SweepSettings(

@@ -11,7 +11,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from tests.ui import example_store, until, utc_clock
+from tests.ui import EXAMPLES, example_store, until, utc_clock
 from tests.ui.test_live_screen import ScriptedEngine, script
 from tui_bench.engine.events import Event
 from tui_bench.engine.request import RunRequest
@@ -139,11 +139,16 @@ async def test_help_and_quit(tmp_path: Path) -> None:
     assert app.return_value == 0
 
 
-async def test_an_empty_store_says_so(tmp_path: Path) -> None:
-    async with home(tmp_path / "none").run_test(size=(120, 40)) as pilot:
-        await recent_table(pilot)
+async def test_an_empty_store_says_so_until_a_session_is_saved(tmp_path: Path) -> None:
+    store_dir = tmp_path / "none"
+    async with home(store_dir).run_test(size=(120, 40)) as pilot:
+        table = await recent_table(pilot)
         box = pilot.app.screen.query_one("#recent-box")
         await until(pilot, lambda: "none yet" in str(box.border_subtitle), "the empty note")
+        store_dir.mkdir()
+        shutil.copy(next(EXAMPLES.glob("*h2c-m10.json")), store_dir)
+        table.reload()
+        await until(pilot, lambda: "enter replay" in str(box.border_subtitle), "the usual hint")
 
 
 async def _loaded(pilot: Pilot[Any]) -> None:

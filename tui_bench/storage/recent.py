@@ -11,75 +11,20 @@ were kept read as they are, and a tuibench that knows no sweeps reads a sweep as
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import orjson
 
-from tui_bench.analysis.thresholds import Threshold, parse_slo
 from tui_bench.engine.request import RunRequest
-from tui_bench.engine.sweep import DEFAULT_COOL_DOWN_S
-from tui_bench.engine.sweep_plan import SweepPlan, Variant, build_plan, parse_ramp, parse_vary
+from tui_bench.engine.sweep_settings import SweepSettings
 from tui_bench.errors import UsageError
 from tui_bench.storage.atomic import write_atomic
 from tui_bench.values import format_duration
 
 MAX_RECENT = 10
 FORMAT_VERSION = 1
-
-
-@dataclass(frozen=True)
-class SweepSettings:
-    """What `tuibench sweep` takes beside the run options, as typed: each `--vary` and
-    `--ramp` clause, `--repeat`, `--cool-down` and `--slo`. Checked when a plan is made."""
-
-    vary: tuple[str, ...] = ()
-    ramp: tuple[str, ...] = ()
-    repeat: int = 1
-    cool_down_s: float = DEFAULT_COOL_DOWN_S
-    slo: str | None = None
-
-    @property
-    def is_sweep(self) -> bool:
-        """False when nothing varies nor repeats: that is a single run."""
-        return bool(self.vary or self.ramp) or self.repeat > 1
-
-    def plan(
-        self, request: RunRequest, tool_paths: Mapping[str, str | None] | None = None
-    ) -> SweepPlan:
-        """`request` swept so; UsageError for the first clause or point that cannot run."""
-        dimensions = [*map(parse_vary, self.vary), *map(parse_ramp, self.ramp)]
-        return build_plan([Variant(None, request, tool_paths or {})], dimensions, self.repeat)
-
-    def slo_clauses(self) -> tuple[Threshold, ...]:
-        return tuple(parse_slo(self.slo)) if self.slo else ()
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "vary": list(self.vary),
-            "ramp": list(self.ramp),
-            "repeat": self.repeat,
-            "cool_down_s": self.cool_down_s,
-            "slo": self.slo,
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> SweepSettings:
-        return cls(
-            vary=_strings(data.get("vary", [])),
-            ramp=_strings(data.get("ramp", [])),
-            repeat=int(data.get("repeat", 1)),
-            cool_down_s=float(data.get("cool_down_s", DEFAULT_COOL_DOWN_S)),
-            slo=str(data["slo"]) if data.get("slo") else None,
-        )
-
-
-def _strings(value: Any) -> tuple[str, ...]:
-    if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
-        raise TypeError(f"expected a list of strings, got {value!r}")
-    return tuple(value)
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,8 @@ from tui_bench.ui.widgets.run_form import RunForm
 from tui_bench.ui.widgets.session_table import COMPACT_COLUMNS, SessionTable
 
 RECENT = 12
+HINT = "enter replay · s all sessions"
+EMPTY = "none yet: start a run →"
 
 
 class HomeScreen(Screen[None]):
@@ -69,7 +71,7 @@ class HomeScreen(Screen[None]):
         )
         recent = self.query_one("#recent-box")
         recent.border_title = "Recent sessions"
-        recent.border_subtitle = "enter replay · s all sessions"
+        recent.border_subtitle = HINT
         form = self.query_one("#form-box")
         form.border_title = "New run"
         form.border_subtitle = "ctrl+s start"
@@ -79,8 +81,8 @@ class HomeScreen(Screen[None]):
         self.query_one(SessionTable).reload_if_changed()
 
     def on_session_table_loaded(self, event: SessionTable.Loaded) -> None:
-        if not event.count:
-            self.query_one("#recent-box").border_subtitle = "none yet: start a run →"
+        # Back from the first run, the store is no longer empty.
+        self.query_one("#recent-box").border_subtitle = HINT if event.count else EMPTY
 
     def on_session_table_picked(self, event: SessionTable.Picked) -> None:
         event.stop()

@@ -17,10 +17,10 @@ from tui_bench.engine.events import RunFinished
 from tui_bench.engine.request import RunRequest
 from tui_bench.engine.sweep import SweepFinished, SweepOptions, SweepRunner, Target, prepare
 from tui_bench.engine.sweep_plan import SweepPlan
+from tui_bench.engine.sweep_settings import SweepSettings
 from tui_bench.engine.sweep_state import StateEvent, SweepState, SweepTitle
 from tui_bench.runners.tools import Tool, find_tool_async
 from tui_bench.spec import RunSpec
-from tui_bench.storage.recent import SweepSettings
 from tui_bench.storage.session import Session
 
 if TYPE_CHECKING:
@@ -79,12 +79,22 @@ class RunLauncher:
             slo=sweep.slo_clauses(),
             slo_text=sweep.slo,
         )
-        tools = ", ".join(dict.fromkeys(tool_label(t.tool) for t in targets))
-        return (
-            SweepState(plan.to_dict(), slo=options.slo, slo_text=options.slo_text),
-            SweepTitle.of_plan(plan.to_dict(), options.name, tools),
-            sweep_engine(plan, targets, options, store_dir),
-        )
+        return sweep_screen_parts(plan, targets, options, store_dir)
+
+
+def sweep_screen_parts(
+    plan: SweepPlan,
+    targets: Sequence[Target],
+    options: SweepOptions,
+    store_dir: Path | None = None,
+) -> tuple[SweepState, SweepTitle, SweepEngineFactory]:
+    """What a sweep screen is built from, for the command line and the run form alike."""
+    tools = ", ".join(dict.fromkeys(tool_label(t.tool) for t in targets))
+    return (
+        SweepState(plan.to_dict(), slo=options.slo, slo_text=options.slo_text),
+        SweepTitle.of_plan(plan.to_dict(), options.name, tools),
+        sweep_engine(plan, targets, options, store_dir),
+    )
 
 
 def controller_factory(
@@ -166,13 +176,7 @@ async def run_sweep(
     def first(app: TuibenchApp) -> Screen[None]:
         from tui_bench.ui.sweep_screen import SweepScreen
 
-        tools = ", ".join(dict.fromkeys(tool_label(t.tool) for t in targets))
-        screen = SweepScreen(
-            SweepState(plan.to_dict(), slo=options.slo, slo_text=options.slo_text),
-            SweepTitle.of_plan(plan.to_dict(), options.name, tools),
-            sweep_engine(plan, targets, options, store_dir),
-            basic=ui.basic,
-        )
+        screen = SweepScreen(*sweep_screen_parts(plan, targets, options, store_dir), basic=ui.basic)
         shown.append(screen)
         return screen
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from textual.message import Message
 
 from tui_bench.engine.request import RunRequest
-from tui_bench.storage.recent import SweepSettings
+from tui_bench.engine.sweep_settings import SweepSettings
 
 
 class StartRun(Message):

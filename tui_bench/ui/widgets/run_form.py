@@ -37,10 +37,11 @@ from tui_bench.analysis.thresholds import parse_slo
 from tui_bench.cli.commands import DEFAULT_DURATION_S
 from tui_bench.engine.request import SERVER_MODES, RunRequest
 from tui_bench.engine.sweep_plan import SweepPlan, parse_ramp, parse_vary
+from tui_bench.engine.sweep_settings import SweepSettings
 from tui_bench.errors import UsageError
 from tui_bench.spec import COMPRESSIONS, TOOLS, RunSpec, validate_url
 from tui_bench.storage import recent
-from tui_bench.storage.recent import Config, SweepSettings
+from tui_bench.storage.recent import Config
 from tui_bench.storage.sweep_doc import shown
 from tui_bench.ui.messages import StartRun, StartSweep
 from tui_bench.values import format_duration, parse_duration, parse_positive_int
