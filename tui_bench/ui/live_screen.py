@@ -33,8 +33,8 @@ from tui_bench.ui.widgets.dialogs import ConfirmQuit, HelpScreen, LabelDialog, L
 from tui_bench.ui.widgets.metric_panel import MetricPanel, SteadyStatic
 from tui_bench.ui.widgets.run_chart import RunChart
 
-NUMBERS_HZ = 5
-# The chart is redrawn on every n-th numbers frame: 2.5 Hz, plotext is the costly part.
+NUMBERS_HZ = 4
+# The chart is redrawn on every n-th numbers frame: 2 Hz, plotext is the costly part.
 CHART_EVERY = 2
 # Below this many rows the big chart does not fit beside the panels: off unless asked for.
 CHART_MIN_HEIGHT = 36
@@ -93,6 +93,8 @@ class MonitorScreen(Screen[None]):
         self._chart_on = False
         self._painted_version = -1
         self._chart_version = -1
+        # The sparklines change only with a new second: redrawn then, not every frame.
+        self._sparks_version = -1
         self._lines_painted = 0
         self._frame = 0
 
@@ -127,7 +129,7 @@ class MonitorScreen(Screen[None]):
     def show_state(self, state: LiveState) -> None:
         """Paint from `state` from now on, from scratch."""
         self.state = state
-        self._painted_version = self._chart_version = -1
+        self._painted_version = self._chart_version = self._sparks_version = -1
         self._lines_painted = state.lines_seen - len(state.output)
         self.query_one(RichLog).clear()
         self.query_one(ProgressBar).update(progress=state.fraction or 0)
@@ -152,18 +154,22 @@ class MonitorScreen(Screen[None]):
         self.paint_header()
         if state.fraction is not None:
             self.query_one(ProgressBar).update(progress=state.fraction)
-        rows = {
-            "req/s": state.series("rps"),
-            "p99": state.series("p99_s"),
-            "cpu": state.series("server_cpu_pct"),
-            "rss": state.series("server_rss_bytes"),
-        }
+        rows = client_rows = None
+        if state.rows_version != self._sparks_version:
+            self._sparks_version = state.rows_version
+            rows = {
+                "req/s": state.series("rps"),
+                "p99": state.series("p99_s"),
+                "cpu": state.series("server_cpu_pct"),
+                "rss": state.series("server_rss_bytes"),
+            }
+            client_rows = {"cpu": state.series("client_cpu_pct")}
         self._panel("throughput").show(render.throughput(state), rows)
         self._panel("latency").show(render.latency(state), rows)
         self._panel("status").show(render.status(state))
         self._panel("server").show(render.server(state), rows)
         client = self._panel("client")
-        client.show(render.client(state), {"cpu": state.series("client_cpu_pct")})
+        client.show(render.client(state), client_rows)
         client.set_class(state.client_bound, "-alert")
         warnings = self._panel("warnings")
         warnings.show(render.warnings(state))
