@@ -33,7 +33,7 @@ from tui_bench.storage import store
 from tui_bench.storage.catalog import previous_run, rows_of
 from tui_bench.ui.app import TuibenchApp
 from tui_bench.ui.compare_screen import CompareScreen
-from tui_bench.ui.live_screen import LiveScreen
+from tui_bench.ui.live_screen import CLIENT_BOUND_EVERY, LiveScreen
 from tui_bench.ui.widgets.dialogs import ConfirmQuit, HelpScreen, LabelDialog
 from tui_bench.ui.widgets.metric_panel import MetricPanel
 from tui_bench.ui.widgets.run_chart import RunChart
@@ -218,6 +218,19 @@ async def test_stop_ends_the_run_with_a_summary_and_r_runs_it_again() -> None:
         assert live.state.status == "running"
         assert not live.query_one("#summary").display
         assert len(app.engines) == 2  # type: ignore[attr-defined]
+
+
+async def test_a_client_bound_run_is_painted_once_a_second() -> None:
+    async with make_app().run_test(size=(120, 40)) as pilot:
+        live = await settle(pilot)
+        assert live.state.client_bound  # the script's generator thread ends at 95 %
+        painted = []
+        for tick in range(2 * CLIENT_BOUND_EVERY):
+            live.state.apply(Progress(6.0 + tick, None, None, None))
+            before = text_of(live, "#header")
+            live.paint()
+            painted.append(text_of(live, "#header") != before)
+        assert sum(painted) == 2
 
 
 async def test_pause_freezes_painting_until_resumed() -> None:

@@ -34,6 +34,9 @@ from tui_bench.ui.widgets.metric_panel import MetricPanel, SteadyStatic
 from tui_bench.ui.widgets.run_chart import RunChart
 
 NUMBERS_HZ = 4
+# While the load generator is saturated, every cycle the screen takes is taken from it:
+# then it paints once a second, when the per-second figures change anyway.
+CLIENT_BOUND_EVERY = NUMBERS_HZ
 # The chart is redrawn on every n-th numbers frame: 2 Hz, plotext is the costly part.
 CHART_EVERY = 2
 # Below this many rows the big chart does not fit beside the panels: off unless asked for.
@@ -140,6 +143,11 @@ class MonitorScreen(Screen[None]):
     def painting_held(self) -> bool:
         return False
 
+    @property
+    def paint_sparingly(self) -> bool:
+        """Paint once a second instead of at NUMBERS_HZ."""
+        return False
+
     def mark_dirty(self) -> None:
         """Something the state does not hold changed: repaint on the next frame."""
         self._painted_version = -1
@@ -149,6 +157,8 @@ class MonitorScreen(Screen[None]):
         state = self.state
         self._frame += 1
         if (self.painting_held or state.version == self._painted_version) and not force:
+            return
+        if self.paint_sparingly and self._frame % CLIENT_BOUND_EVERY and not force:
             return
         self._painted_version = state.version
         self.paint_header()
@@ -385,6 +395,10 @@ class LiveScreen(MonitorScreen, DrivingScreen):
     @property
     def painting_held(self) -> bool:
         return self.paused
+
+    @property
+    def paint_sparingly(self) -> bool:
+        return self.state.client_bound and self.engine_running
 
     def paint_header(self) -> None:
         self.query_one("#header", SteadyStatic).show(
