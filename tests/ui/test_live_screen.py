@@ -226,7 +226,7 @@ async def test_a_client_bound_run_is_painted_once_a_second() -> None:
         assert live.state.client_bound  # the script's generator thread ends at 95 %
         painted = []
         for tick in range(2 * CLIENT_BOUND_EVERY):
-            live.state.apply(Progress(6.0 + tick, None, None, None))
+            live.state.apply(Progress(10.0 + tick, None, None, None))
             before = text_of(live, "#header")
             live.paint()
             painted.append(text_of(live, "#header") != before)

@@ -30,8 +30,9 @@ from tui_bench.storage.catalog import previous_run, rows_of
 from tui_bench.ui import render
 from tui_bench.ui.messages import OpenCompare
 from tui_bench.ui.widgets.dialogs import ConfirmQuit, HelpScreen, LabelDialog, Labels
-from tui_bench.ui.widgets.metric_panel import MetricPanel, SteadyStatic
+from tui_bench.ui.widgets.metric_panel import MetricPanel
 from tui_bench.ui.widgets.run_chart import RunChart
+from tui_bench.ui.widgets.steady_static import SteadyStatic
 
 NUMBERS_HZ = 4
 # While the load generator is saturated, every cycle the screen takes is taken from it:

@@ -23,7 +23,7 @@ from tui_bench.spec import RunSpec
 from tui_bench.storage.session import Session
 from tui_bench.ui import render
 from tui_bench.ui.live_screen import CHART, EXPAND, HELP, LOG, NUMBERS_HZ, THEME, MonitorScreen
-from tui_bench.ui.widgets.metric_panel import SteadyStatic
+from tui_bench.ui.widgets.steady_static import SteadyStatic
 
 # Playback speeds, None for max: the whole session in about MAX_PLAY_S, never slower than
 # MAX_AT_LEAST times real time.

@@ -10,19 +10,9 @@ from collections.abc import Mapping, Sequence
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Label, Sparkline, Static
+from textual.widgets import Label, Sparkline
 
-
-class SteadyStatic(Static):
-    """A Static repainted only when its text changes: the figures change about once a second
-    while the screen paints five times, and every repaint is bytes sent down an SSH link."""
-
-    _shown: Text | None = None
-
-    def show(self, text: Text) -> None:
-        if text != self._shown:
-            self._shown = text
-            self.update(text)
+from tui_bench.ui.widgets.steady_static import SteadyStatic
 
 
 class MetricPanel(Vertical, can_focus=True):

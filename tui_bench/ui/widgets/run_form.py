@@ -31,7 +31,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.validation import ValidationResult, Validator
 from textual.widget import Widget
-from textual.widgets import Button, Checkbox, Input, Label, Select, Static
+from textual.widgets import Button, Checkbox, Input, Label, Select
 
 from tui_bench.analysis.thresholds import parse_slo
 from tui_bench.cli.commands import DEFAULT_DURATION_S
@@ -44,6 +44,7 @@ from tui_bench.storage import recent
 from tui_bench.storage.recent import Config
 from tui_bench.storage.sweep_doc import shown
 from tui_bench.ui.messages import StartRun, StartSweep
+from tui_bench.ui.widgets.steady_static import SteadyStatic
 from tui_bench.values import format_duration, parse_duration, parse_positive_int
 
 T = TypeVar("T")
@@ -333,7 +334,7 @@ class RunForm(Vertical):
                             yield _text_row(field)
         with Horizontal(id="bar"):
             yield Button("Start", id="start", variant="success", compact=True, disabled=True)
-            yield Static(id="status")
+            yield SteadyStatic(id="status")
 
     def on_mount(self) -> None:
         self.query_one("#load").border_title = "Load"
@@ -556,25 +557,26 @@ class RunForm(Vertical):
             for control in row.query(".control"):
                 control.disabled = not applies
         for field in TEXT_FIELDS:
-            error = self.query_one(f"#{field.id}-error", Static)
+            error = self.query_one(f"#{field.id}-error", SteadyStatic)
             message = ""
             if self._applies(field.id):
                 try:
                     field.read(self._input(field).value.strip())
                 except UsageError as exc:
                     message = str(exc)
-            error.update(message)
+            # Checked at every keystroke: an unchanged text must not cost a layout pass.
+            error.show(Text(message))
             error.display = bool(message)
-        status = self.query_one("#status", Static)
+        status = self.query_one("#status", SteadyStatic)
         # Until the form is valid, whether it will be a sweep is the tick's guess.
         sweeping = self._applies(VARY.id)
         try:
             config = self.config()
         except UsageError as exc:
-            status.update(Text(str(exc)))
+            status.show(Text(str(exc)))
             self.valid = False
         else:
-            status.update(Text.assemble(("ready: ", "bold"), self._ready(config)))
+            status.show(Text.assemble(("ready: ", "bold"), self._ready(config)))
             sweeping = config.sweep is not None
             self.valid = True
         status.set_class(not self.valid, "-invalid")
@@ -656,4 +658,5 @@ def _text_row(field: TextField[T]) -> Horizontal:
         validators=[Reads(field.read)],
         compact=True,
     )
-    return _row(field.id, field.label, control, Static(id=f"{field.id}-error", classes="error"))
+    error = SteadyStatic(id=f"{field.id}-error", classes="error")
+    return _row(field.id, field.label, control, error)
