@@ -38,6 +38,13 @@ class RunSpec:
         return self.duration_s is None
 
     @property
+    def planned_s(self) -> float | None:
+        """How long a duration run lasts, warm-up included; None for a request count."""
+        if self.duration_s is None:
+            return None
+        return self.duration_s + (self.warm_up_s or 0)
+
+    @property
     def tls(self) -> bool:
         return urlsplit(self.urls[0]).scheme == "https"
 

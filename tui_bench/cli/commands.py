@@ -43,6 +43,7 @@ from tui_bench.storage import store
 from tui_bench.storage.catalog import session_row
 from tui_bench.storage.export import (
     export,
+    export_to_file,
     fmt_count,
     fmt_metric,
     fmt_seconds,
@@ -273,15 +274,10 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    session = store.load(args.session)
-    text = export(session, args.format)
     if args.output:
-        try:
-            Path(args.output).write_text(text)
-        except OSError as exc:
-            raise UsageError(f"cannot write {args.output}: {exc.strerror}") from None
+        export_to_file(store.resolve(args.session), args.format, Path(args.output))
     else:
-        sys.stdout.write(text)
+        sys.stdout.write(export(store.load(args.session), args.format))
     return 0
 
 

@@ -266,10 +266,9 @@ class RunController:
 
     def _deadline(self) -> float:
         """A duration run that has not stopped well after its time is hung: stop it."""
-        spec = self.spec
-        if spec.count_mode:
+        planned = self.spec.planned_s
+        if planned is None:
             return float("inf")
-        planned = (spec.duration_s or 0) + (spec.warm_up_s or 0)
         return self._t0 + planned + max(OVERRUN_GRACE_S, planned * 0.2)
 
     def _line(self, stream: str, text: str) -> None:
@@ -352,7 +351,7 @@ class RunController:
             if self._done is not None and spec.requests:
                 return min(1.0, self._done / spec.requests)
             return self._fraction
-        total = (spec.duration_s or 0) + (spec.warm_up_s or 0)
+        total = spec.planned_s
         return min(1.0, elapsed / total) if total else None
 
     def _finish(

@@ -151,9 +151,8 @@ class LiveState:
         spec = self.spec
         if self.finished is not None:
             return 0.0
-        if not spec.count_mode:
-            planned = (spec.duration_s or 0) + (spec.warm_up_s or 0)
-            return max(0.0, planned - self.elapsed_s)
+        if spec.planned_s is not None:
+            return max(0.0, spec.planned_s - self.elapsed_s)
         if self.fraction:
             return self.elapsed_s * (1 - self.fraction) / self.fraction
         return None

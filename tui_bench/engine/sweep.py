@@ -510,8 +510,8 @@ class SweepRunner:
             spec = self.plan.points[slot.point].spec
             if taken:
                 total += sum(taken) / len(taken)
-            elif not spec.count_mode:
-                total += (spec.duration_s or 0) + (spec.warm_up_s or 0)
+            elif spec.planned_s is not None:
+                total += spec.planned_s
             elif every:
                 total += sum(every) / len(every)
             else:

@@ -22,29 +22,13 @@ from textual.widgets import DataTable, Footer, Input, Label, RadioButton, RadioS
 from tui_bench.errors import TuibenchError
 from tui_bench.storage import store
 from tui_bench.storage.catalog import SessionRow
-from tui_bench.storage.export import FORMATS, export
+from tui_bench.storage.export import FORMATS, export_to_file
 from tui_bench.ui.app import TuibenchApp
 from tui_bench.ui.messages import OpenCompare, OpenReplay, OpenRunForm
 from tui_bench.ui.widgets.dialogs import DIALOG_CSS, ConfirmQuit, HelpScreen
 from tui_bench.ui.widgets.session_table import COLUMNS, SessionTable, local_time
 
 MARKS = ("A", "B")
-
-
-def write_export(source: Path, fmt: str, target: Path, directory: Path | None) -> Path:
-    """Export the session in `source` as `fmt` into `target`; the absolute path written."""
-    if not source.is_file():
-        # Gone since the listing was read (store.load would look it up as an id).
-        raise TuibenchError(f"{source.name}: no such session file any more (r reloads)")
-    target = target.expanduser().absolute()
-    if target.resolve() == source.resolve():
-        raise TuibenchError(f"{target} is the session file itself: choose another file")
-    text = export(store.load(source, directory), fmt)
-    try:
-        target.write_text(text)
-    except OSError as exc:
-        raise TuibenchError(f"cannot write {target}: {exc.strerror}") from None
-    return target
 
 
 def row_title(row: SessionRow) -> str:
@@ -380,7 +364,7 @@ class SessionsScreen(Screen[None]):
     async def _export(self, row: SessionRow, choice: ExportChoice) -> None:
         try:
             written = await asyncio.to_thread(
-                write_export, row.path, choice.fmt, choice.path, self.directory
+                export_to_file, row.path, choice.fmt, choice.path, self.directory
             )
         except TuibenchError as exc:
             self.notify(str(exc), severity="error", timeout=10)

@@ -193,11 +193,10 @@ def with_scheme(urls: str, scheme: str) -> str:
 def planned_s(plan: SweepPlan, cool_down_s: float) -> float | None:
     """How long the sweep should take: every run's duration and warm-up, and the cool-downs
     between runs; None when a point runs a request count, which takes as long as it takes."""
-    specs = [plan.points[slot.point].spec for slot in plan.order]
-    if any(spec.count_mode for spec in specs):
+    planned = [plan.points[slot.point].spec.planned_s for slot in plan.order]
+    if any(p is None for p in planned):
         return None
-    runs = sum((spec.duration_s or 0) + (spec.warm_up_s or 0) for spec in specs)
-    return runs + cool_down_s * (len(specs) - 1)
+    return sum(p for p in planned if p is not None) + cool_down_s * (len(planned) - 1)
 
 
 def about(seconds: float) -> str:

@@ -1,0 +1,41 @@
+"""`tuibench export`: to standard output or a file, never over the session itself."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tui_bench.cli.main import main
+
+EXAMPLE = Path(__file__).parents[2] / "sessions" / "20261121-112049-153-h2load-h2c-m10.json"
+
+
+@pytest.fixture
+def session(tmp_path: Path) -> Path:
+    return Path(shutil.copy(EXAMPLE, tmp_path))
+
+
+def test_export_to_a_file(session: Path, tmp_path: Path) -> None:
+    target = tmp_path / "out.csv"
+    assert main(["export", str(session), "-f", "csv", "-o", str(target)]) == 0
+    assert target.read_text().startswith("t_s,rps,good_rps,")
+
+
+def test_export_over_the_session_itself_is_refused(
+    session: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    before = session.read_bytes()
+    assert main(["export", str(session), "-f", "md", "-o", str(session)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "is the session file itself" in err
+    assert session.read_bytes() == before
+
+
+def test_an_unwritable_target_is_one_line(
+    session: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["export", str(session), "-o", str(tmp_path / "no" / "dir.json")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot write" in err
