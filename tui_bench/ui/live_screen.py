@@ -428,7 +428,10 @@ class LiveScreen(MonitorScreen, DrivingScreen):
 
     def action_pause(self) -> None:
         self.paused = not self.paused
-        self.paint_header()
+        if self.paused:
+            self.paint_header()
+        else:
+            self.paint(force=True)
 
     def action_rerun(self) -> None:
         if self._engine is not None:
