@@ -371,3 +371,105 @@ def test_an_hour_sampled_ten_times_a_second_seeks_fast() -> None:
     spent = time.perf_counter() - began
     # A full fold takes a few ms here; the bound leaves room for a busy machine.
     assert spent < 2.0
+
+
+def timed_doc() -> dict[str, Any]:
+    """The demo run with when each output line came, as RunController records it."""
+    doc = session_doc()
+    doc["raw"] = {
+        "stdout": "starting benchmark...\nprogress: 50% done\nfinished in 6.00s\n",
+        "stderr": "a warning\n",
+    }
+    doc["raw_times"] = {"stdout": [0.05, 3.012, 6.1], "stderr": [2.5]}
+    return doc
+
+
+def line_times(tl: Timeline) -> list[tuple[float, str]]:
+    return [
+        (t, e.text) for t, e in zip(tl.times, tl.events, strict=True) if isinstance(e, OutputLine)
+    ]
+
+
+def test_timed_lines_come_when_the_run_printed_them() -> None:
+    tl = timeline(Session(timed_doc()))
+    assert tl.lines_timed
+    assert line_times(tl) == [
+        (0.05, "starting benchmark...\n"),
+        (2.5, "a warning\n"),
+        (3.012, "progress: 50% done\n"),
+        (6.1, "finished in 6.00s\n"),
+    ]
+    assert [e.text for e in tl.state_at(0.0).output] == []
+    assert [e.text for e in tl.state_at(3.0).output] == ["starting benchmark...\n", "a warning\n"]
+    assert tl.state_at(tl.length_s).lines_seen == 4
+
+
+def test_seeking_among_timed_lines_equals_a_fresh_fold() -> None:
+    tl = timeline(Session(timed_doc()))
+    player = Player(tl)
+    for t in (6.2, 3.1, 0.0, 2.5, 3.012, 1.0):
+        player.seek(t)
+        assert picture(player.state) == picture(tl.state_at(t))
+
+
+def test_a_line_after_the_last_record_lengthens_the_run() -> None:
+    # A run that died: no end time, the output went on after the last sample.
+    doc = timed_doc()
+    del doc["ended_at"]
+    doc["series"] = doc["series"][:2]
+    doc["samples"] = doc["samples"][:4]
+    tl = timeline(Session(doc))
+    assert tl.length_s == 6.1
+    assert line_times(tl)[-1] == (6.1, "finished in 6.00s\n")
+
+
+def test_lines_are_cut_at_newlines_only_as_the_run_read_them() -> None:
+    doc = session_doc()
+    doc["raw"] = {"stdout": "progress\r10%\r20%\n\nlast", "stderr": ""}
+    doc["raw_times"] = {"stdout": [1.0, 2.0, 3.0], "stderr": []}
+    tl = timeline(Session(doc))
+    assert tl.lines_timed
+    assert line_times(tl) == [(1.0, "progress\r10%\r20%\n"), (2.0, "\n"), (3.0, "last")]
+
+
+@pytest.mark.parametrize(
+    "times",
+    [
+        None,
+        "soon",
+        {"stdout": [0.05, 3.0], "stderr": [2.5]},  # a line short
+        {"stdout": [0.05, 3.0, 6.1, 7.0], "stderr": [2.5]},  # a line too many
+        {"stdout": [0.05, 3.0, 6.1]},  # a stream missing
+        {"stdout": [0.05, "3", 6.1], "stderr": [2.5]},
+        {"stdout": [3.0, 0.05, 6.1], "stderr": [2.5]},  # out of order
+    ],
+    ids=["absent", "not-a-mapping", "short", "long", "no-stderr", "not-a-number", "unordered"],
+)
+def test_line_times_that_do_not_fit_the_lines_leave_them_all_at_the_start(times: Any) -> None:
+    doc = timed_doc()
+    if times is None:
+        del doc["raw_times"]
+    else:
+        doc["raw_times"] = times
+    tl = timeline(Session(doc))
+    assert not tl.lines_timed
+    assert line_times(tl) == [
+        (0.0, "starting benchmark...\n"),
+        (0.0, "progress: 50% done\n"),
+        (0.0, "finished in 6.00s\n"),
+        (0.0, "a warning\n"),
+    ]
+    assert tl.length_s == pytest.approx(6.2)
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_example_sessions_have_untimed_output_all_at_the_start(path: Path) -> None:
+    # Saved before line times: every line at 0, in the order of each stream as stored.
+    session = store.load(path)
+    assert "raw_times" not in session.doc
+    tl = timeline(session, path)
+    assert not tl.lines_timed
+    raw = session.doc["raw"]
+    expected = [(0.0, line) for s in ("stdout", "stderr") for line in raw[s].splitlines(True)]
+    assert line_times(tl) == expected
+    assert tl.state_at(0.0).lines_seen == len(expected)

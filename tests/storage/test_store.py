@@ -149,3 +149,82 @@ def test_save_imported(tmp_path: Path) -> None:
     assert session.status == "imported"
     assert session.result == RESULT
     assert session.doc["raw"]["stdout"] == "raw text"
+
+
+def timed_journal(directory: Path, session_id: str) -> JournalWriter:
+    """A run's journal whose output lines carry when they came, as RunController writes."""
+    journal = JournalWriter(store.journal_path(directory, session_id), draft(session_id).header())
+    journal.write("out", {"s": "stdout", "l": "starting\n", "t": 0.012})
+    journal.write("out", {"s": "stderr", "l": "a warning\n", "t": 0.5})
+    journal.write("second", {"t_s": 0, "rps": 10})
+    journal.write("out", {"s": "stdout", "l": "done\n", "t": 1.25})
+    journal.write("out", {"s": "stdout", "l": "no newline", "t": 1.25})
+    return journal
+
+
+def test_line_times_are_kept_beside_the_raw_output(tmp_path: Path) -> None:
+    journal = timed_journal(tmp_path, "run-timed")
+    journal.write("end", {"status": "completed", "exit_code": 0, "result": RESULT.to_dict()})
+    journal.close()
+    doc = store.load(store.finalize(journal.path)).doc
+    # `raw` keeps its shape: one text per stream.
+    assert doc["raw"] == {"stdout": "starting\ndone\nno newline", "stderr": "a warning\n"}
+    assert doc["raw_times"] == {"stdout": [0.012, 1.25, 1.25], "stderr": [0.5]}
+    assert doc["version"] == SCHEMA_VERSION
+
+
+def test_a_run_without_output_has_empty_line_times(tmp_path: Path) -> None:
+    d = draft()
+    journal = JournalWriter(store.journal_path(tmp_path, d.id), d.header())
+    journal.write("end", {"status": "failed", "exit_code": 1})
+    journal.close()
+    doc = store.load(store.finalize(journal.path)).doc
+    assert doc["raw"] == {"stdout": "", "stderr": ""}
+    assert doc["raw_times"] == {"stdout": [], "stderr": []}
+
+
+@pytest.mark.parametrize("untimed", [0, 2], ids=["all-untimed", "one-untimed"])
+def test_lines_of_an_older_writer_keep_no_times(tmp_path: Path, untimed: int) -> None:
+    # A journal left by a version before line times, recovered by this one.
+    d = draft()
+    journal = JournalWriter(store.journal_path(tmp_path, d.id), d.header())
+    lines = ["one\n", "two\n", "three\n"]
+    for i, line in enumerate(lines):
+        timed = untimed != 0 and i != untimed
+        journal.write("out", {"s": "stdout", "l": line, **({"t": float(i)} if timed else {})})
+    journal.close()
+    doc = store.document_from_journal(journal.path)
+    assert doc["raw"]["stdout"] == "one\ntwo\nthree\n"
+    assert "raw_times" not in doc
+
+
+def test_each_run_of_a_sweep_keeps_its_line_times(tmp_path: Path) -> None:
+    # Runs come into a sweep three ways: recorded in its journal, a finished file not yet
+    # recorded, and the journal of the run going when the sweep's process died.
+    header = {
+        **draft("sweep-x").header(),
+        "kind": "sweep",
+        "sweep": {"points": [{}], "order": [[0, 0], [0, 1], [0, 2]]},
+    }
+    sweep = JournalWriter(store.journal_path(tmp_path, "sweep-x"), header)
+    work = store.runs_dir(sweep.path)
+    work.mkdir()
+    recorded = timed_journal(work, "run-a")
+    recorded.write("end", {"status": "completed", "exit_code": 0})
+    recorded.close()
+    recorded_doc = store.load(store.finalize(recorded.path)).doc
+    sweep.write("run", {"slot": 0, "point": 0, "repeat": 0, "session": recorded_doc})
+    sweep.close()
+    (work / "run-a.json").unlink()
+    finished = timed_journal(work, "run-b")
+    finished.write("end", {"status": "completed", "exit_code": 0})
+    finished.close()
+    store.finalize(finished.path)
+    timed_journal(work, "run-c").close()
+    [entry] = store.list_sessions(tmp_path)
+    assert entry.session is not None, entry.error
+    runs = entry.session.runs
+    assert [r.id for r in runs] == ["run-a", "run-b", "run-c"]
+    assert [r.status for r in runs] == ["completed", "completed", "interrupted"]
+    for run in runs:
+        assert run.doc["raw_times"] == {"stdout": [0.012, 1.25, 1.25], "stderr": [0.5]}

@@ -274,7 +274,10 @@ class RunController:
     def _line(self, stream: str, text: str) -> None:
         self._output[stream].append(text)
         assert self._journal is not None
-        self._journal.write("out", {"s": stream, "l": text})
+        # On the clock of the samples, so a replay shows each line when it came; to the ms,
+        # which is finer than any tool's output and keeps the session small.
+        elapsed = round(time.monotonic() - self._t0, 3)
+        self._journal.write("out", {"s": stream, "l": text, "t": elapsed})
         self._emit(OutputLine(stream, text))
         if connection_failures(text):
             self._warn(CONNECTIONS_DYING)

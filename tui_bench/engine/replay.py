@@ -1,14 +1,16 @@
 """A saved session as the stream of events its run produced, to be played back. Pure: no
 Textual, no clock; the replay screen owns the clock and asks for the state at a position.
 
-The session keeps when each second closed and when each resource sample was taken; it keeps
-no times for the tool's output lines or for most warnings. Those are placed where they are
-known to be complete: the output and setup facts at the start, the run's verdicts at the end.
+The session keeps when each second closed, when each resource sample was taken and (since
+`raw_times`) when each line of the tool's output came; it keeps no times for most warnings.
+What has no time is placed where it is known to be complete: the output of an older session
+and setup facts at the start, the run's verdicts at the end.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import re
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -47,6 +49,8 @@ class Timeline:
     times: tuple[float, ...]
     events: tuple[Event, ...]
     length_s: float
+    # Whether output lines are at the time they came (else all at the start).
+    lines_timed: bool = False
 
     @property
     def playable(self) -> bool:
@@ -119,19 +123,16 @@ def timeline(session: Session, path: Path | None = None) -> Timeline:
     samples = [_sample(session, s) for s in _items(session, "samples")]
     warnings = [_warning(session, w) for w in _items(session, "warnings")]
     row_times = [_row_time(session, row) for row in rows]
+    output, lines_timed = _output(doc)
     recorded = _seconds_between(doc.get("started_at"), doc.get("ended_at"))
-    length = max([recorded or 0.0, *(s.t_s for s in samples)])
+    length = max([recorded or 0.0, *(s.t_s for s in samples), *(t for t, _ in output)])
     if rows:
         length = max(length, min(max(row_times) + 1, recorded or float("inf")))
 
     argv = tuple(str(a) for a in doc.get("argv") or ())
     # The tool's pid is not kept: it meant something only while the run went.
     timed: list[tuple[float, Event]] = [(0.0, RunStarted(session.id, argv, 0))]
-    raw = doc.get("raw") or {}
-    for stream in ("stdout", "stderr"):
-        text = raw.get(stream) if isinstance(raw, Mapping) else None
-        if isinstance(text, str):
-            timed += [(0.0, OutputLine(stream, line)) for line in text.splitlines(keepends=True)]
+    timed += output
     timed += [(0.0, w) for w in warnings if w.code in SETUP_WARNINGS]
     # A second closes at its end; the last, partial one when the run ended.
     timed += [
@@ -155,7 +156,46 @@ def timeline(session: Session, path: Path | None = None) -> Timeline:
         tuple(t for t, _ in timed),
         tuple(event for _, event in timed),
         length,
+        lines_timed=lines_timed,
     )
+
+
+def _output(doc: Mapping[str, Any]) -> tuple[list[tuple[float, OutputLine]], bool]:
+    """The tool's lines, stdout's then stderr's, each at the time it came when the session
+    knows it (then True), else at the start."""
+    raw = doc.get("raw")
+    raw = raw if isinstance(raw, Mapping) else {}
+    streams = {s: _lines(raw[s]) for s in ("stdout", "stderr") if isinstance(raw.get(s), str)}
+    times = _line_times(doc.get("raw_times"), streams)
+    timed = [
+        (t, OutputLine(stream, line))
+        for stream, lines in streams.items()
+        for t, line in zip(
+            times[stream] if times is not None else [0.0] * len(lines), lines, strict=True
+        )
+    ]
+    return timed, times is not None
+
+
+def _lines(text: str) -> list[str]:
+    """The lines as the run read them: cut at newlines only, each keeping its own."""
+    return re.findall(r"[^\n]*\n|[^\n]+\Z", text)
+
+
+def _line_times(kept: Any, streams: Mapping[str, list[str]]) -> dict[str, list[float]] | None:
+    """When each line of each stream came, or None when the session does not say: it is older
+    than `raw_times`, or they do not match its lines (then none is trusted)."""
+    if not isinstance(kept, Mapping):
+        return None
+    times: dict[str, list[float]] = {}
+    for stream, lines in streams.items():
+        ts = kept.get(stream)
+        if not isinstance(ts, list) or len(ts) != len(lines):
+            return None
+        if not all(isinstance(t, int | float) for t in ts) or ts != sorted(ts):
+            return None
+        times[stream] = [max(float(t), 0.0) for t in ts]
+    return times
 
 
 def _items(session: Session, key: str) -> Sequence[Any]:

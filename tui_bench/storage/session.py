@@ -8,6 +8,10 @@ Keys added within schema version 1, each optional (a document without them stays
   excluded, for runs whose every request time is known (h2load's request log). Points of a
   sweep merge these; percentiles are never averaged.
 - `message`: why the run did not complete, in one line.
+- `raw_times`: when each line of `raw` came, in seconds since the run started (the clock of
+  `samples`, to the ms): `{"stdout": [t, ...], "stderr": [t, ...]}`, one time per line of
+  that stream (lines end at "\n"), in order. Absent from older sessions and imported ones;
+  replay shows the output of those from the start.
 - `thresholds`: the verdicts of `--threshold`, each `{"text", "metric", "op", "limit",
   "actual", "passed", "reason"}` (in a sweep also the `point` and its `name`).
 - `kind`: `"sweep"` for a sweep; absent for a single run. A sweep holds every run it made:

@@ -63,6 +63,8 @@ def document_from_journal(path: Path) -> dict[str, Any]:
     runs: list[Any] = []
     summary: Mapping[str, Any] = {}
     raw: dict[str, list[str]] = {"stdout": [], "stderr": []}
+    # When each line came, by stream; None once a line has no time (an older writer's).
+    raw_times: dict[str, list[float]] | None = {"stdout": [], "stderr": []}
     end: Mapping[str, Any] = {}
     for record in read_records(path):
         kind = record.pop("k")
@@ -76,6 +78,10 @@ def document_from_journal(path: Path) -> dict[str, Any]:
             warnings.append(record)
         elif kind == "out":
             raw.setdefault(record["s"], []).append(record["l"])
+            if raw_times is not None and "t" in record:
+                raw_times.setdefault(record["s"], []).append(record["t"])
+            else:
+                raw_times = None
         elif kind == "run":
             runs.append(record)
         elif kind == "summary":
@@ -98,6 +104,8 @@ def document_from_journal(path: Path) -> dict[str, Any]:
         result=end.get("result"),
         resources=end.get("resources"),
     )
+    if raw_times is not None:
+        doc["raw_times"] = raw_times
     doc.update({key: end[key] for key in OPTIONAL_END_KEYS if key in end})
     return doc
 

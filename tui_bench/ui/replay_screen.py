@@ -37,6 +37,9 @@ PLAYBACK_ACTIONS = frozenset({"toggle_play", "seek", "jump", "speed", "step_spee
 SEEK = Binding.Group("Seek", compact=True)
 SPEED = Binding.Group("Speed", compact=True)
 QUIT = Binding("q", "back", "Back", tooltip="back (quit when opened from the command line)")
+# Sessions older than `raw_times` show the whole output from the start.
+LOG_TIMED = "Tool output (each line when it was printed)"
+LOG_UNTIMED = "Tool output (whole run: lines are not timed)"
 
 
 def _about(keys: str, what: str) -> Binding:
@@ -135,7 +138,6 @@ class ReplayScreen(MonitorScreen):
         return SPEED_LABELS[self.speed_index]
 
     def begin(self) -> None:
-        self.query_one("#log").border_title = "Tool output (whole run: lines are not timed)"
         self.set_interval(1 / NUMBERS_HZ, self.advance)
         self.run_worker(self._load(), name="load", exclusive=True)
 
@@ -148,6 +150,9 @@ class ReplayScreen(MonitorScreen):
             self.mark_dirty()
             return
         self.player, self._title, self._note = player, title, None
+        self.query_one("#log").border_title = (
+            LOG_TIMED if player.timeline.lines_timed else LOG_UNTIMED
+        )
         self.show_state(player.state)
         self.refresh_bindings()
         self.play()

@@ -1,0 +1,70 @@
+"""RunController on a stand-in process whose output comes at known moments."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+from typing import Any
+
+from tui_bench.engine.controller import Process, RunController
+from tui_bench.engine.events import Event, OutputLine
+from tui_bench.engine.replay import timeline
+from tui_bench.runners.tools import Tool
+from tui_bench.spec import RunSpec
+from tui_bench.storage import store
+
+PAUSE_S = 1.0
+# A line a second apart, one on stderr in between, and a last one without a newline.
+SCRIPT = f"""
+import sys, time
+print("first", flush=True)
+print("to stderr", file=sys.stderr, flush=True)
+time.sleep({PAUSE_S})
+print("second", flush=True)
+sys.stdout.write("tail")
+"""
+
+
+async def spawn_script(*argv: str, **kwargs: Any) -> Process:
+    # The tool's argv is ignored: the script stands in for it.
+    return await asyncio.create_subprocess_exec(sys.executable, "-c", SCRIPT, **kwargs)
+
+
+async def test_each_output_line_is_saved_with_when_it_came(tmp_path: Path) -> None:
+    events: list[Event] = []
+    controller = RunController(
+        RunSpec(urls=("http://127.0.0.1:9/",), tool="ab", requests=1),
+        Tool("ab", "/usr/bin/ab", "2.3"),
+        store=tmp_path,
+        interval_s=0.2,
+        listener=events.append,
+        spawn=spawn_script,
+    )
+    finished = await controller.run()
+    doc = store.load(finished.session_path).doc
+    assert doc["raw"] == {"stdout": "first\nsecond\ntail", "stderr": "to stderr\n"}
+    times = doc["raw_times"]
+    assert [len(times["stdout"]), len(times["stderr"])] == [3, 1]
+    first, second, tail = times["stdout"]
+    # From the run's start, the origin of the samples' times, not from anything earlier.
+    assert 0 <= first < PAUSE_S
+    assert second - first >= PAUSE_S / 2
+    assert second <= tail
+    assert all(t == round(t, 3) for t in [*times["stdout"], *times["stderr"]])
+    # Listeners get each line as it comes, as before.
+    shown = sorted(e.text for e in events if isinstance(e, OutputLine))
+    assert shown == sorted(["first\n", "to stderr\n", "second\n", "tail"])
+    # Replayed, each line comes when it did, within the run.
+    tl = timeline(store.load(finished.session_path))
+    assert tl.lines_timed
+    replayed = {
+        e.text: t for t, e in zip(tl.times, tl.events, strict=True) if isinstance(e, OutputLine)
+    }
+    assert replayed == {
+        "first\n": first,
+        "to stderr\n": times["stderr"][0],
+        "second\n": second,
+        "tail": tail,
+    }
+    assert tail <= tl.length_s
