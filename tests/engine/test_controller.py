@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
+
+import psutil
 
 from tui_bench.engine.controller import Process, RunController
 from tui_bench.engine.events import Event, OutputLine
@@ -68,3 +71,32 @@ async def test_each_output_line_is_saved_with_when_it_came(tmp_path: Path) -> No
         "tail": tail,
     }
     assert tail <= tl.length_s
+
+
+async def quick_script(*argv: str, **kwargs: Any) -> Process:
+    return await asyncio.create_subprocess_exec(
+        sys.executable, "-c", "import time; time.sleep(0.4)", **kwargs
+    )
+
+
+async def test_a_run_shorter_than_the_interval_still_measures_its_server(tmp_path: Path) -> None:
+    server = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        controller = RunController(
+            RunSpec(urls=("http://127.0.0.1:9/",), tool="ab", requests=1),
+            Tool("ab", "/usr/bin/ab", "2.3"),
+            store=tmp_path,
+            server=psutil.Process(server.pid),
+            interval_s=5.0,
+            spawn=quick_script,
+        )
+        finished = await controller.run()
+    finally:
+        server.kill()
+        server.wait()
+    samples = store.load(finished.session_path).doc["samples"]
+    assert len(samples) == 1  # the closing one: the tick never came
+    (closing,) = samples
+    assert closing["server_cpu_pct"] > 20  # the busy loop, measured over the run
+    assert closing["client_cpu_pct"] is None  # the tool has exited by then
+    assert 0.3 < closing["t_s"] < 5.0

@@ -60,6 +60,8 @@ TAIL_INTERVAL_S = 0.2
 STOP_GRACE_S = 3.0
 READ_CHUNK = 65536
 OVERRUN_GRACE_S = 10.0
+# A last stretch shorter than this gives a CPU figure of noise, not of the load.
+CLOSING_SAMPLE_MIN_S = 0.1
 
 
 class Process(Protocol):
@@ -137,6 +139,7 @@ class RunController:
         self._tail: LogTail | None = None
         self._journal: JournalWriter | None = None
         self._samples: list[Any] = []
+        self._sampled_at: float | None = None
         self._rows: list[dict[str, Any]] = []
         self._output: dict[str, list[str]] = {"stdout": [], "stderr": []}
         self._wrk_threads: dict[int, int] = {}
@@ -221,6 +224,7 @@ class RunController:
             for task in tickers:
                 task.cancel()
             await asyncio.gather(*tickers, return_exceptions=True)
+            await self._closing_sample(sampler)
             if proc.returncode is None:
                 _signal_group(proc.pid, signal.SIGKILL)
                 await proc.wait()
@@ -296,16 +300,29 @@ class RunController:
 
     async def _sample_loop(self, sampler: ResourceSampler) -> None:
         await asyncio.to_thread(sampler.sample)  # primes cpu_percent; its zeros mean nothing
-        next_at = time.monotonic() + self.interval_s
+        self._sampled_at = time.monotonic()
+        next_at = self._sampled_at + self.interval_s
         while True:
             await asyncio.sleep(max(0.0, next_at - time.monotonic()))
             next_at += self.interval_s
-            sample = await asyncio.to_thread(sampler.sample)
-            self._samples.append(sample)
-            self._series.add_sample(sample)
-            assert self._journal is not None
-            self._journal.write("sample", asdict(sample))
-            self._emit(ResourcesSampled(sample))
+            await self._take_sample(sampler)
+
+    async def _closing_sample(self, sampler: ResourceSampler) -> None:
+        """Measure the stretch since the last tick, so that a run shorter than the interval
+        still has its server's CPU and memory. The tool has exited: no client figures."""
+        if self._sampled_at is not None and (
+            time.monotonic() - self._sampled_at >= CLOSING_SAMPLE_MIN_S
+        ):
+            await self._take_sample(sampler)
+
+    async def _take_sample(self, sampler: ResourceSampler) -> None:
+        sample = await asyncio.to_thread(sampler.sample)
+        self._sampled_at = time.monotonic()
+        self._samples.append(sample)
+        self._series.add_sample(sample)
+        assert self._journal is not None
+        self._journal.write("sample", asdict(sample))
+        self._emit(ResourcesSampled(sample))
 
     async def _traffic_loop(self) -> None:
         while True:
