@@ -99,7 +99,7 @@ def side_of(session: Session, point: str | None = None) -> Side:
         if point is not None:
             raise UsageError(f"{session.id} is a single run: it has no point {point!r}")
         return Side(session, None, (session,), session)
-    points = [str(p.get("name") or "") for p in session.doc.get("sweep", {}).get("points", [])]
+    points = _names(session)
     index = _point_index(session.id, points, point)
     of_point = [
         Session(run["session"])
@@ -129,8 +129,23 @@ def _point_index(session_id: str, points: list[str], point: str | None) -> int:
     raise UsageError(f"{session_id} has no point {point!r}: its points are {_choices(points)}")
 
 
+def point_refs(session: Session) -> list[str]:
+    """How `ID@POINT` names each point of a sweep, in the plan's order: its name, or its
+    number from 1 when it has none (the one point of a plain `--repeat N`). Empty for a
+    single run."""
+    return _refs(_names(session)) if session.is_sweep else []
+
+
+def _names(session: Session) -> list[str]:
+    return [str(p.get("name") or "") for p in session.doc.get("sweep", {}).get("points", [])]
+
+
+def _refs(points: Sequence[str]) -> list[str]:
+    return [name or str(i + 1) for i, name in enumerate(points)]
+
+
 def _choices(points: Sequence[str]) -> str:
-    return ", ".join(name or str(i + 1) for i, name in enumerate(points))
+    return ", ".join(_refs(points))
 
 
 def split_ref(ref: str, is_file: Callable[[str], bool]) -> tuple[str, str | None]:
@@ -149,11 +164,13 @@ def split_ref(ref: str, is_file: Callable[[str], bool]) -> tuple[str, str | None
 def median_deltas(a: Side, b: Side) -> list[MetricDelta]:
     """Every catalogue metric that either side knows, between the medians of the sides'
     runs (a run's own value for a single run). Quick: no test, no scipy."""
-    deltas = [metric_delta(m, _median(m, a), _median(m, b)) for m in METRICS]
+    deltas = [metric_delta(m, median_of(m, a), median_of(m, b)) for m in METRICS]
     return [d for d in deltas if d.a is not None or d.b is not None]
 
 
-def _median(metric: Metric, side: Side) -> float | None:
+def median_of(metric: Metric, side: Side) -> float | None:
+    """The median of the side's runs' values (a run's own value for a single run); None
+    when no run reports the metric."""
     values = [v for v in _values(metric, side) if v is not None]
     return median(values) if values else None
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from textual.app import App
 from textual.screen import Screen
@@ -30,6 +30,9 @@ from tui_bench.ui.messages import (
 )
 from tui_bench.ui.terminal import TerminalDriver
 from tui_bench.ui.themes import DEFAULT_THEME, load_themes
+
+if TYPE_CHECKING:
+    from tui_bench.analysis.significance import Side
 
 # Turns a request into what a live screen needs: an engine factory and the tool's label.
 # Finding the tool and the server can fail: a TuibenchError becomes a notification.
@@ -211,18 +214,39 @@ class TuibenchApp(App[int]):
         await self.push_screen(screen)
 
     async def on_open_compare(self, message: OpenCompare) -> None:
-        from tui_bench.analysis.significance import side_of
+        # A sweep of several points asks which point, and waiting on a dialog takes a worker.
+        self.run_worker(self._compare(message.a, message.b), group="compare", exclusive=True)
+
+    async def _compare(self, a_path: Path, b_path: Path) -> None:
         from tui_bench.ui.compare_screen import CompareScreen
 
-        loaded = await self._load(message.a, message.b)
-        if loaded:
-            try:
-                a, b = (side_of(session) for session in loaded)
-            except TuibenchError as exc:
-                # A sweep of several points: which one is not known here.
-                self.notify(str(exc), severity="error", timeout=10)
-                return
+        loaded = await self._load(a_path, b_path)
+        if not loaded:
+            return
+        a = await self._side(loaded[0], "A")
+        if a is None:
+            return
+        # The same sweep on both sides: two of its points, not one twice.
+        taken = a.point if loaded[1].id == a.session.id else None
+        b = await self._side(loaded[1], "B", taken)
+        if b is not None:
             await self.push_screen(CompareScreen(a, b))
+
+    async def _side(self, session: Session, letter: str, taken: str | None = None) -> Side | None:
+        """The side `session` stands for: for a sweep of several points, the one the user
+        picks. None when the user cancels, or after saying why there is none."""
+        from tui_bench.analysis.significance import point_refs, side_of
+        from tui_bench.ui.widgets.point_picker import PointPicker, point_choices
+
+        if len(point_refs(session)) > 1:
+            choices = await asyncio.to_thread(point_choices, session)
+            return await self.push_screen_wait(PointPicker(session, choices, letter, taken=taken))
+        try:
+            return side_of(session)
+        except TuibenchError as exc:
+            # A sweep without points.
+            self.notify(str(exc), severity="error", timeout=10)
+            return None
 
     async def _load(self, *paths: Path) -> list[Session]:
         """The sessions, or [] after telling the user which one could not be read."""
