@@ -22,6 +22,7 @@ from textual.widgets import Static
 
 from tests.analysis.test_significance import runs, sweep
 from tests.ui import until
+from tests.ui.test_tones import styles_at
 from tui_bench.analysis.compare import Difference
 from tui_bench.analysis.significance import Report, Side, compare_sides, median_deltas, side_of
 from tui_bench.storage import store
@@ -36,6 +37,7 @@ from tui_bench.ui.compare_screen import (
     verdicts_table,
 )
 from tui_bench.ui.messages import OpenCompare
+from tui_bench.ui.tones import ANSI, Tones, tones_of
 from tui_bench.ui.widgets.compare_chart import CompareChart
 from tui_bench.ui.widgets.dialogs import HelpScreen
 
@@ -259,21 +261,21 @@ async def test_same_set_up_says_so() -> None:
 
 
 def test_the_differences_line_tells_unknown_from_different() -> None:
-    assert "same set-up" in differences_line([]).plain
+    assert "same set-up" in differences_line([], ANSI).plain
     line = differences_line(
-        [Difference("connections", "10", "20"), Difference("hostname", "a", None)]
+        [Difference("connections", "10", "20"), Difference("hostname", "a", None)], ANSI
     ).plain
     assert "1 set-up difference " in line and "connections" in line
     assert "host" not in line and "1 unknown" in line
-    only = differences_line([Difference("hostname", "a", None)]).plain
+    only = differences_line([Difference("hostname", "a", None)], ANSI).plain
     assert "set-up unknown" in only and "host" in only
 
 
 def test_changes_and_verdicts_are_coloured_by_direction_in_the_theme() -> None:
-    dark = {"text-success": "#8AD4A1", "text-error": "#D17E92"}
-    light = {"text-success": "#337E4A", "text-error": "#7A273C"}
-    assert change_style("worse", dark) == "bold #D17E92"
-    assert change_style("better", light) == "bold #337E4A"
+    dark = Tones(success="#8ad4a1", error="#d17e92", warning="#ffc473")
+    light = Tones(success="#337e4a", error="#7a273c", warning="#a86d1c")
+    assert change_style("worse", dark) == "bold #d17e92"
+    assert change_style("better", light) == "bold #337e4a"
     for word in ("same", "no difference", "insufficient data", None):
         assert change_style(word, light) == "dim"
     a, b = repeated_sweeps()
@@ -285,7 +287,7 @@ def test_changes_and_verdicts_are_coloured_by_direction_in_the_theme() -> None:
     said, delta_rps, delta_p99 = verdict[rps], delta_pct[rps], delta_pct[p99]
     assert isinstance(said, Text) and said.plain == "better"
     for cell in (delta_rps, said):
-        assert isinstance(cell, Text) and str(cell.style) == "bold #8AD4A1"
+        assert isinstance(cell, Text) and str(cell.style) == "bold #8ad4a1"
     assert isinstance(delta_p99, Text) and str(delta_p99.style) == "dim"
     # Untested metrics keep their plain change: coloured by direction, no word.
     single = median_deltas(side_of(example(H2C)), side_of(example(H1)))
@@ -294,8 +296,8 @@ def test_changes_and_verdicts_are_coloured_by_direction_in_the_theme() -> None:
     names = [str(cell) for cell in others.columns[0].cells]
     cells = list(others.columns[4].cells)
     good, mean = cells[names.index("good req/s")], cells[names.index("mean latency")]
-    assert isinstance(good, Text) and str(good.style) == "bold #D17E92"
-    assert isinstance(mean, Text) and str(mean.style) == "bold #8AD4A1"
+    assert isinstance(good, Text) and str(good.style) == "bold #d17e92"
+    assert isinstance(mean, Text) and str(mean.style) == "bold #8ad4a1"
 
 
 async def test_colours_follow_the_theme() -> None:
@@ -310,11 +312,28 @@ async def test_colours_follow_the_theme() -> None:
             assert isinstance(cell, Text) and cell.plain == "better"
             return str(cell.style)
 
-        assert rps_style() == f"bold {app.get_css_variables()['text-success']}"
+        assert rps_style() == f"bold {tones_of(screen).success}"
         dark = rps_style()
         app.theme = "textual-light"
         await until(pilot, lambda: rps_style() != dark, "the light theme's colours")
-        assert rps_style() == f"bold {app.get_css_variables()['text-success']}"
+        assert rps_style() == f"bold {tones_of(screen).success}"
+
+
+async def test_the_set_up_badge_follows_the_theme() -> None:
+    app = make_app(example(H2C), example(H1), theme="tuibench-dark")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await compare_screen(pilot)
+
+        def badge_style() -> str:
+            line = screen.query_one("#verdict", Static).content
+            assert isinstance(line, Text)
+            return styles_at(line, "set-up difference")[-1]
+
+        dark = badge_style()
+        assert dark == f"bold reverse {tones_of(screen).warning}"
+        app.theme = "tuibench-light"
+        await until(pilot, lambda: badge_style() != dark, "the light theme's badge")
+        assert badge_style() == f"bold reverse {tones_of(screen).warning}"
 
 
 async def test_c_toggles_the_charts_and_basic_mode_has_none() -> None:
@@ -371,20 +390,6 @@ async def test_opened_from_another_screen_q_and_escape_go_back(key: str) -> None
         while app.screen is not first:
             await pilot.pause()
         assert app.is_running
-
-
-async def test_a_sweep_of_several_points_cannot_open_without_a_point(tmp_path: Path) -> None:
-    points = {"c=10": runs(2, 1000), "c=20": runs(2, 1000, start=10)}
-    path = tmp_path / "grid.json"
-    path.write_text(Session(sweep(points, "20260102-140000-000-sweep-grid")).to_json().decode())
-    app = TuibenchApp(lambda app: Screen())
-    async with app.run_test(size=(80, 24)) as pilot:
-        first = app.screen
-        app.post_message(OpenCompare(example_path(H2C), path))
-        await until(pilot, lambda: bool(app._notifications), "a notification")
-        (note,) = app._notifications
-        assert "is a sweep of 2 points" in note.message and note.severity == "error"
-        assert app.screen is first
 
 
 async def test_e_exports_the_comparison_as_markdown(

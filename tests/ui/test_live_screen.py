@@ -12,10 +12,12 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+from rich.text import Text
 from textual.pilot import Pilot
 from textual.widgets import Input, RichLog, Static
 
 from tests.ui import example_store, until
+from tests.ui.test_tones import styles_at
 from tui_bench.engine.events import (
     Event,
     OutputLine,
@@ -34,6 +36,7 @@ from tui_bench.storage.catalog import previous_run, rows_of
 from tui_bench.ui.app import TuibenchApp
 from tui_bench.ui.compare_screen import CompareScreen
 from tui_bench.ui.live_screen import CLIENT_BOUND_EVERY, LiveScreen
+from tui_bench.ui.tones import tones_of
 from tui_bench.ui.widgets.dialogs import ConfirmQuit, HelpScreen, LabelDialog
 from tui_bench.ui.widgets.metric_panel import MetricPanel
 from tui_bench.ui.widgets.run_chart import RunChart
@@ -336,6 +339,39 @@ async def test_theme_cycles_through_tuibench_themes_only() -> None:
     assert seen == ["tuibench-256", "tuibench-dark", "tuibench-light", "tuibench-256"]
 
 
+def body(live: LiveScreen, panel: str) -> Text:
+    content = live.query_one(f"#{panel}", MetricPanel).query_one(".body", Static).content
+    assert isinstance(content, Text)
+    return content
+
+
+async def test_t_repaints_errors_and_warnings_in_the_next_themes_colours() -> None:
+    app = make_app(hold=False, theme="tuibench-dark")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await app.workers.wait_for_complete()
+        live = app.job
+        assert isinstance(live, LiveScreen)
+        await until(pilot, lambda: "! " in body(live, "warnings").plain, "the ended run painted")
+        dark = tones_of(live)
+        assert f"bold {dark.error}" in styles_at(body(live, "status"), "errors 3")
+        assert f"bold {dark.warning}" in styles_at(body(live, "warnings"), "! ")
+        throughput = body(live, "throughput")
+        await pilot.press("t")
+        assert app.theme == "tuibench-light"
+        light = tones_of(live)
+        assert (light.error, light.warning) != (dark.error, dark.warning)
+        await until(
+            pilot,
+            lambda: f"bold {light.error}" in styles_at(body(live, "status"), "errors 3"),
+            "the error count in the light theme's colour",
+        )
+        assert f"bold {light.warning}" in styles_at(body(live, "warnings"), "! ")
+        summary = live.query_one("#summary", Static).content
+        assert isinstance(summary, Text) and light.warning in styles_at(summary, "warning ")
+        # Nothing of the run changed: text without a tone is not painted again.
+        assert body(live, "throughput") is throughput
+
+
 def test_unknown_theme_is_a_usage_error() -> None:
     from tui_bench.errors import UsageError
 
@@ -420,5 +456,6 @@ def test_previous_run_is_the_newest_earlier_one_on_the_same_urls(tmp_path: Path)
     by_name = {r.name: r for r in rows}
     h2c = by_name["h2c-m10"]
     assert previous_run(rows, h2c.path) is None  # the only run on its URL
-    later = replace(h2c, path=tmp_path / "later.json", started=h2c.started + timedelta(hours=1))  # type: ignore[operator]
+    assert h2c.started is not None
+    later = replace(h2c, path=tmp_path / "later.json", started=h2c.started + timedelta(hours=1))
     assert previous_run([*rows, later], later.path) == h2c.path

@@ -17,13 +17,14 @@ from tests.engine.test_replay import (
     make_session,
     server_cpu,
     session_doc,
+    timed_doc,
 )
 from tui_bench.storage import store
 from tui_bench.storage.session import Session
 from tui_bench.ui import render
 from tui_bench.ui.app import TuibenchApp
 from tui_bench.ui.messages import OpenReplay
-from tui_bench.ui.replay_screen import ReplayScreen
+from tui_bench.ui.replay_screen import LOG_TIMED, LOG_UNTIMED, ReplayScreen
 from tui_bench.ui.widgets.dialogs import HelpScreen
 from tui_bench.ui.widgets.metric_panel import MetricPanel
 from tui_bench.ui.widgets.run_chart import RunChart
@@ -328,3 +329,14 @@ def test_snapshot_ended_80x24(snap_compare: Any) -> None:
 
     app = make_app(theme="textual-dark")
     assert snap_compare(app, terminal_size=(80, 24), run_before=ended)
+
+
+@pytest.mark.parametrize(
+    ("session", "title"),
+    [(make_session(), LOG_UNTIMED), (Session(timed_doc()), LOG_TIMED)],
+    ids=["untimed", "timed"],
+)
+async def test_the_log_title_says_whether_lines_are_timed(session: Session, title: str) -> None:
+    async with make_app(session).run_test(size=(120, 40)) as pilot:
+        screen = await loaded(pilot)
+        assert screen.query_one(RichLog).border_title == title

@@ -12,17 +12,21 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.message import Message
 from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Input, RadioButton, RadioSet, Static
+from textual.widgets.data_table import ColumnKey
 
 from tests.ui import BAD_NAME, example_store, until, utc_clock
+from tests.ui.test_tones import styles_at
 from tui_bench.ui import app as app_module
 from tui_bench.ui.app import FirstScreen, TuibenchApp
 from tui_bench.ui.messages import OpenCompare, OpenReplay, OpenRunForm
 from tui_bench.ui.sessions_screen import ConfirmDelete, ExportDialog, SessionsScreen
+from tui_bench.ui.tones import tones_of
 from tui_bench.ui.widgets.dialogs import HelpScreen
 from tui_bench.ui.widgets.session_table import COMPACT_COLUMNS, SessionTable, short_url
 
@@ -45,7 +49,7 @@ class RecordingApp(TuibenchApp):
     """Keeps what the screens ask of the app instead of opening other screens."""
 
     # A relative CSS path is read beside the module of the class that names it.
-    CSS_PATH = Path(app_module.__file__).with_name(str(TuibenchApp.CSS_PATH))
+    CSS_PATH = str(Path(app_module.__file__).with_name(TuibenchApp.CSS_PATH))
 
     def __init__(self, first: FirstScreen) -> None:
         super().__init__(first)
@@ -112,6 +116,27 @@ async def test_lists_every_file_newest_first_with_the_unreadable_one(store_dir: 
         assert "corrupt JSON" in text_of(pilot.app, "#detail")
 
 
+async def test_a_new_theme_repaints_the_unreadable_file_in_its_colours(store_dir: Path) -> None:
+    app = browser(store_dir)
+    async with app.run_test(size=(160, 48)) as pilot:
+        table = await loaded(pilot)
+        await pilot.press("ctrl+end")
+        bad = str(table.shown_rows[-1].path)
+
+        def styles() -> tuple[str, str]:
+            status, detail = table.get_cell(bad, "status"), app.screen.query_one("#detail", Static)
+            assert isinstance(status, Text) and isinstance(detail.content, Text)
+            return styles_at(status, "unreadable")[0], styles_at(detail.content, BAD_NAME)[0]
+
+        dark = tones_of(table)
+        assert styles() == (f"bold {dark.error}", dark.error)
+        app.theme = "tuibench-light"
+        light = tones_of(table)
+        assert light.error != dark.error
+        await until(pilot, lambda: styles() == (f"bold {light.error}", light.error), "new colours")
+        assert table.current is not None and str(table.current.path) == bad, "the cursor stays"
+
+
 async def test_a_narrow_table_gives_up_the_less_needed_columns(store_dir: Path) -> None:
     async with browser(store_dir).run_test(size=(80, 24)) as pilot:
         table = await loaded(pilot)
@@ -137,9 +162,9 @@ async def test_typing_filters_and_escape_clears(store_dir: Path) -> None:
         assert table.row_count == 0
         assert "No session matches" in text_of(app, "#empty")
         await pilot.press("escape")
-        assert table.row_count == 8 and app.focused is table
+        assert table.row_count == 8 and table.has_focus
         await pilot.press("slash", "e", "x", "enter")
-        assert app.focused is table and table.row_count == 7  # "ex": the example tag
+        assert table.has_focus and table.row_count == 7  # "ex": the example tag
         await pilot.press("escape")  # on the table: clears the filter first
         assert table.row_count == 8 and isinstance(app.screen, SessionsScreen)
         await pilot.press("escape")
@@ -188,6 +213,22 @@ async def test_marks_a_and_b_then_compare(store_dir: Path) -> None:
         assert str(table.get_cell(str(first), "mark")) == ""
 
 
+async def test_a_sweep_row_can_be_both_a_and_b(store_dir: Path) -> None:
+    app = browser(store_dir)
+    async with app.run_test(size=(120, 30)) as pilot:
+        table = await loaded(pilot)
+        index = next(i for i, row in enumerate(table.shown_rows) if row.kind == "sweep")
+        sweep = table.shown_rows[index].path
+        table.move_cursor(row=index)
+        await pilot.press("b", "a")
+        assert table.marks == {"A": sweep, "B": sweep}
+        assert str(table.get_cell(str(sweep), "mark")) == "AB"
+        await pilot.press("c")
+        await until(pilot, lambda: bool(app.requests), "the compare request")
+        (request,) = app.requests
+        assert isinstance(request, OpenCompare) and request.a == request.b == sweep
+
+
 async def test_the_unreadable_file_cannot_be_marked(store_dir: Path) -> None:
     app = browser(store_dir)
     async with app.run_test(size=(120, 30)) as pilot:
@@ -203,7 +244,7 @@ async def test_s_cycles_the_sort_column_and_shift_s_reverses(store_dir: Path) ->
         assert (table.sort_column, table.descending) == ("date", True)
         await pilot.press("s")
         assert (table.sort_column, table.descending) == ("name", False)
-        assert str(table.columns["name"].label).endswith("▲")
+        assert str(table.columns[ColumnKey("name")].label).endswith("▲")
         await pilot.press("S")
         assert table.descending
         assert "sorted by name ▼" in text_of(pilot.app, "#info")

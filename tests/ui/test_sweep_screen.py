@@ -29,6 +29,8 @@ from tests.engine.test_sweep_state import (
     state_of,
     sweep_document,
 )
+from tests.ui import until
+from tests.ui.test_tones import styles_at
 from tui_bench.demo.nginx_target import DemoTarget
 from tui_bench.engine.events import OutputLine
 from tui_bench.engine.request import RunRequest
@@ -48,6 +50,7 @@ from tui_bench.ui.app import TuibenchApp
 from tui_bench.ui.launch import sweep_engine
 from tui_bench.ui.messages import OpenReplay
 from tui_bench.ui.sweep_screen import SweepScreen
+from tui_bench.ui.tones import tones_of
 from tui_bench.ui.widgets.dialogs import ConfirmQuit, HelpScreen
 from tui_bench.ui.widgets.sweep_chart import SweepChart
 
@@ -147,7 +150,7 @@ def text_of(screen: Screen[Any], selector: str) -> str:
 def cells(screen: SweepScreen, point: int) -> dict[str, str]:
     table = screen.query_one(DataTable)
     row = table.get_row(str(point))
-    keys = [column.key.value for column in table.columns.values()]
+    keys = [str(column.key.value) for column in table.columns.values()]
     texts = [v.plain if isinstance(v, Text) else str(v) for v in row]
     return {k: v.strip() for k, v in zip(keys, texts, strict=True)}
 
@@ -218,7 +221,7 @@ async def test_quit_asks_while_the_sweep_goes_and_no_keeps_it_going(key: str) ->
         await pilot.press(key)
         assert isinstance(app.screen, ConfirmQuit)
         await pilot.press("n")
-        assert app.screen is screen and screen.engine_running
+        assert screen_of(pilot) is screen and screen.engine_running
 
 
 async def test_a_signal_stops_the_sweep_and_lets_it_save() -> None:
@@ -296,6 +299,27 @@ async def test_charts_toggle_and_show_the_points() -> None:
         assert not screen.query_one("#charts").display
 
 
+async def test_a_new_theme_repaints_the_marks_in_its_colours() -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await settle(pilot)
+        table = screen.query_one(DataTable)
+
+        def styles(point: int, mark: str) -> list[str]:
+            cell = table.get_cell(str(point), "slo")
+            assert isinstance(cell, Text)
+            return styles_at(cell, mark)
+
+        dark = tones_of(screen)
+        assert f"bold {dark.error}" in styles(3, "✗") and dark.success in styles(2, "✓")
+        app.theme = "textual-light"
+        light = tones_of(screen)
+        assert light != dark
+        # The sweep waits in its run: only the theme changes.
+        await until(pilot, lambda: f"bold {light.error}" in styles(3, "✗"), "the light ✗")
+        assert light.success in styles(2, "✓") and f"bold {light.warning}" in styles(2, "★")
+
+
 async def test_small_terminals_and_basic_mode_start_without_charts() -> None:
     async with make_app().run_test(size=(80, 24)) as pilot:
         screen = await settle(pilot)
@@ -329,7 +353,7 @@ async def test_help_lists_every_key() -> None:
         for words in ("stop the sweep", "quit", "charts", "raw output"):
             assert words in text
         await pilot.press("escape")
-        assert pilot.app.screen is screen
+        assert screen_of(pilot) is screen
 
 
 async def test_a_plain_repeat_is_one_row() -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import ClassVar
 
@@ -23,7 +23,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.theme import Theme
 from textual.widgets import Footer, Static
 
 from tui_bench.analysis.compare import (
@@ -50,6 +49,7 @@ from tui_bench.analysis.significance import (
     report_markdown,
     side_title,
 )
+from tui_bench.ui.tones import LABEL, Tones, follow_theme
 from tui_bench.ui.widgets.compare_chart import CompareChart, Line, hex_colour
 from tui_bench.ui.widgets.dialogs import HelpScreen
 
@@ -60,20 +60,18 @@ CHARTS = (
     ("p99-chart", "p99 latency (ms)", "p99_s", 1e3),
     ("cpu-chart", "server CPU (%)", "server_cpu_pct", 1.0),
 )
-# Theme variables for a change or verdict: text shades stay readable on light and dark
-# backgrounds.
-WORD_VARIABLES: Mapping[str, str] = {"better": "text-success", "worse": "text-error"}
-LABEL = "dim"
 # A statistic still being computed.
 PENDING = "…"
 
 
-def change_style(word: str | None, variables: Mapping[str, str]) -> str:
+def change_style(word: str | None, tones: Tones) -> str:
     """A Rich style for a change or a verdict: better and worse in colour, anything else
-    (same, no difference, insufficient data) dim ($text-muted is an alpha colour, which
-    Rich cannot take)."""
-    variable = WORD_VARIABLES.get(word or "")
-    return f"bold {variables[variable]}" if variable else LABEL
+    (same, no difference, insufficient data) as a label."""
+    if word == "better":
+        return f"bold {tones.success}"
+    if word == "worse":
+        return f"bold {tones.error}"
+    return LABEL
 
 
 def mark(letter: str) -> Text:
@@ -106,27 +104,26 @@ def sessions_header(a: Side, b: Side) -> Table:
     return grid
 
 
-def differences_line(differences: Sequence[Difference]) -> Text:
+def differences_line(differences: Sequence[Difference], tones: Tones) -> Text:
     if not differences:
         return Text("same set-up: the runs differ only in what they measured", LABEL)
     known = [d for d in differences if d.a is not None and d.b is not None]
     unknown = len(differences) - len(known)
+    badge_style = f"bold reverse {tones.warning}"
     if not known:
         return Text.assemble(
-            (" set-up unknown ", "bold reverse yellow"),
+            (" set-up unknown ", badge_style),
             f" {unknown} fields are known for one run only: ",
             ", ".join(d.label for d in differences),
         )
     badge = f" {len(known)} set-up difference{'s' if len(known) > 1 else ''} "
-    line = Text.assemble((badge, "bold reverse yellow"), " ", ", ".join(d.label for d in known))
+    line = Text.assemble((badge, badge_style), " ", ", ".join(d.label for d in known))
     if unknown:
         line.append(f"; {unknown} unknown", LABEL)
     return line
 
 
-def verdicts_table(
-    deltas: Sequence[MetricDelta], report: Report | None, variables: Mapping[str, str]
-) -> Table:
+def verdicts_table(deltas: Sequence[MetricDelta], report: Report | None, tones: Tones) -> Table:
     """The tested family: the medians, Δ%, its 95 % CI, the adjusted p, n and the verdict
     (`PENDING` until `report` is known). Δ% is coloured by the verdict, not by its sign."""
     table = _table("metric", "Δ%", "95% CI", "p adj", "n")
@@ -139,7 +136,7 @@ def verdicts_table(
             table.add_row(*_values(d), delta_pct, *[Text(PENDING, LABEL)] * 4)
             continue
         c = verdict.comparison
-        style = change_style(c.verdict, variables)
+        style = change_style(c.verdict, tones)
         table.add_row(
             *_values(d),
             Text(fmt_delta_pct(c.delta_pct), style),
@@ -151,14 +148,14 @@ def verdicts_table(
     return table
 
 
-def others_table(deltas: Sequence[MetricDelta], variables: Mapping[str, str]) -> Table:
+def others_table(deltas: Sequence[MetricDelta], tones: Tones) -> Table:
     """The metrics outside the family with their plain change of the medians, coloured by
     its direction (dim within 2 %). No word: better and worse are what the tests say."""
     table = _table("not tested", "Δ", "Δ%")
     for d in deltas:
         if d.name in TESTED:
             continue
-        style = change_style(d.change, variables)
+        style = change_style(d.change, tones)
         table.add_row(
             *_values(d),
             Text(fmt_delta(d.unit, d.delta), style),
@@ -248,6 +245,8 @@ class CompareScreen(Screen[None]):
     """
     # Textual types these as plain lists (not ClassVar), so they are assigned as such.
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (WIDE, "-wide")]  # noqa: RUF012
+    # The theme's, from mounting on.
+    tones: Tones
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding(
             "q,escape",
@@ -271,6 +270,7 @@ class CompareScreen(Screen[None]):
         # B against A once the tests have run; None while they run.
         self.report: Report | None = None
         self._deltas: list[MetricDelta] = []
+        self._differences: list[Difference] = []
 
     def compose(self) -> ComposeResult:
         yield Static(id="sessions")
@@ -288,13 +288,15 @@ class CompareScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.app.theme_changed_signal.subscribe(self, self._theme_changed)
+        self.tones = follow_theme(self, self._retone)
         if getattr(self.app, "basic", False):
             self._show_charts(False)
         self.paint()
         self.query_one("#figures").focus()
 
-    def _theme_changed(self, theme: Theme) -> None:
+    def _retone(self, tones: Tones) -> None:
+        self.tones = tones
+        self._paint_verdict()
         self._paint_metrics()
 
     @property
@@ -304,9 +306,9 @@ class CompareScreen(Screen[None]):
     def paint(self) -> None:
         """Everything but the tests at once; the tests when their worker is done."""
         a, b = self.a, self.b
-        differences = setup_differences(a.shown, b.shown)
+        self._differences = differences = setup_differences(a.shown, b.shown)
         self.query_one("#sessions", Static).update(sessions_header(a, b))
-        self.query_one("#verdict", Static).update(differences_line(differences))
+        self._paint_verdict()
         several = len(a.runs) > 1 or len(b.runs) > 1
         self.query_one("#metrics").border_title = (
             "B against A: medians of the runs" if several else "Metrics: B against A"
@@ -335,12 +337,15 @@ class CompareScreen(Screen[None]):
             self.report = report
             self._paint_metrics()
 
+    def _paint_verdict(self) -> None:
+        self.query_one("#verdict", Static).update(differences_line(self._differences, self.tones))
+
     def _paint_metrics(self) -> None:
-        deltas, variables = self._deltas, self.app.get_css_variables()
-        self.query_one("#tested", Static).update(verdicts_table(deltas, self.report, variables))
+        deltas, tones = self._deltas, self.tones
+        self.query_one("#tested", Static).update(verdicts_table(deltas, self.report, tones))
         self.query_one("#notes", Static).update(notes_text(self.report))
         others = self.query_one("#others", Static)
-        others.update(others_table(deltas, variables))
+        others.update(others_table(deltas, tones))
         others.display = any(d.name not in TESTED for d in deltas)
 
     # Actions

@@ -29,6 +29,7 @@ from tui_bench.storage import store
 from tui_bench.storage.catalog import previous_run, rows_of
 from tui_bench.ui import render
 from tui_bench.ui.messages import OpenCompare
+from tui_bench.ui.tones import Tones, follow_theme
 from tui_bench.ui.widgets.dialogs import ConfirmQuit, HelpScreen, LabelDialog, Labels
 from tui_bench.ui.widgets.metric_panel import MetricPanel
 from tui_bench.ui.widgets.run_chart import RunChart
@@ -80,6 +81,9 @@ class MonitorScreen(Screen[None]):
     their source in `begin`.
     """
 
+    # The theme's, from mounting on.
+    tones: Tones
+
     # Textual types these as plain lists (not ClassVar), so they are assigned as such.
     HORIZONTAL_BREAKPOINTS = [  # noqa: RUF012
         (0, "-narrow"),
@@ -122,6 +126,7 @@ class MonitorScreen(Screen[None]):
         self.query_one("#log").border_title = "Tool output"
         self._chart_on = not self.basic and self.app.size.height >= CHART_MIN_HEIGHT
         self.query_one(RunChart).display = self._chart_on
+        self.tones = follow_theme(self, self._retone)
         self.set_interval(1 / NUMBERS_HZ, self.paint)
         self.begin()
         # The first frame shows what is known at once, not a timer tick later.
@@ -153,6 +158,13 @@ class MonitorScreen(Screen[None]):
         """Something the state does not hold changed: repaint on the next frame."""
         self._painted_version = -1
 
+    def _retone(self, tones: Tones) -> None:
+        """Another theme: what is coloured by meaning is painted again now; the panels whose
+        text is the same are left alone."""
+        self.tones = tones
+        self.mark_dirty()
+        self.paint()
+
     def paint(self, force: bool = False) -> None:
         """Numbers every frame, the chart every CHART_EVERY-th, nothing when unchanged."""
         state = self.state
@@ -177,16 +189,16 @@ class MonitorScreen(Screen[None]):
             client_rows = {"cpu": state.series("client_cpu_pct")}
         self._panel("throughput").show(render.throughput(state), rows)
         self._panel("latency").show(render.latency(state), rows)
-        self._panel("status").show(render.status(state))
+        self._panel("status").show(render.status(state, self.tones))
         self._panel("server").show(render.server(state), rows)
         client = self._panel("client")
-        client.show(render.client(state), client_rows)
+        client.show(render.client(state, self.tones), client_rows)
         client.set_class(state.client_bound, "-alert")
         warnings = self._panel("warnings")
-        warnings.show(render.warnings(state))
+        warnings.show(render.warnings(state, self.tones))
         warnings.set_class(bool(state.warnings), "-alert")
         self.set_class(state.finished is not None, "-finished")
-        self.query_one("#summary", SteadyStatic).show(render.summary(state))
+        self.query_one("#summary", SteadyStatic).show(render.summary(state, self.tones))
         self._paint_log()
         if force or self._frame % CHART_EVERY == 0:
             self._paint_chart()

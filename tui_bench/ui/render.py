@@ -1,4 +1,6 @@
-"""The monitor screens' words: Rich text built from a LiveState, one function per panel."""
+"""The monitor screens' words: Rich text built from a LiveState, one function per panel.
+
+What a colour means comes in as `Tones`, from the app's theme: the functions stay pure."""
 
 from __future__ import annotations
 
@@ -10,9 +12,9 @@ from tui_bench.engine.live_state import LiveState
 from tui_bench.result import STATUS_CLASSES
 from tui_bench.spec import RunSpec
 from tui_bench.storage.export import fmt_bytes, fmt_count, fmt_seconds, result_rows
+from tui_bench.ui.tones import LABEL, Tones
 
 BLOCKS = "▁▂▃▄▅▆▇█"
-LABEL = "dim"
 
 
 def clock(seconds: float | None, *, tenths: bool = False) -> str:
@@ -91,12 +93,12 @@ def latency(state: LiveState) -> Text:
     )
 
 
-def status(state: LiveState) -> Text:
+def status(state: LiveState, tones: Tones) -> Text:
     totals = state.status_totals
     first, second = STATUS_CLASSES[:2], STATUS_CLASSES[2:]
     errors = Text.assemble(("errors ", LABEL), f"{state.error_total:,}")
     if state.error_total:
-        errors.stylize("bold red")
+        errors.stylize(f"bold {tones.error}")
     return _lines(
         _pairs(*((key, f"{totals[key]:,}") for key in first)),
         _pairs(*((key, f"{totals[key]:,}") for key in second)),
@@ -130,23 +132,24 @@ def server(state: LiveState) -> Text:
     )
 
 
-def client(state: LiveState) -> Text:
+def client(state: LiveState, tones: Tones) -> Text:
     s = state.sample
     if s is None:
         return Text("no sample yet", LABEL)
     text = _pairs(("cpu", pct(s.client_cpu_pct)), ("busiest thread", pct(s.client_thread_max_pct)))
     if state.client_bound:
-        return _lines(text, Text(" CLIENT-BOUND ", "bold reverse red"))
+        return _lines(text, Text(" CLIENT-BOUND ", f"bold reverse {tones.error}"))
     return text
 
 
-def warnings(state: LiveState) -> Text:
+def warnings(state: LiveState, tones: Tones) -> Text:
     if not state.warnings:
         return Text("none", LABEL)
-    return _lines(*(Text.assemble(("! ", "bold yellow"), w.message) for w in state.warnings))
+    mark = f"bold {tones.warning}"
+    return _lines(*(Text.assemble(("! ", mark), w.message) for w in state.warnings))
 
 
-def summary(state: LiveState) -> Text:
+def summary(state: LiveState, tones: Tones) -> Text:
     finished = state.finished
     if finished is None:
         return Text()
@@ -157,7 +160,7 @@ def summary(state: LiveState) -> Text:
     rows = (
         [_pairs((f"{label:<10}", value)) for label, value in result_rows(result)] if result else []
     )
-    notes = [Text.assemble(("warning    ", "yellow"), w.message) for w in state.warnings]
+    notes = [Text.assemble(("warning    ", tones.warning), w.message) for w in state.warnings]
     return _lines(
         head,
         *rows,

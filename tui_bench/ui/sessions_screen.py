@@ -25,6 +25,7 @@ from tui_bench.storage.catalog import SessionRow
 from tui_bench.storage.export import FORMATS, export_to_file
 from tui_bench.ui.app import TuibenchApp
 from tui_bench.ui.messages import OpenCompare, OpenReplay, OpenRunForm
+from tui_bench.ui.tones import follow_theme, tones_of
 from tui_bench.ui.widgets.dialogs import DIALOG_CSS, ConfirmQuit, HelpScreen
 from tui_bench.ui.widgets.session_table import COLUMNS, SessionTable, local_time
 
@@ -185,6 +186,7 @@ class SessionsScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        follow_theme(self, lambda _: self._paint_detail())
         self.table.focus()
 
     def on_screen_resume(self) -> None:
@@ -262,7 +264,7 @@ class SessionsScreen(Screen[None]):
         if row is None:
             detail.update("")
         elif not row.readable:
-            detail.update(Text(f"{row.path.name}: {row.error}", "red"))
+            detail.update(Text(f"{row.path.name}: {row.error}", tones_of(self).error))
         else:
             parts = [
                 local_time(row.started, year=True),

@@ -30,7 +30,8 @@ from tui_bench.storage.export import fmt_count, fmt_seconds
 from tui_bench.storage.session import Session
 from tui_bench.storage.sweep_doc import shown
 from tui_bench.ui.live_screen import CHART_MIN_HEIGHT, EXIT_CRASHED, HELP, DrivingScreen
-from tui_bench.ui.render import LABEL, clock, pct
+from tui_bench.ui.render import clock, pct
+from tui_bench.ui.tones import LABEL, Tones, follow_theme
 from tui_bench.ui.widgets.dialogs import HelpScreen
 from tui_bench.ui.widgets.sweep_chart import KNEE_MARKER, SweepChart
 
@@ -98,7 +99,7 @@ def where(state: SweepState, *, stopping: bool) -> Text:
     return Text(" · ".join([*filter(None, parts), status]))
 
 
-def now(state: SweepState) -> Text:
+def now(state: SweepState, tones: Tones) -> Text:
     """The going run's numbers as they come, else how the last run went."""
     live = state.live
     if state.going is not None and live is not None:
@@ -106,7 +107,7 @@ def now(state: SweepState) -> Text:
         text.append("  p99 ", LABEL)
         text.append(fmt_seconds(live.latency["p99_s"]))
         text.append("  errors ", LABEL)
-        text.append(f"{live.error_total:,}", "bold red" if live.error_total else "")
+        text.append(f"{live.error_total:,}", f"bold {tones.error}" if live.error_total else "")
         text.append("  elapsed ", LABEL)
         text.append(clock(live.elapsed_s))
         return text
@@ -116,7 +117,7 @@ def now(state: SweepState) -> Text:
     return Text("waiting for the first run", LABEL)
 
 
-def summary(state: SweepState) -> Table:
+def summary(state: SweepState, tones: Tones) -> Table:
     """How the sweep ended: status, knee, failed thresholds, session, warnings; a long value
     wraps beside its label."""
     grid = Table.grid(padding=(0, 1))
@@ -143,10 +144,10 @@ def summary(state: SweepState) -> Table:
     for verdict in doc.get("thresholds") or []:
         if not verdict.get("passed"):
             line = verdict_line(verdict).removeprefix("threshold ")
-            grid.add_row(Text("threshold", "bold red"), line)
+            grid.add_row(Text("threshold", f"bold {tones.error}"), line)
     grid.add_row(Text("session", LABEL), str(finished.session_path))
     for warning in doc.get("warnings") or []:
-        grid.add_row(Text("warning", "yellow"), str(warning.get("message")))
+        grid.add_row(Text("warning", tones.warning), str(warning.get("message")))
     return grid
 
 
@@ -161,7 +162,7 @@ class Column:
     key: str
     label: str
     width: int
-    cell: Callable[[PointRow], Text]
+    cell: Callable[[PointRow, Tones], Text]
     left: bool = False
 
     def fit(self, text: Text) -> Text:
@@ -177,27 +178,30 @@ def _spread(row: PointRow) -> str:
     return f"±{share:.1f}%" if share < 10 else f"±{share:.0f}%"
 
 
-def _rps(row: PointRow) -> Text:
+def _rps(row: PointRow, tones: Tones) -> Text:
     return Text.assemble((f"{fmt_count(row.rps):>8}", "bold"), (f" {_spread(row):<5}", LABEL))
 
 
-def _errors(row: PointRow) -> Text:
+def _errors(row: PointRow, tones: Tones) -> Text:
     if row.error_rate is None:
         return Text("–")
-    return Text(f"{row.error_rate * 100:.2f}%", "bold red" if row.error_rate else "")
+    return Text(f"{row.error_rate * 100:.2f}%", f"bold {tones.error}" if row.error_rate else "")
 
 
-def _slo(row: PointRow) -> Text:
+def _slo(row: PointRow, tones: Tones) -> Text:
     if row.meets_slo is None:
         return Text()
     # The star before the mark: the marks stay in one column.
-    text = Text(f"{KNEE_MARKER} " if row.knee else "", "bold yellow")
-    text.append_text(Text("✓", "green") if row.meets_slo else Text("✗", "bold red"))
+    text = Text(f"{KNEE_MARKER} " if row.knee else "", f"bold {tones.warning}")
+    if row.meets_slo:
+        text.append("✓", tones.success)
+    else:
+        text.append("✗", f"bold {tones.error}")
     return text
 
 
-def _latency(key: str) -> Callable[[PointRow], Text]:
-    return lambda row: Text(fmt_seconds(getattr(row, key)))
+def _latency(key: str) -> Callable[[PointRow, Tones], Text]:
+    return lambda row, _: Text(fmt_seconds(getattr(row, key)))
 
 
 def columns(state: SweepState) -> list[Column]:
@@ -207,27 +211,27 @@ def columns(state: SweepState) -> list[Column]:
     cols = []
     if plan.get("labels"):
         width = max(len("label"), *(len(p["label"] or "") for p in state.points))
-        cols.append(Column("label", "label", width + 1, lambda r: Text(r.label or ""), True))
+        cols.append(Column("label", "label", width + 1, lambda r, _: Text(r.label or ""), True))
     for dim in plan.get("vary") or []:
         name = dim["name"]
         width = max(len(name), *(len(shown(name, v)) for v in dim["values"]))
 
-        def value(row: PointRow, name: str = name) -> Text:
+        def value(row: PointRow, _: Tones, name: str = name) -> Text:
             return Text(shown(name, row.values[name]))
 
         cols.append(Column(f"v:{name}", name, width + 1, value))
     if not cols:
         width = max(len("point"), *(len(p["name"] or "all") for p in state.points))
-        cols.append(Column("point", "point", width + 1, lambda r: Text(r.name or "all"), True))
+        cols.append(Column("point", "point", width + 1, lambda r, _: Text(r.name or "all"), True))
     runs = f"{state.rounds}/{state.rounds}"
     cols += [
-        Column("runs", "runs", max(len(runs), 4) + 1, lambda r: Text(f"{r.done}/{r.planned}")),
+        Column("runs", "runs", max(len(runs), 4) + 1, lambda r, _: Text(f"{r.done}/{r.planned}")),
         Column("rps", "req/s ±  ", 14, _rps),
         Column("p50", "p50", 10, _latency("p50_s")),
         Column("p99", "p99", 10, _latency("p99_s")),
         Column("max", "max", 10, _latency("max_s")),
         Column("errors", "errors", 7, _errors),
-        Column("cpu", "server", 7, lambda r: Text(pct(r.server_cpu_pct))),
+        Column("cpu", "server", 7, lambda r, _: Text(pct(r.server_cpu_pct))),
     ]
     if state.slo:
         cols.append(Column("slo", "SLO", 4, _slo))
@@ -293,6 +297,8 @@ class SweepScreen(DrivingScreen):
     SweepScreen.-finished > #now { display: none; }
     SweepScreen > #output { height: 1fr; border: round $secondary; display: none; }
     """
+    # The theme's, from mounting on.
+    tones: Tones
 
     def __init__(
         self,
@@ -347,6 +353,7 @@ class SweepScreen(DrivingScreen):
     def on_mount(self) -> None:
         self.query_one("#ending").border_title = "Sweep"
         self.query_one("#output").border_title = "Tool output (the going run)"
+        self.tones = follow_theme(self, self._retone)
         table = self.query_one(DataTable)
         for i, column in enumerate(self._columns):
             table.add_column(_label(column, i == 0), width=column.width + (i == 0), key=column.key)
@@ -388,14 +395,20 @@ class SweepScreen(DrivingScreen):
         self.query_one("#title", Static).update(header(self.title_info, state))
         self.query_one("#where", Static).update(where(state, stopping=self._stopping))
         self.query_one(ProgressBar).update(progress=state.fraction)
-        self.query_one("#now", Static).update(now(state))
+        self.query_one("#now", Static).update(now(state, self.tones))
         self.set_class(state.finished is not None, "-finished")
         if state.finished is not None:
-            self.query_one("#ending", Static).update(summary(state))
+            self.query_one("#ending", Static).update(summary(state, self.tones))
         if state.points_version != self._table_painted or force:
             self._paint_table()
         self._paint_charts(force)
         self._paint_log()
+
+    def _retone(self, tones: Tones) -> None:
+        """Another theme: the words and the table again, with its colours; not the charts."""
+        self.tones = tones
+        self._painted = self._table_painted = -1
+        self.paint()
 
     def _paint_table(self) -> None:
         self._table_painted = self.state.points_version
@@ -406,7 +419,7 @@ class SweepScreen(DrivingScreen):
 
     def _cells(self, row: PointRow) -> list[Text]:
         return [
-            _cell(column, column.cell(row), i == 0, going=row.going)
+            _cell(column, column.cell(row, self.tones), i == 0, going=row.going)
             for i, column in enumerate(self._columns)
         ]
 

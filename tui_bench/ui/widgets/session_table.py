@@ -31,6 +31,7 @@ from tui_bench.storage.catalog import (
     sort_rows,
 )
 from tui_bench.storage.export import fmt_count, fmt_seconds
+from tui_bench.ui.tones import Tones, follow_theme
 
 
 @dataclass(frozen=True)
@@ -61,13 +62,6 @@ COMPACT_COLUMNS = ("date", "name", "tool", "rps", "p99", "errors", "status")
 DROP_ORDER = ("tags", "url", "m", "tool")
 MIN_NAME_WIDTH = 10
 SCROLLBAR_WIDTH = 2
-STATUS_STYLES = {
-    "completed": "dim",
-    "failed": "bold red",
-    "interrupted": "bold yellow",
-    "unreadable": "bold red",
-    "imported": "cyan",
-}
 MARK_STYLE = "bold reverse"
 
 
@@ -88,18 +82,30 @@ def short_url(urls: str) -> str:
     return f"{short} +{len(others)}" if others else short
 
 
-def cell_texts(row: SessionRow, marks: Mapping[str, Path]) -> dict[str, Text]:
+def status_style(status: str, tones: Tones) -> str:
+    styles = {
+        "completed": "dim",
+        "failed": f"bold {tones.error}",
+        "interrupted": f"bold {tones.warning}",
+        "unreadable": f"bold {tones.error}",
+        "imported": "cyan",
+    }
+    return styles.get(status, "")
+
+
+def cell_texts(row: SessionRow, marks: Mapping[str, Path], tones: Tones) -> dict[str, Text]:
     """The text of every column for one row."""
     missing = Text("–", "dim")
+    status = Text(row.status, status_style(row.status, tones))
     if not row.readable:
         return {
             "mark": Text(""),
             "date": Text(""),
             "name": Text(row.path.name),
-            "url": Text(row.error or "", "red"),
-            "status": Text(row.status, STATUS_STYLES[row.status]),
+            "url": Text(row.error or "", tones.error),
+            "status": status,
         }
-    errors = Text(fmt_count(row.errors), "bold red" if row.errors else "")
+    errors = Text(fmt_count(row.errors), f"bold {tones.error}" if row.errors else "")
     return {
         "mark": Text(mark_of(row.path, marks), MARK_STYLE),
         "date": Text(local_time(row.started)),
@@ -116,7 +122,7 @@ def cell_texts(row: SessionRow, marks: Mapping[str, Path]) -> dict[str, Text]:
         "p99": Text(fmt_seconds(row.p99_s)),
         "errors": errors if row.errors is not None else missing,
         "tags": Text(",".join(row.tags)),
-        "status": Text(row.status, STATUS_STYLES.get(row.status, "")),
+        "status": status,
     }
 
 
@@ -129,7 +135,7 @@ def _stamp(directory: Path) -> int | None:
 
 
 def mark_of(path: Path, marks: Mapping[str, Path]) -> str:
-    return "".join(label for label, marked in marks.items() if marked == path)
+    return "".join(sorted(label for label, marked in marks.items() if marked == path))
 
 
 def fit_columns(natural: Mapping[str, int], available: int) -> dict[str, int]:
@@ -154,6 +160,8 @@ class SessionTable(DataTable[Text]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "select_cursor", "Replay", tooltip="replay the highlighted session"),
     ]
+    # The theme's, from mounting on.
+    tones: Tones
 
     class Picked(Message):
         """A readable session was picked (enter, or a click on the highlighted row)."""
@@ -204,7 +212,13 @@ class SessionTable(DataTable[Text]):
         self._stamp: int | None = None
 
     def on_mount(self) -> None:
+        self.tones = follow_theme(self, self._retone)
         self.reload()
+
+    def _retone(self, tones: Tones) -> None:
+        self.tones = tones
+        if self.loaded:
+            self.refill()
 
     # Loading
 
@@ -276,8 +290,10 @@ class SessionTable(DataTable[Text]):
         if self.marks.get(label) == row.path:
             del self.marks[label]
         else:
-            # One mark per row: comparing a session with itself says nothing.
-            self.marks = {k: p for k, p in self.marks.items() if p != row.path}
+            # Comparing a run with itself says nothing; two points of one sweep do, and
+            # the app asks which.
+            if row.kind != "sweep":
+                self.marks = {k: p for k, p in self.marks.items() if p != row.path}
             self.marks[label] = row.path
         if "mark" in self._layout:
             for shown in self.shown_rows:
@@ -292,7 +308,7 @@ class SessionTable(DataTable[Text]):
         self.shown_rows = sort_rows(rows, self.sort_column, descending=self.descending)
         # Widths come from every row, not just the matching ones: columns stay put while
         # the user types a filter.
-        cells = {row.path: cell_texts(row, self.marks) for row in pool}
+        cells = {row.path: cell_texts(row, self.marks, self.tones) for row in pool}
         self._fit(cells.values())
         self.clear(columns=True)
         for key, column_width in self._layout.items():

@@ -1,0 +1,62 @@
+"""What a figure means, in the theme's colours: errors, warnings and what went well.
+
+The screens paint Rich text, whose colours are fixed when it is built. Tones are those colours
+taken from the app's theme, so that a theme (a user's own, or the next one `t` picks) decides
+them; a screen rebuilds its text with the new tones when the theme changes (`follow_theme`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from textual.color import Color, ColorParseError
+from textual.dom import DOMNode
+
+# Labels beside the figures. Not a theme colour: $text-muted is an alpha colour (`auto 60%`),
+# which Rich cannot take.
+LABEL = "dim"
+
+
+@dataclass(frozen=True)
+class Tones:
+    """Rich colours (style strings) for what a figure means; the caller adds bold or reverse."""
+
+    error: str
+    warning: str
+    success: str
+
+    @classmethod
+    def of(cls, variables: Mapping[str, str]) -> Tones:
+        """From a theme's CSS variables: the text shades, which stay readable on the theme's
+        background, light or dark. A shade Rich cannot take (a user theme may set one to any
+        CSS colour, `red 50%` say) leaves the terminal's own colour."""
+        return cls(
+            error=_rich_colour(variables.get("text-error"), ANSI.error),
+            warning=_rich_colour(variables.get("text-warning"), ANSI.warning),
+            success=_rich_colour(variables.get("text-success"), ANSI.success),
+        )
+
+
+# The terminal's own colours: for text painted where no theme is known, as in tests of the
+# words alone.
+ANSI = Tones(error="red", warning="yellow", success="green")
+
+
+def _rich_colour(value: str | None, fallback: str) -> str:
+    try:
+        return Color.parse(value or "").rich_color.name
+    except ColorParseError:
+        return fallback
+
+
+def tones_of(node: DOMNode) -> Tones:
+    """The tones of the theme of `node`'s app, as it is now."""
+    return Tones.of(node.app.get_css_variables())
+
+
+def follow_theme(node: DOMNode, repaint: Callable[[Tones], None]) -> Tones:
+    """The tones of the app's theme now; `repaint` is called with the new ones whenever the
+    theme changes, for as long as `node` is mounted."""
+    node.app.theme_changed_signal.subscribe(node, lambda _theme: repaint(tones_of(node)))
+    return tones_of(node)
