@@ -40,10 +40,11 @@ class Column:
     justify: Literal["left", "right"] = "left"
     # Free text longer than this is cut with an ellipsis; the full text is elsewhere.
     max_width: int | None = None
+    min_width: int = 0
 
 
 COLUMNS: Mapping[str, Column] = {
-    "mark": Column(" "),
+    "mark": Column(" ", min_width=2),  # one sweep may be both A and B
     "date": Column("date"),
     "name": Column("name", max_width=28),
     "tool": Column("tool"),
@@ -324,7 +325,9 @@ class SessionTable(DataTable[Text]):
             self.move_cursor(row=min(kept_index, len(paths) - 1))
 
     def _fit(self, cells: Iterable[Mapping[str, Text]]) -> None:
-        natural = {key: self._label(key).cell_len for key in self.wanted}
+        natural = {
+            key: max(self._label(key).cell_len, COLUMNS[key].min_width) for key in self.wanted
+        }
         for texts in cells:
             for key in self.wanted:
                 if key in texts:
