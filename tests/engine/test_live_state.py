@@ -14,6 +14,7 @@ from tui_bench.engine.events import (
     SecondClosed,
 )
 from tui_bench.engine.live_state import LiveState
+from tui_bench.result import Result, Tls
 from tui_bench.sampling.samples import ResourceSample
 from tui_bench.spec import RunSpec
 
@@ -127,3 +128,19 @@ def test_finished_run_reports_status_and_session() -> None:
     assert state.session_path == Path("/tmp/s.json")
     assert state.result is None
     assert state.eta_s == 0.0
+
+
+def test_what_the_connection_negotiated_comes_from_the_output_then_the_result() -> None:
+    state = LiveState(RunSpec(urls=("https://127.0.0.1:8443/",)))
+    assert (state.protocol, state.tls_version) == (None, None)
+    for line in ("TLS Protocol: TLSv1.3\n", "Cipher: TLS_AES_128_GCM_SHA256\n"):
+        state.apply(OutputLine("stdout", line))
+    state.apply(OutputLine("stdout", "Application protocol: http/1.1\n"))
+    assert (state.protocol, state.tls_version) == ("http/1.1", "TLSv1.3")
+    # A tool that says nothing while it runs (wrk, ab) is known by its result.
+    quiet = LiveState(RunSpec(urls=("https://127.0.0.1:8443/",), tool="ab", requests=10))
+    result = Result(
+        tool="ab", protocol="http/1.0", tls=Tls(protocol="TLSv1.2", cipher="X"), rps=1.0
+    )
+    quiet.apply(RunFinished("completed", 0, result, Path("/tmp/s.json"), None))
+    assert (quiet.protocol, quiet.tls_version) == ("http/1.0", "TLSv1.2")

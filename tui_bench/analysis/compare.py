@@ -291,8 +291,12 @@ def flags(argv: Sequence[str]) -> str | None:
 
 def protocol(spec: RunSpec | None, result: Result | None) -> str | None:
     """What the run asked for, and what it got when that differs."""
-    expected = spec.expected_protocol if spec else None
-    got = result.protocol if result else None
+    return protocol_label(
+        spec.expected_protocol if spec else None, result.protocol if result else None
+    )
+
+
+def protocol_label(expected: str | None, got: str | None) -> str | None:
     if expected is None or got is None or got == expected:
         return expected or got
     return f"{expected} (negotiated {got})"

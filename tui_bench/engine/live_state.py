@@ -21,6 +21,7 @@ from tui_bench.engine.events import (
     RunWarning,
     SecondClosed,
 )
+from tui_bench.parsers.live import negotiated
 from tui_bench.result import STATUS_CLASSES, Result
 from tui_bench.sampling.samples import ResourceSample
 from tui_bench.spec import RunSpec
@@ -44,6 +45,10 @@ class LiveState:
         self.fraction: float | None = None
         self.done: int | None = None
         self.phase: str | None = None
+        # What the connection negotiated, once the tool says (h2load at the start, the
+        # others in their summary).
+        self.protocol: str | None = None
+        self.tls_version: str | None = None
         self.rows: deque[Mapping[str, Any]] = deque(maxlen=max_rows)
         # Bumped only by new rows, so a chart can skip frames where only text changed.
         self.rows_version = 0
@@ -62,6 +67,13 @@ class LiveState:
         if isinstance(event, OutputLine):
             self.output.append(event)
             self.lines_seen += 1
+            fact = negotiated(event.text)
+            if fact is not None:
+                key, value = fact
+                if key == "protocol":
+                    self.protocol = value
+                else:
+                    self.tls_version = value
         elif isinstance(event, Progress):
             self.elapsed_s = event.elapsed_s
             self.fraction = event.fraction
@@ -79,6 +91,10 @@ class LiveState:
             self.pid = event.pid
         elif isinstance(event, RunFinished):
             self.finished = event
+            if event.result is not None:
+                self.protocol = event.result.protocol or self.protocol
+                if event.result.tls is not None:
+                    self.tls_version = event.result.tls.protocol or self.tls_version
             # The last progress report comes up to a tick before the end of a full run.
             if event.status == "completed":
                 self.fraction = 1.0

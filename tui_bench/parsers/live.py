@@ -39,6 +39,21 @@ _AB_COUNT = re.compile(r"(Completed|Finished) (\d{1,18}) requests\s*")
 _WRK_LIVE = re.compile(r"tuibench-live (\d{1,9}) (\d{1,18})\s*")
 
 
+# h2load prints what its first connection negotiated before the first progress line.
+_NEGOTIATED = (("Application protocol: ", "protocol"), ("TLS Protocol: ", "tls"))
+
+
+def negotiated(line: str) -> tuple[str, str] | None:
+    """What a line says the connection negotiated: ("protocol", "h2") or ("tls", "TLSv1.3")."""
+    if line[:1] not in ("A", "T"):
+        return None
+    for prefix, key in _NEGOTIATED:
+        if line.startswith(prefix):
+            value = line[len(prefix) :].strip()
+            return (key, value) if value else None
+    return None
+
+
 def parse_live_line(tool: str, line: str) -> LiveLine | None:
     if tool == "h2load":
         return _h2load(line)

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from rich.text import Text
 
+from tui_bench.analysis.compare import protocol_label
 from tui_bench.engine.live_state import LiveState
 from tui_bench.result import STATUS_CLASSES
 from tui_bench.spec import RunSpec
@@ -55,13 +56,28 @@ def _load(spec: RunSpec) -> tuple[tuple[str, str], tuple[str, str]]:
     return ("load", shape), ("mode", mode)
 
 
-def _run_title(tool_label: str, protocol: str, urls: Sequence[str]) -> Text:
-    return Text.assemble((tool_label, "bold"), "  ", protocol, "  ", " ".join(urls))
+def _run_title(tool_label: str, state: LiveState) -> Text:
+    return Text.assemble(
+        (tool_label, "bold"), "  ", connection(state), "  ", " ".join(state.spec.urls)
+    )
+
+
+def connection(state: LiveState) -> str:
+    """The protocol asked for (and what was negotiated when that differs) and TLS: its
+    version once the tool has said it."""
+    spec = state.spec
+    expected = spec.expected_protocol if spec.urls else None
+    words = [protocol_label(expected, state.protocol) or ""]
+    if state.tls_version is not None:
+        words.append(state.tls_version)
+    elif spec.urls and spec.tls:
+        words.append("TLS")
+    return " ".join(w for w in words if w)
 
 
 def header(state: LiveState, tool_label: str, *, paused: bool, stopping: bool) -> Text:
     spec = state.spec
-    top = _run_title(tool_label, spec.expected_protocol, spec.urls)
+    top = _run_title(tool_label, state)
     status = "stopping…" if stopping and state.running else state.status
     if state.phase and state.running:
         status += f" ({state.phase})"
@@ -174,7 +190,6 @@ def replay_header(
     *,
     session: str,
     tool_label: str,
-    protocol: str,
     position: float,
     length: float,
     speed: str,
@@ -188,7 +203,7 @@ def replay_header(
         "  ",
         (session, "bold"),
         "  ",
-        _run_title(tool_label, protocol, spec.urls),
+        _run_title(tool_label, state),
     )
     if note is not None or length <= 0:
         bottom = Text(note or "nothing to play: the session has no per-second series")

@@ -72,7 +72,6 @@ class Title:
 
     session: str
     tool_label: str
-    protocol: str
 
 
 class ReplayScreen(MonitorScreen):
@@ -115,7 +114,7 @@ class ReplayScreen(MonitorScreen):
         self.player: Player | None = None
         self.playing = False
         self.speed_index = 0
-        self._title = Title(session.name or session.id, "", "")
+        self._title = Title(session.name or session.id, "")
         self._note: str | None = "loading…"
         self._clock = clock
         self._played_until = 0.0
@@ -201,7 +200,6 @@ class ReplayScreen(MonitorScreen):
                 self.state,
                 session=title.session,
                 tool_label=title.tool_label,
-                protocol=title.protocol,
                 position=self.position,
                 length=self.length,
                 speed=self.speed_label,
@@ -246,12 +244,7 @@ class ReplayScreen(MonitorScreen):
 def _open(session: Session, path: Path | None) -> tuple[Player, Title]:
     """The session's timeline and title; reading every sample takes a while on long runs."""
     tl = timeline(session, path)
-    result = session.result
-    if result is not None:
-        protocol = result.protocol or ""
-    else:
-        protocol = tl.spec.expected_protocol if tl.spec.urls else ""
     tool = session.doc.get("tool")
     tool = tool if isinstance(tool, Mapping) else {}
     tool_label = " ".join(str(tool[k]) for k in ("name", "version") if tool.get(k))
-    return Player(tl), Title(session.name or session.id, tool_label, protocol)
+    return Player(tl), Title(session.name or session.id, tool_label)
