@@ -38,6 +38,16 @@ def test_result_warnings() -> None:
     assert codes(result=few) == {"few-samples"}
 
 
+def test_a_protocol_other_than_the_one_asked_for() -> None:
+    fell_back = Result(tool="h2load", protocol="http/1.1", requests=Requests(total=5000))
+    assert codes(result=fell_back) == {"protocol-mismatch"}
+    (warning,) = run_warnings(SPEC, fell_back, [], "", same_machine=False, client_bound=False)
+    assert warning.message.startswith("asked for h2c, the server negotiated http/1.1")
+    assert (
+        codes(result=Result(tool="h2load", protocol="h2c", requests=Requests(total=5000))) == set()
+    )
+
+
 def test_set_up_warnings() -> None:
     assert codes(same_machine=True, client_bound=True) == {"same-machine", "client-bound"}
     assert codes() == set()

@@ -71,6 +71,15 @@ def run_warnings(
         found.append(Warning(CONNECTIONS_DYING.code, f"{detail}: {CONNECTIONS_DYING.message}"))
     if result is not None:
         found += _result_warnings(result)
+        got, expected = result.protocol, spec.expected_protocol
+        if got and got != expected:
+            # A server without h2 in its ALPN list makes h2load fall back to HTTP/1.1.
+            found.append(
+                Warning(
+                    "protocol-mismatch",
+                    f"asked for {expected}, the server negotiated {got}: this measured {got}",
+                )
+            )
     return found
 
 
