@@ -14,7 +14,7 @@ from tui_bench.engine.events import (
     SecondClosed,
 )
 from tui_bench.engine.live_state import LiveState
-from tui_bench.result import Result, Tls
+from tui_bench.result import Distribution, Result, Tls
 from tui_bench.sampling.samples import ResourceSample
 from tui_bench.spec import RunSpec
 
@@ -144,3 +144,17 @@ def test_what_the_connection_negotiated_comes_from_the_output_then_the_result() 
     )
     quiet.apply(RunFinished("completed", 0, result, Path("/tmp/s.json"), None))
     assert (quiet.protocol, quiet.tls_version) == ("http/1.0", "TLSv1.2")
+
+
+def test_whole_run_latency_from_the_rows_then_from_the_result() -> None:
+    state = LiveState(SPEC)
+    assert state.latency_overall == {"p50_s": None, "p90_s": None, "p99_s": None}
+    state.apply(row(0, 1000.0, p99_s=0.020, overall_p50_s=0.001, overall_p99_s=0.015))
+    assert state.latency_overall == {"p50_s": 0.001, "p90_s": None, "p99_s": 0.015}
+    assert state.latency["p99_s"] == 0.020  # the window is apart
+    result = Result(
+        tool="h2load",
+        latency=Distribution(percentiles={"p50_s": 0.002, "p90_s": 0.004, "p99_s": 0.016}),
+    )
+    state.apply(RunFinished("completed", 0, result, Path("/tmp/s.json"), None))
+    assert state.latency_overall == {"p50_s": 0.002, "p90_s": 0.004, "p99_s": 0.016}

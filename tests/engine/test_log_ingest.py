@@ -258,6 +258,17 @@ def test_overall_is_the_merge_of_the_seconds() -> None:
     assert merged == ingest.overall
 
 
+def test_each_second_carries_the_percentiles_of_the_run_so_far() -> None:
+    _, series = ingest_all(T0, [synthetic_log()])
+    merged = LatencyHistogram()
+    for second in series:
+        merged.merge(second.histogram)
+        assert second.overall == tuple(merged.percentiles_s((50, 90, 99)))
+    # The slow tail builds up: the run's p99 is not any one second's.
+    assert series[-1].overall[2] != series[-1].p99_s
+    assert series[4].requests == 0 and series[4].overall == series[3].overall
+
+
 def test_log_tail_follows_a_growing_file(tmp_path: Path) -> None:
     path = tmp_path / "h2load.log"
     log = GOLDEN.read_bytes()

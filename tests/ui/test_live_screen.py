@@ -104,6 +104,9 @@ def script(seconds: int = 6) -> list[Event]:
                     "p90_s": 0.0060 + 0.0002 * t,
                     "p99_s": 0.0100 + 0.0005 * t,
                     "max_s": 0.0250,
+                    "overall_p50_s": 0.0030 + 0.00005 * t,
+                    "overall_p90_s": 0.0060 + 0.0001 * t,
+                    "overall_p99_s": 0.0100 + 0.00025 * t,
                     "server_cpu_pct": 120.0 + 10 * t,
                     "server_rss_bytes": int((40 + t) * 2**20),
                     "client_cpu_pct": 60.0 + 7 * t,
@@ -193,7 +196,8 @@ async def test_panels_show_the_latest_second() -> None:
         assert "42,000 req/s" in text_of(live, "#throughput")
         assert "40,000 req/s" in text_of(live, "#throughput")  # overall: mean of 6 seconds
         assert "p99 12.50 ms" in text_of(live, "#latency")
-        assert "n 42,000" in text_of(live, "#latency")
+        assert live.query_one("#latency").border_subtitle == "n 42,000"
+        assert "whole run p50 3.25 ms  p99 11.25 ms" in text_of(live, "#latency")
         assert "errors 3" in text_of(live, "#status")
         assert "procs 5" in text_of(live, "#server")
         assert "ETA 00:04" in text_of(live, "#header")

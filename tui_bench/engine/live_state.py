@@ -25,6 +25,7 @@ from tui_bench.parsers.live import negotiated
 from tui_bench.result import STATUS_CLASSES, Result
 from tui_bench.sampling.samples import ResourceSample
 from tui_bench.spec import RunSpec
+from tui_bench.storage.session import OVERALL_LATENCY_COLUMNS
 
 MAX_ROWS = 600
 MAX_LINES = 500
@@ -151,6 +152,17 @@ class LiveState:
         """Percentiles of the last closed second (a window, never the whole run so far)."""
         row = self.last_row
         return {key: row.get(key) for key in LATENCY_KEYS}
+
+    @property
+    def latency_overall(self) -> dict[str, float | None]:
+        """p50/p90/p99 of the whole run so far: from the merged histogram of every closed
+        second while it runs (the tools with a request log), from the result once it ended."""
+        result = self.result
+        if result is not None and result.latency is not None:
+            percentiles = result.latency.percentiles
+            return {key: percentiles.get(key) for key in OVERALL_LATENCY_COLUMNS}
+        row = self.last_row
+        return {key: row.get(column) for key, column in OVERALL_LATENCY_COLUMNS.items()}
 
     @property
     def latency_n(self) -> int | None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import io
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import pairwise
 from types import TracebackType
 
@@ -30,6 +30,8 @@ from tui_bench.analysis.histogram import MAX_US, LatencyHistogram
 from tui_bench.result import STATUS_CLASSES
 
 GRACE_S = 1
+# The percentiles of SecondStats.overall (storage.session.OVERALL_LATENCY_COLUMNS).
+OVERALL_PERCENTILES = (50, 90, 99)
 
 _US_PER_S = 1_000_000
 # h2load writes start_us with 16 digits (every date from 2001 to 2286).
@@ -61,6 +63,8 @@ class SecondStats:
     p90_s: float | None
     p99_s: float | None
     max_s: float | None
+    # p50, p90 and p99 of every request up to the end of this second (closed seconds only).
+    overall: tuple[float | None, ...] = ()
 
     @classmethod
     def of(
@@ -292,7 +296,8 @@ class LogIngest:
             if second is None:
                 second = _OpenSecond()
             self._overall.merge(second.histogram)
-            closed.append(second.stats(t_s, second.histogram))
+            overall = tuple(self._overall.percentiles_s(OVERALL_PERCENTILES))
+            closed.append(replace(second.stats(t_s, second.histogram), overall=overall))
         self._next_emit = max(self._next_emit, last + 1)
         return closed
 

@@ -12,6 +12,7 @@ from typing import Any
 from tui_bench.engine.log_ingest import SecondStats
 from tui_bench.result import STATUS_CLASSES
 from tui_bench.sampling.samples import ResourceSample
+from tui_bench.storage.session import OVERALL_LATENCY_COLUMNS
 
 GOOD_CLASSES = ("2xx", "3xx")
 
@@ -30,6 +31,7 @@ def traffic_from_log(stats: SecondStats) -> dict[str, Any]:
         "p90_s": stats.p90_s,
         "p99_s": stats.p99_s,
         "max_s": stats.max_s,
+        **dict(zip(OVERALL_LATENCY_COLUMNS.values(), stats.overall, strict=False)),
     }
 
 

@@ -62,7 +62,17 @@ SERIES_COLUMNS = (
     "system_cpu_pct",
     "client_cpu_pct",
     "client_thread_max_pct",
+    "overall_p50_s",
+    "overall_p90_s",
+    "overall_p99_s",
 )
+# Percentiles of the whole run up to the end of each second, by the percentile they hold;
+# only runs with a request log (h2load) have them.
+OVERALL_LATENCY_COLUMNS = {
+    "p50_s": "overall_p50_s",
+    "p90_s": "overall_p90_s",
+    "p99_s": "overall_p99_s",
+}
 
 
 @dataclass(frozen=True)

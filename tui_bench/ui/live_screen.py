@@ -188,7 +188,7 @@ class MonitorScreen(Screen[None]):
             }
             client_rows = {"cpu": state.series("client_cpu_pct")}
         self._panel("throughput").show(render.throughput(state), rows)
-        self._panel("latency").show(render.latency(state), rows)
+        self._panel("latency").show(render.latency(state), rows, note=render.latency_count(state))
         self._panel("status").show(render.status(state, self.tones))
         self._panel("server").show(render.server(state), rows)
         client = self._panel("client")

@@ -101,12 +101,17 @@ def throughput(state: LiveState) -> Text:
 
 
 def latency(state: LiveState) -> Text:
-    lat = state.latency
+    lat, run = state.latency, state.latency_overall
     return _lines(
         _pairs(("p50", fmt_seconds(lat["p50_s"])), ("p90", fmt_seconds(lat["p90_s"]))),
         _pairs(("p99", fmt_seconds(lat["p99_s"])), ("max", fmt_seconds(lat["max_s"]))),
-        _pairs(("n", f"{fmt_count(state.latency_n)} in the last second")),
+        _pairs(("whole run p50", fmt_seconds(run["p50_s"])), ("p99", fmt_seconds(run["p99_s"]))),
     )
+
+
+def latency_count(state: LiveState) -> str:
+    """How many requests the window's percentiles rest on."""
+    return f"n {fmt_count(state.latency_n)}"
 
 
 def status(state: LiveState, tones: Tones) -> Text:

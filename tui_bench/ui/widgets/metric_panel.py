@@ -46,8 +46,18 @@ class MetricPanel(Vertical, can_focus=True):
                 yield Label(name)
                 yield Sparkline([], name=name)
 
-    def show(self, body: Text, series: Mapping[str, list[float]] | None = None) -> None:
+    def show(
+        self,
+        body: Text,
+        series: Mapping[str, list[float]] | None = None,
+        *,
+        note: str | None = None,
+    ) -> None:
+        """`note` goes on the bottom border (set only when it changes: it repaints the
+        border)."""
         self.query_one(".body", SteadyStatic).show(body)
+        if note is not None and note != self.border_subtitle:
+            self.border_subtitle = note
         for spark in self.query(Sparkline):
             if series is not None and spark.name is not None and spark.name in series:
                 # Sparkline only notices a new list, not a changed one.
