@@ -19,6 +19,7 @@ import numpy as np
 import orjson
 import pytest
 
+from tests.fakes import wait_for_run
 from tests.integration.test_cli_real_tools import TUIBENCH
 from tui_bench.analysis.histogram import LatencyHistogram
 from tui_bench.analysis.thresholds import parse_slo, parse_threshold
@@ -445,7 +446,7 @@ def test_failed_runs_exit_1_and_each_has_its_line(sessions: Path) -> None:
 
 def test_hangup_stops_the_going_run_and_keeps_it(sessions: Path) -> None:
     proc = run_fake("hang", "--repeat", "3", "-n", "5")
-    _wait_for_run_journal(sessions)
+    wait_for_run(sessions, "*.runs/*.journal")
     proc.send_signal(signal.SIGHUP)  # a dropped SSH session
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 130, err
@@ -465,7 +466,7 @@ def test_kill_9_is_recovered_with_the_going_run(sessions: Path) -> None:
         env={**os.environ, "FAKE_MODE": "hang"},
         start_new_session=True,
     )
-    _wait_for_run_journal(sessions)
+    wait_for_run(sessions, "*.runs/*.journal")
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait(10)
     [entry] = store.list_sessions(sessions)
@@ -473,11 +474,3 @@ def test_kill_9_is_recovered_with_the_going_run(sessions: Path) -> None:
     assert entry.session.status == "interrupted"
     assert [r.status for r in entry.session.runs] == ["interrupted"]
     assert [p.suffix for p in sessions.iterdir()] == [".json"]
-
-
-def _wait_for_run_journal(sessions: Path) -> None:
-    deadline = time.monotonic() + 20
-    while not list(sessions.glob("*.runs/*.journal")):
-        assert time.monotonic() < deadline, "no run started"
-        time.sleep(0.05)
-    time.sleep(0.3)  # the tool is spawned just after its journal is opened

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import orjson
 
+from tests.fakes import wait_for_run
 from tests.integration.test_cli_real_tools import TUIBENCH
 from tui_bench.storage import store
 
@@ -57,7 +58,7 @@ def test_hung_tool_is_killed_after_the_stop_grace(sessions: Path) -> None:
         text=True,
         env={**os.environ, "FAKE_MODE": "hang"},
     )
-    time.sleep(1.5)
+    wait_for_run(sessions)
     started = time.monotonic()
     proc.send_signal(signal.SIGTERM)
     out, err = proc.communicate(timeout=20)
