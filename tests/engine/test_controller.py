@@ -97,6 +97,6 @@ async def test_a_run_shorter_than_the_interval_still_measures_its_server(tmp_pat
     samples = store.load(finished.session_path).doc["samples"]
     assert len(samples) == 1  # the closing one: the tick never came
     (closing,) = samples
-    assert closing["server_cpu_pct"] > 20  # the busy loop, measured over the run
+    assert closing["server_cpu_pct"] > 5  # the busy loop, measured over the run
     assert closing["client_cpu_pct"] is None  # the tool has exited by then
     assert 0.3 < closing["t_s"] < 5.0
