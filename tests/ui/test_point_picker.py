@@ -61,6 +61,14 @@ async def picker(pilot: Pilot[Any], letter: str) -> PointPicker:
     return screen
 
 
+async def picker_of_b(pilot: Pilot[Any], sweep: Path, *keys: str) -> PointPicker:
+    """Compare `sweep` with itself: pick A's point with `keys` and enter, then B's picker."""
+    pilot.app.post_message(OpenCompare(sweep, sweep))
+    await picker(pilot, "A")
+    await pilot.press(*keys, "enter")
+    return await picker(pilot, "B")
+
+
 async def compare_screen(pilot: Pilot[Any]) -> CompareScreen:
     await until(pilot, lambda: isinstance(pilot.app.screen, CompareScreen), "the compare screen")
     screen = pilot.app.screen
@@ -134,10 +142,7 @@ async def test_two_points_of_one_sweep(store_dir: Path) -> None:
     path = store_dir / f"{SWEEP}.json"
     app = app_in(store_dir)
     async with app.run_test(size=(80, 24)) as pilot:
-        app.post_message(OpenCompare(path, path))
-        await picker(pilot, "A")
-        await pilot.press("enter")
-        screen = await picker(pilot, "B")
+        screen = await picker_of_b(pilot, path)
         # A's point is marked, and B starts on the next one.
         assert [row[0] for row in rows(screen)] == ["A", ""]
         assert screen.query_one(DataTable).cursor_row == 1
@@ -151,10 +156,7 @@ async def test_b_starts_after_a_and_wraps_round(store_dir: Path) -> None:
     path = store_dir / f"{SWEEP}.json"
     app = app_in(store_dir)
     async with app.run_test(size=(80, 24)) as pilot:
-        app.post_message(OpenCompare(path, path))
-        await picker(pilot, "A")
-        await pilot.press("down", "enter")
-        screen = await picker(pilot, "B")
+        screen = await picker_of_b(pilot, path, "down")
         assert [row[0] for row in rows(screen)] == ["", "A"]
         assert screen.query_one(DataTable).cursor_row == 0
 
@@ -163,10 +165,7 @@ async def test_b_cannot_be_the_point_a_is(store_dir: Path) -> None:
     path = store_dir / f"{SWEEP}.json"
     app = app_in(store_dir)
     async with app.run_test(size=(80, 24)) as pilot:
-        app.post_message(OpenCompare(path, path))
-        await picker(pilot, "A")
-        await pilot.press("enter")
-        screen = await picker(pilot, "B")
+        screen = await picker_of_b(pilot, path)
         await pilot.press("up", "enter")
         await until(pilot, lambda: bool(app._notifications), "a notification")
         (note,) = app._notifications
