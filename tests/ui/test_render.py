@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from tui_bench.engine.events import OutputLine
+from tui_bench.engine.events import OutputLine, SecondClosed
 from tui_bench.engine.live_state import LiveState
 from tui_bench.spec import RunSpec
 from tui_bench.ui import render
+from tui_bench.ui.tones import ANSI
 
 
 @pytest.mark.parametrize(
@@ -34,3 +35,15 @@ def test_connection(url: str, lines: list[str], shown: str) -> None:
     assert render.connection(state) == shown
     header = render.header(state, "h2load 1.52.0", paused=False, stopping=False)
     assert f"h2load 1.52.0  {shown}  {url}" in header.plain
+
+
+def test_errors_without_a_response_are_told_apart_from_4xx_and_5xx() -> None:
+    state = LiveState(RunSpec(urls=("http://127.0.0.1:8080/",)))
+    row = {"t_s": 0, "rps": 100, "errors": 5, "2xx": 95, "4xx": 0, "5xx": 2}
+    state.apply(SecondClosed(row))
+    assert "errors 5  no response 3" in render.status(state, ANSI).plain
+    state.apply(SecondClosed({**row, "t_s": 1, "errors": 2}))
+    assert "errors 7  no response 3" in render.status(state, ANSI).plain
+    answered = LiveState(state.spec)
+    answered.apply(SecondClosed({**row, "errors": 2}))
+    assert "no response" not in render.status(answered, ANSI).plain

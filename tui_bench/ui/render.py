@@ -120,6 +120,10 @@ def status(state: LiveState, tones: Tones) -> Text:
     errors = Text.assemble(("errors ", LABEL), f"{state.error_total:,}")
     if state.error_total:
         errors.stylize(f"bold {tones.error}")
+    # The kinds: 4xx and 5xx above, and requests that got no response at all.
+    unanswered = state.error_total - totals["4xx"] - totals["5xx"]
+    if unanswered > 0:
+        errors.append_text(Text.assemble(("  no response ", LABEL), f"{unanswered:,}"))
     return _lines(
         _pairs(*((key, f"{totals[key]:,}") for key in first)),
         _pairs(*((key, f"{totals[key]:,}") for key in second)),
