@@ -7,9 +7,10 @@ import shutil
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from textual.pilot import Pilot
+from textual.screen import Screen
 
 EXAMPLES = Path(__file__).parents[2] / "sessions"
 BAD_NAME = "20261120-000000-000-bad.json"
@@ -39,10 +40,27 @@ def utc_clock() -> Iterator[None]:
     time.tzset()
 
 
+S = TypeVar("S", bound=Screen[Any])
+
+
 async def until(pilot: Pilot[Any], condition: Callable[[], bool], what: str) -> None:
-    """Let the app run until `condition` holds; fail naming `what` after 10 s."""
-    deadline = time.monotonic() + 10
+    """Let the app run until `condition` holds; fail naming `what` after 20 s."""
+    deadline = time.monotonic() + 20
     while not condition():
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         await pilot.pause(0.01)
+
+
+async def screen_is(pilot: Pilot[Any], kind: type[S], what: str) -> S:
+    """Wait until the current screen is a `kind` and mounted: a pushed screen is current
+    before it has composed its widgets."""
+
+    def ready() -> bool:
+        screen = pilot.app.screen
+        return isinstance(screen, kind) and screen.is_mounted
+
+    await until(pilot, ready, what)
+    screen = pilot.app.screen
+    assert isinstance(screen, kind)
+    return screen

@@ -12,7 +12,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, Select
 
-from tests.ui import until
+from tests.ui import screen_is, until
 from tests.ui.test_run_form import status, toggle_sweep, type_into
 from tests.ui.test_sweep_screen import ScriptedSweep, cells, ended, text_of
 from tui_bench.analysis.thresholds import parse_slo
@@ -102,7 +102,7 @@ async def test_the_form_opens_the_sweep_screen_on_the_launchers_sweep(
             ("slo", SLO),
         )
         await pilot.press("ctrl+s")
-        await until(pilot, lambda: isinstance(app.screen, SweepScreen), "the sweep screen")
+        await screen_is(pilot, SweepScreen, "the sweep screen")
         screen = app.screen
         assert isinstance(screen, SweepScreen)
         assert app.job is screen
@@ -127,7 +127,7 @@ async def test_the_form_opens_the_sweep_screen_on_the_launchers_sweep(
         await until(pilot, lambda: not screen.engine_running, "the sweep to stop")
         assert screen.state.status == "interrupted"
         await pilot.press("q")
-        await until(pilot, lambda: isinstance(app.screen, HomeScreen), "home again")
+        await screen_is(pilot, HomeScreen, "home again")
 
 
 @pytest.mark.parametrize(
@@ -170,14 +170,14 @@ async def test_a_real_sweep_from_the_form(nginx: DemoTarget, tmp_path: Path) -> 
         await type_into(pilot, "requests", "2000")
         await until(pilot, lambda: "ready: sweep of 2 points ·" in status(form), "-n 2000")
         await pilot.press("ctrl+s")
-        await until(pilot, lambda: isinstance(app.screen, SweepScreen), "the sweep screen")
+        await screen_is(pilot, SweepScreen, "the sweep screen")
         screen = await ended(pilot)
         assert screen.state.status == "completed", screen.state.finished
         assert [cells(screen, point)["runs"] for point in (0, 1)] == ["1/1", "1/1"]
         finished = screen.finished
         assert finished is not None
         await pilot.press("q")
-        await until(pilot, lambda: isinstance(app.screen, HomeScreen), "home again")
+        await screen_is(pilot, HomeScreen, "home again")
     assert list(tmp_path.iterdir()) == [finished.session_path], "the runs live in the sweep"
     saved = store.load(finished.session_path)
     assert len(saved.runs) == 2

@@ -11,7 +11,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from tests.ui import EXAMPLES, example_store, until, utc_clock
+from tests.ui import EXAMPLES, example_store, screen_is, until, utc_clock
 from tests.ui.test_live_screen import ScriptedEngine, script
 from tui_bench.engine.events import Event
 from tui_bench.engine.request import RunRequest
@@ -83,17 +83,17 @@ async def test_enter_replays_and_s_opens_the_browser(tmp_path: Path) -> None:
         table = await recent_table(pilot)
         table.focus()
         await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, SweepScreen), "the saved sweep")
+        await screen_is(pilot, SweepScreen, "the saved sweep")
         await pilot.press("q")
-        await until(pilot, lambda: isinstance(app.screen, HomeScreen), "home again")
+        await screen_is(pilot, HomeScreen, "home again")
         table.focus()
         await pilot.press("down", "enter")
-        await until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay")
+        await screen_is(pilot, ReplayScreen, "the replay")
         await pilot.press("q")
-        await until(pilot, lambda: isinstance(app.screen, HomeScreen), "home again")
+        await screen_is(pilot, HomeScreen, "home again")
         table.focus()
         await pilot.press("s")
-        await until(pilot, lambda: isinstance(app.screen, SessionsScreen), "the browser")
+        await screen_is(pilot, SessionsScreen, "the browser")
 
 
 async def test_starting_the_form_runs_and_q_comes_back_home(tmp_path: Path) -> None:
@@ -106,13 +106,13 @@ async def test_starting_the_form_runs_and_q_comes_back_home(tmp_path: Path) -> N
         urls.value = "http://127.0.0.1:8080/"
         await pilot.pause()
         await pilot.press("ctrl+s")
-        await until(pilot, lambda: isinstance(app.screen, LiveScreen), "the live screen")
+        await screen_is(pilot, LiveScreen, "the live screen")
         assert launcher.requests[0].spec.urls == ("http://127.0.0.1:8080/",)
         live = app.screen
         assert isinstance(live, LiveScreen)
         await until(pilot, lambda: not live.engine_running, "the run to end")
         await pilot.press("q")
-        await until(pilot, lambda: isinstance(app.screen, HomeScreen), "home again")
+        await screen_is(pilot, HomeScreen, "home again")
 
 
 async def test_a_run_cannot_start_without_a_launcher(tmp_path: Path) -> None:

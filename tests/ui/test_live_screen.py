@@ -16,7 +16,7 @@ from rich.text import Text
 from textual.pilot import Pilot
 from textual.widgets import Input, RichLog, Static
 
-from tests.ui import example_store, until
+from tests.ui import example_store, screen_is, until
 from tests.ui.test_tones import styles_at
 from tui_bench.engine.events import (
     Event,
@@ -429,7 +429,7 @@ async def test_n_labels_the_saved_session(tmp_path: Path) -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         await app.workers.wait_for_complete()
         await pilot.press("n")
-        await until(pilot, lambda: isinstance(app.screen, LabelDialog), "the label dialog")
+        await screen_is(pilot, LabelDialog, "the label dialog")
         assert app.screen.query_one("#name", Input).value == "h2c-m10"
         app.screen.query_one("#name", Input).value = "baseline"
         app.screen.query_one("#tags", Input).value = "nginx-1.22, tuned"
@@ -449,7 +449,7 @@ async def test_v_compares_with_the_run_before(tmp_path: Path) -> None:
         await until(pilot, lambda: len(app.engines) == 2, "the second run")  # type: ignore[attr-defined]
         await app.workers.wait_for_complete()
         await pilot.press("v")
-        await until(pilot, lambda: isinstance(app.screen, CompareScreen), "the comparison")
+        await screen_is(pilot, CompareScreen, "the comparison")
         screen = app.screen
         assert isinstance(screen, CompareScreen)
         assert (screen.a.session.name, screen.b.session.name) == ("h2c-m10", "h1-duration-warmup")

@@ -16,7 +16,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable
 
 from tests.analysis.test_significance import run, runs, sweep
-from tests.ui import EXAMPLES, until
+from tests.ui import EXAMPLES, screen_is, until
 from tui_bench.analysis.significance import point_refs
 from tui_bench.storage import store
 from tui_bench.storage.session import Session
@@ -50,14 +50,11 @@ def write(directory: Path, session: Session) -> Path:
 
 
 async def picker(pilot: Pilot[Any], letter: str) -> PointPicker:
-    def shown() -> bool:
-        screen = pilot.app.screen
-        return isinstance(screen, PointPicker) and screen.letter == letter
-
-    await until(pilot, shown, f"the picker of {letter}")
-    screen = pilot.app.screen
-    assert isinstance(screen, PointPicker)
-    await until(pilot, lambda: screen.query_one(DataTable).row_count > 0, "the points")
+    screen = await screen_is(pilot, PointPicker, "a picker")
+    if screen.letter != letter:
+        await until(pilot, lambda: pilot.app.screen is not screen, f"the picker of {letter}")
+        screen = await screen_is(pilot, PointPicker, f"the picker of {letter}")
+    assert screen.letter == letter
     return screen
 
 
@@ -70,7 +67,7 @@ async def picker_of_b(pilot: Pilot[Any], sweep: Path, *keys: str) -> PointPicker
 
 
 async def compare_screen(pilot: Pilot[Any]) -> CompareScreen:
-    await until(pilot, lambda: isinstance(pilot.app.screen, CompareScreen), "the compare screen")
+    await screen_is(pilot, CompareScreen, "the compare screen")
     screen = pilot.app.screen
     assert isinstance(screen, CompareScreen)
     return screen
