@@ -187,3 +187,18 @@ def test_concurrent_calls_are_safe() -> None:
     for thread in threads:
         thread.join()
     assert errors == []
+
+
+def test_a_sample_if_due_only_after_the_minimum_since_the_last_reading(
+    burner: subprocess.Popen[str],
+) -> None:
+    sampler = ResourceSampler(psutil.Process(burner.pid))
+    reference = Reference(burner.pid)
+    time.sleep(0.3)
+    # Nothing read yet: the window runs from the sampler's start, whose baselines hold.
+    first = sampler.sample_if_due(0.1)
+    assert first is not None
+    assert first.server_cpu_pct == pytest.approx(reference.pct(), abs=10)
+    assert sampler.sample_if_due(5.0) is None  # a window of a few ticks is noise
+    time.sleep(0.15)
+    assert sampler.sample_if_due(0.1) is not None

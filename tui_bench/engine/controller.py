@@ -49,6 +49,7 @@ from tui_bench.runners.tools import Tool
 from tui_bench.sampling.discover import same_machine
 from tui_bench.sampling.host import host_facts
 from tui_bench.sampling.sampler import ResourceSampler
+from tui_bench.sampling.samples import ResourceSample
 from tui_bench.sampling.verdicts import client_bound, summarize
 from tui_bench.spec import RunSpec
 from tui_bench.storage.journal import JournalWriter
@@ -139,7 +140,6 @@ class RunController:
         self._tail: LogTail | None = None
         self._journal: JournalWriter | None = None
         self._samples: list[Any] = []
-        self._sampled_at: float | None = None
         self._rows: list[dict[str, Any]] = []
         self._output: dict[str, list[str]] = {"stdout": [], "stderr": []}
         self._wrk_threads: dict[int, int] = {}
@@ -300,24 +300,21 @@ class RunController:
 
     async def _sample_loop(self, sampler: ResourceSampler) -> None:
         await asyncio.to_thread(sampler.sample)  # primes cpu_percent; its zeros mean nothing
-        self._sampled_at = time.monotonic()
-        next_at = self._sampled_at + self.interval_s
+        next_at = time.monotonic() + self.interval_s
         while True:
             await asyncio.sleep(max(0.0, next_at - time.monotonic()))
             next_at += self.interval_s
-            await self._take_sample(sampler)
+            self._record(await asyncio.to_thread(sampler.sample))
 
     async def _closing_sample(self, sampler: ResourceSampler) -> None:
-        """Measure the stretch since the last tick, so that a run shorter than the interval
-        still has its server's CPU and memory. The tool has exited: no client figures."""
-        if self._sampled_at is not None and (
-            time.monotonic() - self._sampled_at >= CLOSING_SAMPLE_MIN_S
-        ):
-            await self._take_sample(sampler)
+        """Measure the stretch since the last reading, so that a run shorter than the
+        interval still has its server's CPU and memory. The tool has exited: no client
+        figures. The sampler's lock orders it after a reading the loop left running."""
+        sample = await asyncio.to_thread(sampler.sample_if_due, CLOSING_SAMPLE_MIN_S)
+        if sample is not None:
+            self._record(sample)
 
-    async def _take_sample(self, sampler: ResourceSampler) -> None:
-        sample = await asyncio.to_thread(sampler.sample)
-        self._sampled_at = time.monotonic()
+    def _record(self, sample: ResourceSample) -> None:
         self._samples.append(sample)
         self._series.add_sample(sample)
         assert self._journal is not None

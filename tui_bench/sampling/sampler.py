@@ -107,38 +107,49 @@ class ResourceSampler:
             except _GONE:
                 return
 
+    def sample_if_due(self, min_elapsed_s: float) -> ResourceSample | None:
+        """A sample, unless the last one is under `min_elapsed_s` old: percentages over a
+        few clock ticks are noise."""
+        with self._lock:
+            if time.monotonic() - self._wall_s < min_elapsed_s:
+                return None
+            return self._sample()
+
     def sample(self) -> ResourceSample:
         with self._lock:
-            cpu_before = time.thread_time()
-            self._refresh_tree()
-            now = time.monotonic()
-            readings = [r for r in (_read(t, now) for t in self._tree.values()) if r is not None]
-            if self._root is not None and not readings:
-                self._root = None  # the server exited
-                self._tree.clear()
-            self._refresh_slow()
-            system_cpu = self._system_cpu()
-            memory = psutil.virtual_memory()
-            client_cpu, client_thread = self._read_client(now)
-            elapsed, self._wall_s = now - self._wall_s, now
-            own = time.thread_time() - cpu_before
-            server = self._root is not None
-            return ResourceSample(
-                t_s=self._clock() - self._started,
-                server_cpu_pct=sum(r.cpu_pct for r in readings) if server else None,
-                server_rss_bytes=sum(r.rss for r in readings) if server else None,
-                server_uss_bytes=self._slow.uss if server else None,
-                server_pss_bytes=self._slow.pss if server else None,
-                server_procs=len(readings) if server else None,
-                server_threads=self._slow.threads if server else None,
-                server_fds=self._slow.fds if server else None,
-                system_cpu_pct=system_cpu,
-                system_mem_used_bytes=int(memory.used),
-                system_mem_total_bytes=int(memory.total),
-                client_cpu_pct=client_cpu,
-                client_thread_max_pct=client_thread,
-                sampler_cpu_pct=_pct(own, elapsed),
-            )
+            return self._sample()
+
+    def _sample(self) -> ResourceSample:
+        cpu_before = time.thread_time()
+        self._refresh_tree()
+        now = time.monotonic()
+        readings = [r for r in (_read(t, now) for t in self._tree.values()) if r is not None]
+        if self._root is not None and not readings:
+            self._root = None  # the server exited
+            self._tree.clear()
+        self._refresh_slow()
+        system_cpu = self._system_cpu()
+        memory = psutil.virtual_memory()
+        client_cpu, client_thread = self._read_client(now)
+        elapsed, self._wall_s = now - self._wall_s, now
+        own = time.thread_time() - cpu_before
+        server = self._root is not None
+        return ResourceSample(
+            t_s=self._clock() - self._started,
+            server_cpu_pct=sum(r.cpu_pct for r in readings) if server else None,
+            server_rss_bytes=sum(r.rss for r in readings) if server else None,
+            server_uss_bytes=self._slow.uss if server else None,
+            server_pss_bytes=self._slow.pss if server else None,
+            server_procs=len(readings) if server else None,
+            server_threads=self._slow.threads if server else None,
+            server_fds=self._slow.fds if server else None,
+            system_cpu_pct=system_cpu,
+            system_mem_used_bytes=int(memory.used),
+            system_mem_total_bytes=int(memory.total),
+            client_cpu_pct=client_cpu,
+            client_thread_max_pct=client_thread,
+            sampler_cpu_pct=_pct(own, elapsed),
+        )
 
     def _refresh_tree(self) -> None:
         """Pick up new workers and forget dead ones; known processes keep their baseline."""
