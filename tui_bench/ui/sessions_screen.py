@@ -153,7 +153,7 @@ class SessionsScreen(Screen[None]):
         ),
         Binding("a", "mark('A')", "Mark A", tooltip="mark as A, the baseline (again: unmark)"),
         Binding("b", "mark('B')", "Mark B", tooltip="mark as B, compared with A (again: unmark)"),
-        Binding("c", "compare", "Compare", tooltip="compare B with A"),
+        Binding("c", "compare", "Compare", tooltip="compare B with A (a sweep asks which point)"),
         Binding(
             "s", "sort", "Sort", show=False, tooltip="sort by the next column (or click a header)"
         ),
