@@ -1,5 +1,7 @@
+import pytest
+
 from tui_bench.result import Distribution, Requests, Result
-from tui_bench.storage.export import export, fmt_bytes, fmt_seconds, series_csv
+from tui_bench.storage.export import export, fmt_bytes, fmt_compact, fmt_seconds, series_csv
 from tui_bench.storage.session import SCHEMA, Session
 
 
@@ -72,3 +74,23 @@ def test_formatters() -> None:
     assert fmt_seconds(0.0048) == "4.80 ms"
     assert fmt_seconds(None) == "–"
     assert fmt_bytes(1440490) == "1.37 MiB"
+
+
+@pytest.mark.parametrize(
+    ("value", "digits", "shown"),
+    [
+        (43522, 3, "43.5k"),
+        (-43522, 3, "-43.5k"),
+        (1e6, 3, "1M"),
+        (0.5, 3, "0.5"),
+        (250, 3, "250"),
+        (0, 3, "0"),
+        (35002, 2, "35k"),
+        (35499, 2, "35k"),
+        (135002, 2, "140k"),  # never an exponent
+        (842, 2, "840"),
+        (2_500_000, 2, "2.5M"),
+    ],
+)
+def test_fmt_compact(value: float, digits: int, shown: str) -> None:
+    assert fmt_compact(value, digits) == shown

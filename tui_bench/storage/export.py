@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -68,6 +69,20 @@ def fmt_seconds(value: float | None) -> str:
 
 def fmt_count(value: float | None, digits: int = 0) -> str:
     return "–" if value is None else f"{value:,.{digits}f}"
+
+
+def fmt_compact(value: float, digits: int = 3) -> str:
+    """`digits` significant digits and a k or M, never an exponent: 43522 -> 43.5k (5
+    characters at most with 3 digits; with 2, a count that moves a little each second reads
+    the same: 35002 -> 35k)."""
+    scale, suffix = next(
+        ((s, x) for s, x in ((1e6, "M"), (1e3, "k")) if abs(value) >= s), (1.0, "")
+    )
+    scaled = value / scale
+    if scaled == 0:
+        return "0"
+    rounded = round(scaled, digits - 1 - math.floor(math.log10(abs(scaled))))
+    return f"{rounded:g}{suffix}"
 
 
 def fmt_bytes(value: float | None) -> str:

@@ -12,7 +12,7 @@ from tui_bench.analysis.compare import protocol_label
 from tui_bench.engine.live_state import LiveState
 from tui_bench.result import STATUS_CLASSES
 from tui_bench.spec import RunSpec
-from tui_bench.storage.export import fmt_bytes, fmt_count, fmt_seconds, result_rows
+from tui_bench.storage.export import fmt_bytes, fmt_compact, fmt_count, fmt_seconds, result_rows
 from tui_bench.ui.tones import LABEL, Tones
 
 BLOCKS = "▁▂▃▄▅▆▇█"
@@ -110,8 +110,10 @@ def latency(state: LiveState) -> Text:
 
 
 def latency_count(state: LiveState) -> str:
-    """How many requests the window's percentiles rest on."""
-    return f"n {fmt_count(state.latency_n)}"
+    """How many requests the window's percentiles rest on, to two digits: enough to judge
+    them by, and the panel's border is repainted only when it changes."""
+    n = state.latency_n
+    return f"n {'–' if n is None else fmt_compact(n, 2)}"
 
 
 def status(state: LiveState, tones: Tones) -> Text:

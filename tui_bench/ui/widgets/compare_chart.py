@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from textual import events
 from textual_plotext import PlotextPlot
 
+from tui_bench.storage.export import fmt_compact
 from tui_bench.ui.widgets.run_chart import thin
 
 # The same two colours mark A and B wherever the compare screen shows them; both read on
@@ -62,7 +63,7 @@ class CompareChart(PlotextPlot):
         values = [v for line in drawn for v in line.values]
         if values:
             ticks = y_ticks(min(values), max(values))
-            plt.yticks(ticks, [compact(t) for t in ticks])
+            plt.yticks(ticks, [fmt_compact(t) for t in ticks])
             # Whole seconds from 0 (thinning may drop the first seconds of a long run), and
             # at least one: plotext cannot scale an axis of no length.
             end = max(1.0, *(line.seconds[-1] for line in drawn))
@@ -81,13 +82,3 @@ def y_ticks(low: float, high: float, count: int = 5) -> list[float]:
         return [low]
     step = (high - low) / (count - 1)
     return [low + i * step for i in range(count)]
-
-
-def compact(value: float) -> str:
-    """A tick label of at most ~5 characters: 43522 -> 43.5k."""
-    size = abs(value)
-    if size >= 1e6:
-        return f"{value / 1e6:.3g}M"
-    if size >= 1e3:
-        return f"{value / 1e3:.3g}k"
-    return f"{value:.3g}"

@@ -17,7 +17,7 @@ from textual_plotext import PlotextPlot
 from tui_bench.analysis.sweep_charts import METRICS, Chart, Metric, sweep_charts
 from tui_bench.analysis.thresholds import Threshold
 from tui_bench.cli.plot import nice_ticks
-from tui_bench.ui.widgets.compare_chart import compact
+from tui_bench.storage.export import fmt_compact
 
 # Told apart on light and dark themes and by the common colour-vision deficiencies.
 PALETTE = (
@@ -103,7 +103,7 @@ class SweepChart(PlotextPlot):
             legend.append(f"[{_hex(KNEE_COLOUR)}]{KNEE_MARKER} knee[/]")
         ticks = nice_ticks(min(values), max(values), most=4)
         plt.ylim(ticks[0], ticks[-1])
-        plt.yticks(ticks, [compact(t) for t in ticks])
+        plt.yticks(ticks, [fmt_compact(t) for t in ticks])
         if chart.x.ticks:
             # Room beside the first and last points, off the frame.
             low, high = min(chart.x.ticks), max(chart.x.ticks)
