@@ -74,13 +74,13 @@ def fmt_count(value: float | None, digits: int = 0) -> str:
 def fmt_compact(value: float, digits: int = 3) -> str:
     """`digits` significant digits and a k or M, never an exponent: 43522 -> 43.5k (5
     characters at most with 3 digits; with 2, a count that moves a little each second reads
-    the same: 35002 -> 35k)."""
+    the same: 35002 -> 35k). Whole numbers under a thousand stay exact."""
     scale, suffix = next(
         ((s, x) for s, x in ((1e6, "M"), (1e3, "k")) if abs(value) >= s), (1.0, "")
     )
     scaled = value / scale
-    if scaled == 0:
-        return "0"
+    if scale == 1 and scaled == int(scaled):
+        return str(int(scaled))  # a count under a thousand, exact
     rounded = round(scaled, digits - 1 - math.floor(math.log10(abs(scaled))))
     return f"{rounded:g}{suffix}"
 
