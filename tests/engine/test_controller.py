@@ -50,8 +50,9 @@ async def test_each_output_line_is_saved_with_when_it_came(tmp_path: Path) -> No
     times = doc["raw_times"]
     assert [len(times["stdout"]), len(times["stderr"])] == [3, 1]
     first, second, tail = times["stdout"]
-    # From the run's start, the origin of the samples' times, not from anything earlier.
-    assert 0 <= first < PAUSE_S
+    # From the run's start, the origin of the samples' times, not from anything earlier
+    # (a loaded machine may take a while to start the script).
+    assert 0 <= first < 5 * PAUSE_S
     assert second - first >= PAUSE_S / 2
     assert second <= tail
     assert all(t == round(t, 3) for t in [*times["stdout"], *times["stderr"]])
@@ -75,7 +76,7 @@ async def test_each_output_line_is_saved_with_when_it_came(tmp_path: Path) -> No
 
 async def quick_script(*argv: str, **kwargs: Any) -> Process:
     return await asyncio.create_subprocess_exec(
-        sys.executable, "-c", "import time; time.sleep(0.4)", **kwargs
+        sys.executable, "-c", "import time; time.sleep(1.0)", **kwargs
     )
 
 
@@ -99,4 +100,4 @@ async def test_a_run_shorter_than_the_interval_still_measures_its_server(tmp_pat
     (closing,) = samples
     assert closing["server_cpu_pct"] > 5  # the busy loop, measured over the run
     assert closing["client_cpu_pct"] is None  # the tool has exited by then
-    assert 0.3 < closing["t_s"] < 5.0
+    assert 0.9 < closing["t_s"] < 5.0

@@ -214,17 +214,17 @@ class RunController:
             asyncio.create_task(self._read(proc.stdout, "stdout")),
             asyncio.create_task(self._read(proc.stderr, "stderr")),
         ]
-        tickers = [
-            asyncio.create_task(self._sample_loop(sampler)),
-            asyncio.create_task(self._traffic_loop()),
-        ]
+        tool_ended = asyncio.Event()
+        sampling = asyncio.create_task(self._sample_loop(sampler, tool_ended))
+        traffic = asyncio.create_task(self._traffic_loop())
         try:
             exit_code = await self._wait(proc)
         finally:
-            for task in tickers:
-                task.cancel()
-            await asyncio.gather(*tickers, return_exceptions=True)
-            await self._closing_sample(sampler)
+            traffic.cancel()
+            if proc.returncode is None:
+                sampling.cancel()  # stopped from outside: the tool is killed below
+            tool_ended.set()
+            await asyncio.gather(traffic, sampling, return_exceptions=True)
             if proc.returncode is None:
                 _signal_group(proc.pid, signal.SIGKILL)
                 await proc.wait()
@@ -298,21 +298,22 @@ class RunController:
         if live.phase is not None:
             self._phase = live.phase
 
-    async def _sample_loop(self, sampler: ResourceSampler) -> None:
+    async def _sample_loop(self, sampler: ResourceSampler, tool_ended: asyncio.Event) -> None:
+        """A reading every interval until the tool ends (one under way is kept), then one
+        of the stretch since the last, so that a run shorter than the interval still has
+        its server's CPU and memory (the tool has exited: no client figures)."""
         await asyncio.to_thread(sampler.sample)  # primes cpu_percent; its zeros mean nothing
         next_at = time.monotonic() + self.interval_s
         while True:
-            await asyncio.sleep(max(0.0, next_at - time.monotonic()))
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(tool_ended.wait(), max(0.0, next_at - time.monotonic()))
+            if tool_ended.is_set():
+                break
             next_at += self.interval_s
             self._record(await asyncio.to_thread(sampler.sample))
-
-    async def _closing_sample(self, sampler: ResourceSampler) -> None:
-        """Measure the stretch since the last reading, so that a run shorter than the
-        interval still has its server's CPU and memory. The tool has exited: no client
-        figures. The sampler's lock orders it after a reading the loop left running."""
-        sample = await asyncio.to_thread(sampler.sample_if_due, CLOSING_SAMPLE_MIN_S)
-        if sample is not None:
-            self._record(sample)
+        closing = await asyncio.to_thread(sampler.sample_if_due, CLOSING_SAMPLE_MIN_S)
+        if closing is not None:
+            self._record(closing)
 
     def _record(self, sample: ResourceSample) -> None:
         self._samples.append(sample)
