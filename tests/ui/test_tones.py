@@ -3,16 +3,20 @@ the monitor screens painted with them."""
 
 from __future__ import annotations
 
+import gc
+import weakref
 from pathlib import Path
 
 from rich.text import Text
+from textual.app import App
+from textual.screen import Screen
 
 from tui_bench.engine.events import RunFinished, RunWarning, SecondClosed
 from tui_bench.engine.live_state import LiveState
 from tui_bench.spec import RunSpec
 from tui_bench.ui import render
 from tui_bench.ui.themes import load_themes
-from tui_bench.ui.tones import ANSI, Tones
+from tui_bench.ui.tones import ANSI, Tones, follow_theme
 
 
 def styles_at(text: Text, needle: str) -> list[str]:
@@ -65,3 +69,31 @@ def test_the_words_take_their_colours_from_the_tones() -> None:
     for words in (render.status, render.warnings, render.summary):
         assert words(state, ANSI).plain == words(state, tones).plain
         assert words(state, ANSI) != words(state, tones)
+
+
+class Following(Screen[None]):
+    def __init__(self) -> None:
+        super().__init__()
+        self.painted: list[Tones] = []
+
+    def on_mount(self) -> None:
+        follow_theme(self, self._retone)
+
+    def _retone(self, tones: Tones) -> None:
+        self.painted.append(tones)
+
+
+async def test_a_closed_screen_is_not_kept_alive_by_following_the_theme() -> None:
+    app = App[None]()
+    async with app.run_test() as pilot:
+        screen = Following()
+        await app.push_screen(screen)
+        app.theme = "textual-light"
+        await pilot.pause()
+        assert len(screen.painted) == 1  # it follows while it is shown
+        gone = weakref.ref(screen)
+        app.pop_screen()
+        await pilot.pause()
+        del screen
+        gc.collect()
+        assert gone() is None

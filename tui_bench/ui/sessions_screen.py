@@ -25,7 +25,7 @@ from tui_bench.storage.catalog import SessionRow
 from tui_bench.storage.export import FORMATS, export_to_file
 from tui_bench.ui.app import TuibenchApp
 from tui_bench.ui.messages import OpenCompare, OpenReplay, OpenRunForm
-from tui_bench.ui.tones import follow_theme, tones_of
+from tui_bench.ui.tones import Tones, follow_theme, tones_of
 from tui_bench.ui.widgets.dialogs import DIALOG_CSS, ConfirmQuit, HelpScreen
 from tui_bench.ui.widgets.session_table import COLUMNS, SessionTable, local_time
 
@@ -186,8 +186,11 @@ class SessionsScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        follow_theme(self, lambda _: self._paint_detail())
+        follow_theme(self, self._retone)
         self.table.focus()
+
+    def _retone(self, _tones: Tones) -> None:
+        self._paint_detail()
 
     def on_screen_resume(self) -> None:
         # Back from a run, a replay or a comparison: a session may have been saved meanwhile.

@@ -7,11 +7,13 @@ them; a screen rebuilds its text with the new tones when the theme changes (`fol
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from textual.color import Color, ColorParseError
 from textual.dom import DOMNode
+from textual.theme import Theme
 
 # Labels beside the figures. Not a theme colour: $text-muted is an alpha colour (`auto 60%`),
 # which Rich cannot take.
@@ -56,7 +58,20 @@ def tones_of(node: DOMNode) -> Tones:
 
 
 def follow_theme(node: DOMNode, repaint: Callable[[Tones], None]) -> Tones:
-    """The tones of the app's theme now; `repaint` is called with the new ones whenever the
-    theme changes, for as long as `node` is mounted."""
-    node.app.theme_changed_signal.subscribe(node, lambda _theme: repaint(tones_of(node)))
+    """The tones of the app's theme now; `repaint`, a method of `node`, is called with the
+    new ones whenever the theme changes, for as long as `node` is mounted.
+
+    Nothing in the subscription holds `node`: Textual drops a removed node's subscription
+    only at the next theme change, and until then a strong reference would keep a closed
+    screen, with its whole run's state, in memory. Hence `repaint` held weakly, and
+    `immediate` (Textual's deferred callback holds the node)."""
+    app = node.app
+    method = weakref.WeakMethod(repaint)
+
+    def on_theme(_theme: Theme) -> None:
+        bound = method()
+        if bound is not None:
+            bound(Tones.of(app.get_css_variables()))
+
+    app.theme_changed_signal.subscribe(node, on_theme, immediate=True)
     return tones_of(node)
