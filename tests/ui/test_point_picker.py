@@ -202,6 +202,23 @@ async def test_runs_and_a_sweep_of_one_point_need_no_picker(store_dir: Path) -> 
     assert compare.b.label == repeated.id and len(compare.b.runs) == 3
 
 
+@pytest.mark.parametrize("which", ["sweep of one point", "run"])
+async def test_the_same_run_or_one_point_sweep_as_both_sides_is_refused(
+    store_dir: Path, which: str
+) -> None:
+    path = store_dir / f"{SINGLE}.json"
+    if which == "sweep of one point":
+        path = write(store_dir, Session(sweep({"": runs(3, 1000)}, "20260102-120000-000-sweep-r")))
+    app = app_in(store_dir)
+    async with app.run_test(size=(80, 24)) as pilot:
+        first = app.screen
+        app.post_message(OpenCompare(path, path))
+        await until(pilot, lambda: bool(app._notifications), "a notification")
+        (note,) = app._notifications
+        assert "comparing it with itself says nothing" in note.message
+        assert app.screen is first
+
+
 async def test_a_sweep_without_points_says_so(store_dir: Path) -> None:
     document = sweep({"c=10": runs(1, 1000)}, "20260102-120000-000-sweep-empty")
     document["sweep"]["points"], document["runs"] = [], []

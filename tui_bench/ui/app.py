@@ -32,7 +32,7 @@ from tui_bench.ui.terminal import TerminalDriver
 from tui_bench.ui.themes import DEFAULT_THEME, load_themes
 
 if TYPE_CHECKING:
-    from tui_bench.analysis.significance import Side
+    from tui_bench.ui.widgets.point_picker import PointChoice
 
 # Turns a request into what a live screen needs: an engine factory and the tool's label.
 # Finding the tool and the server can fail: a TuibenchError becomes a notification.
@@ -218,31 +218,38 @@ class TuibenchApp(App[int]):
         self.run_worker(self._compare(message.a, message.b), group="compare", exclusive=True)
 
     async def _compare(self, a_path: Path, b_path: Path) -> None:
+        from tui_bench.analysis.significance import point_refs
         from tui_bench.ui.compare_screen import CompareScreen
 
         loaded = await self._load(a_path, b_path)
         if not loaded:
             return
-        a = await self._side(loaded[0], "A")
-        if a is None:
+        same = loaded[0].id == loaded[1].id
+        if same and len(point_refs(loaded[0])) < 2:
+            self.notify("A and B are the same run: comparing it with itself says nothing")
+            return
+        picked_a = await self._side(loaded[0], "A")
+        if picked_a is None:
             return
         # The same sweep on both sides: two of its points, not one twice.
-        taken = a.point if loaded[1].id == a.session.id else None
-        b = await self._side(loaded[1], "B", taken)
-        if b is not None:
-            await self.push_screen(CompareScreen(a, b))
+        picked_b = await self._side(loaded[1], "B", picked_a.ref if same else None)
+        if picked_b is not None:
+            await self.push_screen(CompareScreen(picked_a.side, picked_b.side))
 
-    async def _side(self, session: Session, letter: str, taken: str | None = None) -> Side | None:
-        """The side `session` stands for: for a sweep of several points, the one the user
-        picks. None when the user cancels, or after saying why there is none."""
+    async def _side(
+        self, session: Session, letter: str, taken: str | None = None
+    ) -> PointChoice | None:
+        """The side `session` stands for, with the point's ref (None for a single run): for
+        a sweep of several points, the one the user picks. None when the user cancels, or
+        after saying why there is none."""
         from tui_bench.analysis.significance import point_refs, side_of
-        from tui_bench.ui.widgets.point_picker import PointPicker, point_choices
+        from tui_bench.ui.widgets.point_picker import PointChoice, PointPicker, point_choices
 
         if len(point_refs(session)) > 1:
             choices = await asyncio.to_thread(point_choices, session)
             return await self.push_screen_wait(PointPicker(session, choices, letter, taken=taken))
         try:
-            return side_of(session)
+            return PointChoice.of(side_of(session))
         except TuibenchError as exc:
             # A sweep without points.
             self.notify(str(exc), severity="error", timeout=10)

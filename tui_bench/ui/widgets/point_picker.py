@@ -29,27 +29,28 @@ ROLES = {"A": "A, the baseline", "B": "B, compared with A"}
 
 @dataclass(frozen=True)
 class PointChoice:
-    """One point of a sweep as the picker lists it; `ref` is how `ID@POINT` names it."""
+    """One point of a sweep as the picker lists it; `ref` is how `ID@POINT` names it (None
+    for a single run)."""
 
-    ref: str
+    ref: str | None
     side: Side
     rps: float | None
     p99_s: float | None
+
+    @classmethod
+    def of(cls, side: Side, ref: str | None = None) -> PointChoice:
+        return cls(ref, side, median_of(RPS, side), median_of(P99, side))
 
 
 def point_choices(session: Session) -> list[PointChoice]:
     """Every point of a sweep, in the plan's order. It reads every run's result: call it
     off the event loop."""
-    choices = []
-    for ref in point_refs(session):
-        side = side_of(session, ref)
-        choices.append(PointChoice(ref, side, median_of(RPS, side), median_of(P99, side)))
-    return choices
+    return [PointChoice.of(side_of(session, ref), ref) for ref in point_refs(session)]
 
 
-class PointPicker(ModalScreen[Side | None]):
+class PointPicker(ModalScreen[PointChoice | None]):
     """Asks which point of a sweep is side `letter` ("A" or "B"); dismissed with the
-    point's side, or None when the comparison is cancelled. `taken` is the point already
+    chosen point, or None when the comparison is cancelled. `taken` is the point already
     picked as A when B comes from the same sweep: it is marked and cannot be B too."""
 
     DEFAULT_CSS = (
@@ -101,7 +102,7 @@ class PointPicker(ModalScreen[Side | None]):
         table.add_column("runs", key="runs")
         for choice in self.choices:
             cells = [
-                Text(choice.ref, "bold"),
+                Text(choice.ref or "", "bold"),
                 Text(fmt_value(RPS.unit, choice.rps), justify="right"),
                 Text(fmt_value(P99.unit, choice.p99_s), justify="right"),
                 Text(choice.side.runs_label),
@@ -121,7 +122,7 @@ class PointPicker(ModalScreen[Side | None]):
         if choice.ref == self.taken:
             self.notify(f"{choice.ref} is A already: pick another point for B", severity="warning")
             return
-        self.dismiss(choice.side)
+        self.dismiss(choice)
 
     def action_cancel(self) -> None:
         self.dismiss(None)
