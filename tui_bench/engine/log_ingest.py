@@ -28,10 +28,9 @@ import numpy.typing as npt
 
 from tui_bench.analysis.histogram import MAX_US, LatencyHistogram
 from tui_bench.result import STATUS_CLASSES
+from tui_bench.storage.session import OVERALL_PERCENTILES
 
 GRACE_S = 1
-# The percentiles of SecondStats.overall (storage.session.OVERALL_LATENCY_COLUMNS).
-OVERALL_PERCENTILES = (50, 90, 99)
 
 _US_PER_S = 1_000_000
 # h2load writes start_us with 16 digits (every date from 2001 to 2286).

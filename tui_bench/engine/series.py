@@ -31,7 +31,11 @@ def traffic_from_log(stats: SecondStats) -> dict[str, Any]:
         "p90_s": stats.p90_s,
         "p99_s": stats.p99_s,
         "max_s": stats.max_s,
-        **dict(zip(OVERALL_LATENCY_COLUMNS.values(), stats.overall, strict=False)),
+        **(
+            dict(zip(OVERALL_LATENCY_COLUMNS.values(), stats.overall, strict=True))
+            if stats.overall
+            else {}
+        ),
     }
 
 

@@ -33,10 +33,14 @@ from tui_bench.result import STATUS_CLASSES, Distribution, Requests, Result, Tls
 TOOL = "h2load"
 
 _VERSION = re.compile(r"^h2load nghttp2/(\S+)", re.M)
-_PROTOCOL = re.compile(r"^Application protocol: (\S+)", re.M)
+# What the first connection negotiated, printed before the first progress line (the live
+# parser reads these lines too).
+APPLICATION_PROTOCOL = "Application protocol: "
+TLS_PROTOCOL = "TLS Protocol: "
+_PROTOCOL = re.compile(rf"^{APPLICATION_PROTOCOL}(\S+)", re.M)
 # Greedy up to the last non-blank: a lazy group before \s*$ backtracks quadratically on
 # a long run of blanks.
-_TLS_PROTOCOL = re.compile(r"^TLS Protocol: (.*\S)", re.M)
+_TLS_PROTOCOL = re.compile(rf"^{TLS_PROTOCOL}(.*\S)", re.M)
 _CIPHER = re.compile(r"^Cipher: (.*\S)", re.M)
 _TEMP_KEY = re.compile(r"^Server Temp Key: (.*\S)", re.M)
 # A client whose connection the server closed (nginx's keepalive_requests) prints this in -D

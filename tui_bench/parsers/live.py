@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from tui_bench.parsers.h2load import APPLICATION_PROTOCOL, TLS_PROTOCOL
+
 
 @dataclass(frozen=True)
 class LiveLine:
@@ -39,8 +41,7 @@ _AB_COUNT = re.compile(r"(Completed|Finished) (\d{1,18}) requests\s*")
 _WRK_LIVE = re.compile(r"tuibench-live (\d{1,9}) (\d{1,18})\s*")
 
 
-# h2load prints what its first connection negotiated before the first progress line.
-_NEGOTIATED = (("Application protocol: ", "protocol"), ("TLS Protocol: ", "tls"))
+_NEGOTIATED = ((APPLICATION_PROTOCOL, "protocol"), (TLS_PROTOCOL, "tls"))
 
 
 def negotiated(line: str) -> tuple[str, str] | None:

@@ -75,14 +75,22 @@ def fmt_compact(value: float, digits: int = 3) -> str:
     """`digits` significant digits and a k or M, never an exponent: 43522 -> 43.5k (5
     characters at most with 3 digits; with 2, a count that moves a little each second reads
     the same: 35002 -> 35k). Whole numbers under a thousand stay exact."""
-    scale, suffix = next(
-        ((s, x) for s, x in ((1e6, "M"), (1e3, "k")) if abs(value) >= s), (1.0, "")
-    )
-    scaled = value / scale
-    if scale == 1 and scaled == int(scaled):
-        return str(int(scaled))  # a count under a thousand, exact
-    rounded = round(scaled, digits - 1 - math.floor(math.log10(abs(scaled))))
-    return f"{rounded:g}{suffix}"
+    if not math.isfinite(value):
+        return str(value)
+    if value == int(value) and abs(value) < 1000:
+        return str(int(value))
+    magnitude = math.floor(math.log10(abs(value)))
+    rounded = round(value, digits - 1 - magnitude)
+    for scale, suffix in ((1e6, "M"), (1e3, "k")):
+        # After rounding: 999,600 to two digits is 1M, not 1000k.
+        if abs(rounded) >= scale:
+            return f"{_plain(rounded / scale)}{suffix}"
+    return _plain(rounded)
+
+
+def _plain(value: float) -> str:
+    """A float without an exponent or trailing zeros."""
+    return f"{value:.6f}".rstrip("0").rstrip(".")
 
 
 def fmt_bytes(value: float | None) -> str:

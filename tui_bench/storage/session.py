@@ -41,6 +41,11 @@ SCHEMA = "tuibench.session"
 SCHEMA_VERSION = 1
 SWEEP = "sweep"
 
+# Percentiles of the whole run up to the end of each second, in the series' rows; only runs
+# with a request log (h2load) have them.
+OVERALL_PERCENTILES = (50, 90, 99)
+OVERALL_LATENCY_KEYS = tuple(f"p{q}_s" for q in OVERALL_PERCENTILES)
+
 # Columns of the per-interval series, in export order; the CSV header is this list.
 SERIES_COLUMNS = (
     "t_s",
@@ -62,17 +67,10 @@ SERIES_COLUMNS = (
     "system_cpu_pct",
     "client_cpu_pct",
     "client_thread_max_pct",
-    "overall_p50_s",
-    "overall_p90_s",
-    "overall_p99_s",
+    *(f"overall_{key}" for key in OVERALL_LATENCY_KEYS),
 )
-# Percentiles of the whole run up to the end of each second, by the percentile they hold;
-# only runs with a request log (h2load) have them.
-OVERALL_LATENCY_COLUMNS = {
-    "p50_s": "overall_p50_s",
-    "p90_s": "overall_p90_s",
-    "p99_s": "overall_p99_s",
-}
+# The row column of each whole-run percentile, by its key.
+OVERALL_LATENCY_COLUMNS = {key: f"overall_{key}" for key in OVERALL_LATENCY_KEYS}
 
 
 @dataclass(frozen=True)

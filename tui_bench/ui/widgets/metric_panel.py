@@ -38,6 +38,8 @@ class MetricPanel(Vertical, can_focus=True):
         super().__init__(id=id)
         self.border_title = title
         self._spark_names = tuple(sparklines)
+        # The last note set: reading border_subtitle back builds its markup each time.
+        self._note: str | None = None
 
     def compose(self) -> ComposeResult:
         yield SteadyStatic(classes="body")
@@ -56,8 +58,8 @@ class MetricPanel(Vertical, can_focus=True):
         """`note` goes on the bottom border (set only when it changes: it repaints the
         border)."""
         self.query_one(".body", SteadyStatic).show(body)
-        if note is not None and note != self.border_subtitle:
-            self.border_subtitle = note
+        if note is not None and note != self._note:
+            self._note = self.border_subtitle = note
         for spark in self.query(Sparkline):
             if series is not None and spark.name is not None and spark.name in series:
                 # Sparkline only notices a new list, not a changed one.
