@@ -302,7 +302,8 @@ class RunController:
         """A reading every interval until the tool ends (one under way is kept), then one
         of the stretch since the last, so that a run shorter than the interval still has
         its server's CPU and memory (the tool has exited: no client figures)."""
-        await asyncio.to_thread(sampler.sample)  # primes cpu_percent; its zeros mean nothing
+        # No priming reading: the sampler takes its baselines when it is made, and a reading
+        # thrown away could leave a short run, on a loaded machine, with none at all.
         next_at = time.monotonic() + self.interval_s
         while True:
             with contextlib.suppress(TimeoutError):
