@@ -64,3 +64,14 @@ async def screen_is(pilot: Pilot[Any], kind: type[S], what: str) -> S:
     screen = pilot.app.screen
     assert isinstance(screen, kind)
     return screen
+
+
+async def help_text(pilot: Pilot[Any]) -> str:
+    """Press `?` and read the help it opens."""
+    from textual.widgets import Static
+
+    from tui_bench.ui.widgets.dialogs import HelpScreen
+
+    await pilot.press("question_mark")
+    screen = await screen_is(pilot, HelpScreen, "the help")
+    return str(screen.query_one("#help", Static).render())

@@ -21,7 +21,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from tests.analysis.test_significance import runs, sweep
-from tests.ui import until
+from tests.ui import help_text, until
 from tests.ui.test_tones import styles_at
 from tui_bench.analysis.compare import Difference
 from tui_bench.analysis.significance import Report, Side, compare_sides, median_deltas, side_of
@@ -39,7 +39,6 @@ from tui_bench.ui.compare_screen import (
 from tui_bench.ui.messages import OpenCompare
 from tui_bench.ui.tones import ANSI, Tones, tones_of
 from tui_bench.ui.widgets.compare_chart import CompareChart
-from tui_bench.ui.widgets.dialogs import HelpScreen
 
 EXAMPLES = Path(__file__).parents[2] / "sessions"
 
@@ -361,9 +360,7 @@ async def test_c_toggles_the_charts_and_basic_mode_has_none() -> None:
 async def test_help_lists_the_keys() -> None:
     async with make_app(example(H2C), example(H1)).run_test(size=(80, 24)) as pilot:
         await compare_screen(pilot)
-        await pilot.press("question_mark")
-        assert isinstance(pilot.app.screen, HelpScreen)
-        text = str(pilot.app.screen.query_one("#help", Static).render())
+        text = await help_text(pilot)
         for words in ("swap A and B", "charts", "markdown", "back"):
             assert words in text
         await pilot.press("escape")

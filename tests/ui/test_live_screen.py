@@ -16,7 +16,7 @@ from rich.text import Text
 from textual.pilot import Pilot
 from textual.widgets import Input, RichLog, Static
 
-from tests.ui import example_store, screen_is, until
+from tests.ui import example_store, help_text, screen_is, until
 from tests.ui.test_tones import styles_at
 from tui_bench.engine.events import (
     Event,
@@ -37,7 +37,7 @@ from tui_bench.ui.app import TuibenchApp
 from tui_bench.ui.compare_screen import CompareScreen
 from tui_bench.ui.live_screen import CLIENT_BOUND_EVERY, LiveScreen
 from tui_bench.ui.tones import tones_of
-from tui_bench.ui.widgets.dialogs import ConfirmQuit, HelpScreen, LabelDialog
+from tui_bench.ui.widgets.dialogs import ConfirmQuit, LabelDialog
 from tui_bench.ui.widgets.metric_panel import MetricPanel
 from tui_bench.ui.widgets.run_chart import RunChart
 
@@ -295,9 +295,7 @@ async def test_expand_shows_only_the_focused_panel() -> None:
 async def test_help_lists_every_key() -> None:
     async with make_app().run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        await pilot.press("question_mark")
-        assert isinstance(pilot.app.screen, HelpScreen)
-        text = str(pilot.app.screen.query_one("#help", Static).render())
+        text = await help_text(pilot)
         for word in ("stop the run", "pause", "raw output", "big chart", "theme", "run the same"):
             assert word in text
         await pilot.press("escape")

@@ -13,6 +13,7 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Input, Select, Static
 
+from tests.ui import help_text
 from tui_bench.engine.request import RunRequest
 from tui_bench.engine.sweep_settings import SweepSettings
 from tui_bench.spec import RunSpec
@@ -22,7 +23,6 @@ from tui_bench.ui import app as app_module
 from tui_bench.ui.app import TuibenchApp
 from tui_bench.ui.messages import StartRun, StartSweep
 from tui_bench.ui.run_form import RunFormScreen
-from tui_bench.ui.widgets.dialogs import HelpScreen
 from tui_bench.ui.widgets.run_form import RunForm, read_headers, with_scheme
 
 URL = "http://127.0.0.1:8080/"
@@ -454,9 +454,7 @@ async def test_help_lists_the_keys() -> None:
     async with FormApp(LABELLED).run_test(size=(80, 24)) as pilot:
         form = await ready(pilot)
         form.query_one("#tool", Select).focus()
-        await pilot.press("question_mark")
-        assert isinstance(pilot.app.screen, HelpScreen)
-        text = str(pilot.app.screen.query_one("#help", Static).render())
+        text = await help_text(pilot)
         assert "start the run or the sweep" in text and "back" in text
 
 

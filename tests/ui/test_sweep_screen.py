@@ -29,7 +29,7 @@ from tests.engine.test_sweep_state import (
     state_of,
     sweep_document,
 )
-from tests.ui import until
+from tests.ui import help_text, until
 from tests.ui.test_tones import styles_at
 from tui_bench.demo.nginx_target import DemoTarget
 from tui_bench.engine.events import OutputLine
@@ -51,7 +51,7 @@ from tui_bench.ui.launch import sweep_engine
 from tui_bench.ui.messages import OpenReplay
 from tui_bench.ui.sweep_screen import SweepScreen
 from tui_bench.ui.tones import tones_of
-from tui_bench.ui.widgets.dialogs import ConfirmQuit, HelpScreen
+from tui_bench.ui.widgets.dialogs import ConfirmQuit
 from tui_bench.ui.widgets.sweep_chart import SweepChart
 
 TITLE = SweepTitle("ramp", "h2load 1.52.0", URL)
@@ -347,9 +347,7 @@ async def test_log_shows_the_going_runs_output() -> None:
 async def test_help_lists_every_key() -> None:
     async with make_app().run_test(size=(120, 40)) as pilot:
         screen = await settle(pilot)
-        await pilot.press("question_mark")
-        assert isinstance(pilot.app.screen, HelpScreen)
-        text = str(pilot.app.screen.query_one("#help", Static).render())
+        text = await help_text(pilot)
         for words in ("stop the sweep", "quit", "charts", "raw output"):
             assert words in text
         await pilot.press("escape")
