@@ -43,7 +43,9 @@ def utc_clock() -> Iterator[None]:
 S = TypeVar("S", bound=Screen[Any])
 
 
-async def until(pilot: Pilot[Any], condition: Callable[[], bool], what: str) -> None:
+async def until(
+    pilot: Pilot[Any], condition: Callable[[], bool], what: str = "the condition"
+) -> None:
     """Let the app run until `condition` holds; fail naming `what` after 20 s."""
     deadline = time.monotonic() + 20
     while not condition():

@@ -3,7 +3,6 @@ StartSweep, recent configs."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -13,7 +12,7 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Input, Select, Static
 
-from tests.ui import help_text
+from tests.ui import help_text, until
 from tui_bench.engine.request import RunRequest
 from tui_bench.engine.sweep_settings import SweepSettings
 from tui_bench.spec import RunSpec
@@ -81,14 +80,6 @@ class FormApp(TuibenchApp):
     def notify(self, message: str, **kwargs: Any) -> None:
         self.notices.append(message)
         super().notify(message, **kwargs)
-
-
-async def until(pilot: Pilot[Any], condition: Callable[[], bool]) -> None:
-    for _ in range(300):
-        if condition():
-            return
-        await pilot.pause()
-    raise AssertionError("the form did not get there")
 
 
 def form_of(pilot: Pilot[Any]) -> RunForm:
