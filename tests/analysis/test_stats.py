@@ -7,7 +7,6 @@ import numpy as np
 import pytest
 from scipy.stats import mannwhitneyu
 
-from tui_bench.analysis.histogram import LatencyHistogram
 from tui_bench.analysis.stats import (
     Comparison,
     adjust,
@@ -19,6 +18,7 @@ from tui_bench.analysis.stats import (
     summaries,
     summarize,
 )
+from tui_bench.histogram import LatencyHistogram
 
 # Any warning (scipy's included) is a failure: degenerate inputs must be handled, not leak.
 pytestmark = pytest.mark.filterwarnings("error")

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tui_bench.cli.main import main
-from tui_bench.cli.plot import DEFAULT_HEIGHT, DEFAULT_WIDTH, Canvas, nice_ticks, tick_label
+from tui_bench.cli.plot import DEFAULT_HEIGHT, DEFAULT_WIDTH, Canvas
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 SWEEP = FIXTURES / "sweep-c-repeat2.json"
@@ -91,11 +91,3 @@ def test_the_canvas_fills_a_terminal_and_is_fixed_elsewhere(
     assert Canvas.of(5, 2, io.StringIO()) == Canvas(30, 8, color=False)
     monkeypatch.setenv("NO_COLOR", "1")
     assert not Canvas.of(None, None, Terminal()).color
-
-
-def test_ticks_are_round_numbers_around_the_data() -> None:
-    assert nice_ticks(22588, 33232) == [20000, 25000, 30000, 35000]
-    assert nice_ticks(0.3085, 17.09) == [0, 5, 10, 15, 20]
-    assert nice_ticks(5.0, 5.0) == [4.5, 5.0, 5.5]
-    assert tick_label(22000, [20000, 22000]) == "22,000"
-    assert tick_label(0.25, [0.2, 0.25]) == "0.25"

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tui_bench.analysis.histogram import RELATIVE_ERROR, LatencyHistogram
 from tui_bench.engine.log_ingest import GRACE_S, LogIngest, LogTail, SecondStats
+from tui_bench.histogram import RELATIVE_ERROR, LatencyHistogram
 
 GOLDEN = Path(__file__).parents[1] / "fixtures" / "h2load-1.52-logfile.tsv"
 T0 = 1_795_000_000_000_000

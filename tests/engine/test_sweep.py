@@ -21,12 +21,11 @@ import pytest
 
 from tests.fakes import wait_for_run
 from tests.integration.test_cli_real_tools import TUIBENCH
-from tui_bench.analysis.histogram import LatencyHistogram
+from tui_bench.analysis.sweep_points import run_values
 from tui_bench.analysis.thresholds import parse_slo, parse_threshold
 from tui_bench.cli.main import main
 from tui_bench.engine.controller import Listener
 from tui_bench.engine.events import Event, RunFinished
-from tui_bench.engine.request import RunRequest
 from tui_bench.engine.sweep import (
     CoolingDown,
     SweepFinished,
@@ -36,11 +35,12 @@ from tui_bench.engine.sweep import (
     SweepRunStarted,
     SweepStarted,
     Target,
-    exit_code,
-    run_values,
 )
-from tui_bench.engine.sweep_plan import Point, SweepPlan, Variant, build_plan, parse_vary
 from tui_bench.errors import SessionError
+from tui_bench.histogram import LatencyHistogram
+from tui_bench.report.exit_codes import exit_code
+from tui_bench.request.run import RunRequest
+from tui_bench.request.sweep_plan import Point, SweepPlan, Variant, build_plan, parse_vary
 from tui_bench.result import Distribution, Requests, Result
 from tui_bench.runners.tools import Tool
 from tui_bench.spec import RunSpec

@@ -11,22 +11,20 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tui_bench.analysis.histogram import LatencyHistogram
+from tui_bench.analysis.sweep_points import aggregate, point_verdicts, run_values
 from tui_bench.analysis.thresholds import parse_slo, parse_threshold
 from tui_bench.engine.events import Event, Progress, RunFinished, RunStarted, SecondClosed
-from tui_bench.engine.request import RunRequest
 from tui_bench.engine.sweep import (
     CoolingDown,
     SweepFinished,
     SweepRunFinished,
     SweepRunStarted,
     SweepStarted,
-    aggregate,
-    point_verdicts,
-    run_values,
 )
-from tui_bench.engine.sweep_plan import SweepPlan, Variant, build_plan, parse_vary
 from tui_bench.engine.sweep_state import StateEvent, SweepState, SweepTitle
+from tui_bench.histogram import LatencyHistogram
+from tui_bench.request.run import RunRequest
+from tui_bench.request.sweep_plan import SweepPlan, Variant, build_plan, parse_vary
 from tui_bench.result import Requests, Result
 from tui_bench.spec import RunSpec
 from tui_bench.storage.session import SessionDraft

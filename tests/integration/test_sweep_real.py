@@ -10,8 +10,8 @@ import pytest
 
 from tests.conftest import need
 from tests.integration.test_cli_real_tools import tuibench
-from tui_bench.analysis.histogram import LatencyHistogram
 from tui_bench.demo.nginx_target import DemoTarget
+from tui_bench.histogram import LatencyHistogram
 from tui_bench.storage import store
 
 pytestmark = pytest.mark.integration

@@ -18,9 +18,9 @@ from tests.ui.test_sweep_screen import ScriptedSweep, cells, ended, text_of
 from tui_bench.analysis.thresholds import parse_slo
 from tui_bench.demo.nginx_target import DemoTarget
 from tui_bench.engine.sweep import SweepOptions, Target
-from tui_bench.engine.sweep_plan import SweepPlan
 from tui_bench.engine.sweep_state import StateEvent
 from tui_bench.errors import ToolMissingError
+from tui_bench.request.sweep_plan import SweepPlan
 from tui_bench.runners.tools import Tool
 from tui_bench.storage import store
 from tui_bench.ui import launch

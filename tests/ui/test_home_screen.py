@@ -14,7 +14,7 @@ from textual.widgets import Input
 from tests.ui import EXAMPLES, example_store, screen_is, until, utc_clock
 from tests.ui.test_live_screen import ScriptedEngine, script
 from tui_bench.engine.events import Event
-from tui_bench.engine.request import RunRequest
+from tui_bench.request.run import RunRequest
 from tui_bench.spec import RunSpec
 from tui_bench.ui.app import TuibenchApp
 from tui_bench.ui.home_screen import HomeScreen

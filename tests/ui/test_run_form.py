@@ -13,11 +13,11 @@ from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Input, Select, Static
 
 from tests.ui import help_text, until
-from tui_bench.engine.request import RunRequest
-from tui_bench.engine.sweep_settings import SweepSettings
+from tui_bench.request import recent
+from tui_bench.request.recent import Config
+from tui_bench.request.run import RunRequest
+from tui_bench.request.sweep_settings import SweepSettings
 from tui_bench.spec import RunSpec
-from tui_bench.storage import recent
-from tui_bench.storage.recent import Config
 from tui_bench.ui import app as app_module
 from tui_bench.ui.app import TuibenchApp
 from tui_bench.ui.messages import StartRun, StartSweep

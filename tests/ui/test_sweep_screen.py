@@ -33,7 +33,6 @@ from tests.ui import help_text, until
 from tests.ui.test_tones import styles_at
 from tui_bench.demo.nginx_target import DemoTarget
 from tui_bench.engine.events import OutputLine
-from tui_bench.engine.request import RunRequest
 from tui_bench.engine.sweep import (
     CoolingDown,
     SweepFinished,
@@ -41,8 +40,9 @@ from tui_bench.engine.sweep import (
     SweepStarted,
     prepare,
 )
-from tui_bench.engine.sweep_plan import SweepPlan, Variant, build_plan, parse_vary
 from tui_bench.engine.sweep_state import StateEvent, SweepState, SweepTitle
+from tui_bench.request.run import RunRequest
+from tui_bench.request.sweep_plan import SweepPlan, Variant, build_plan, parse_vary
 from tui_bench.spec import RunSpec
 from tui_bench.storage import store
 from tui_bench.storage.session import Session

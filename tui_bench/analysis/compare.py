@@ -15,9 +15,9 @@ from datetime import datetime
 from statistics import fmean
 from typing import Any, Literal
 
+from tui_bench.formats import fmt_bytes, fmt_count, fmt_seconds
 from tui_bench.result import Result
 from tui_bench.spec import RunSpec
-from tui_bench.storage.export import fmt_bytes, fmt_count, fmt_seconds
 from tui_bench.storage.session import Session
 
 Direction = Literal["higher", "lower"]

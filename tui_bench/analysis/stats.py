@@ -19,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 from scipy import stats as sps
 
-from tui_bench.analysis.histogram import LatencyHistogram
+from tui_bench.histogram import LatencyHistogram
 from tui_bench.result import percentile_key, percentile_of_key
 
 Direction = Literal["higher", "lower"]

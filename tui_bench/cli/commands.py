@@ -16,44 +16,34 @@ import orjson
 import psutil
 
 from tui_bench.analysis.significance import Side, compare_sides, side_of, split_ref
+from tui_bench.analysis.sweep_points import latency_keys, run_values
 from tui_bench.analysis.thresholds import Threshold, evaluate, parse_slo, parse_threshold
 from tui_bench.cli.args import check_interval, label_parser
 from tui_bench.cli.progress import ProgressPrinter, summary_text
 from tui_bench.engine.controller import EngineOptions
 from tui_bench.engine.events import Event, RunFinished, RunWarning
-from tui_bench.engine.request import RunRequest
 from tui_bench.engine.sweep import (
     SweepEvent,
     SweepFinished,
     SweepOptions,
     SweepRunFinished,
     SweepRunner,
-    exit_code,
-    latency_keys,
     prepare,
-    run_values,
 )
-from tui_bench.engine.sweep_plan import Variant, build_plan, parse_label, parse_ramp, parse_vary
 from tui_bench.errors import UsageError
+from tui_bench.formats import fmt_count, fmt_metric, fmt_seconds
 from tui_bench.parsers import ParseError
 from tui_bench.parsers.detect import parse_output
+from tui_bench.report.exit_codes import EXIT_CODES, exit_code
+from tui_bench.report.export import export, export_to_file
+from tui_bench.report.text import result_rows, run_line, verdict_line
+from tui_bench.request.run import DEFAULT_DURATION_S, RunRequest
+from tui_bench.request.sweep_plan import Variant, build_plan, parse_label, parse_ramp, parse_vary
 from tui_bench.runners.tools import Tool, find_tool
 from tui_bench.spec import TOOLS, RunSpec
 from tui_bench.storage import store
 from tui_bench.storage.catalog import session_row
-from tui_bench.storage.export import (
-    export,
-    export_to_file,
-    fmt_count,
-    fmt_metric,
-    fmt_seconds,
-    metric_label,
-    result_rows,
-)
-from tui_bench.values import format_duration
 
-EXIT_CODES = {"completed": 0, "failed": 1, "interrupted": 130}
-DEFAULT_DURATION_S = 10.0
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 T_co = TypeVar("T_co", covariant=True)
 
@@ -173,16 +163,6 @@ def report(
 def print_verdicts(verdicts: Sequence[Mapping[str, Any]]) -> None:
     for verdict in verdicts:
         _print(verdict_line(verdict), sys.stderr)
-
-
-def verdict_line(verdict: Mapping[str, Any]) -> str:
-    """`threshold p99<50ms at c=200: FAIL (p99 61.20 ms)`."""
-    where = f" at {verdict['name']}" if verdict.get("name") else ""
-    outcome = "pass" if verdict["passed"] else "FAIL"
-    measured = verdict["reason"] or f"{metric_label(verdict['metric'])} " + fmt_metric(
-        verdict["metric"], verdict["actual"]
-    )
-    return f"threshold {verdict['text']}{where}: {outcome} ({measured})"
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -414,29 +394,6 @@ class SweepPrinter:
             self._lines(event)
         elif isinstance(event, SweepRunFinished):
             self._lines.write(run_line(event))
-
-
-def run_line(event: SweepRunFinished) -> str:
-    """`run 3/8 c=200 rep 2: 41,234 req/s p99 3.10 ms, about 1m left`."""
-    where = " ".join(
-        part
-        for part in (
-            f"run {event.index + 1}/{event.total}",
-            event.point.name,
-            f"rep {event.repeat + 1}" if event.rounds > 1 else "",
-        )
-        if part
-    )
-    finished, values = event.finished, event.values
-    if finished.status == "completed":
-        what = f"{fmt_count(values['rps'])} req/s p99 {fmt_seconds(values['p99_s'])}"
-        if values["error_rate"]:
-            what += f" errors {fmt_metric('error_rate', values['error_rate'])}"
-    else:
-        what = finished.status + (f" ({finished.message})" if finished.message else "")
-    if event.eta_s is not None and event.eta_s >= 1:
-        what += f", about {format_duration(float(round(event.eta_s)))} left"
-    return f"{where}: {what}"
 
 
 def sweep_payload(finished: SweepFinished) -> dict[str, Any]:

@@ -3,16 +3,15 @@ with plotext, without the live screen: they go to standard output like any text.
 
 from __future__ import annotations
 
-import math
 import os
 import shutil
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TextIO
 
 import plotext as plt
 
 from tui_bench.analysis.sweep_charts import Chart, charts, metrics_of
+from tui_bench.report.ticks import nice_ticks, tick_label
 from tui_bench.storage.session import Session
 
 # Each chart's size when standard output is not a terminal (a file, a pipe).
@@ -109,24 +108,3 @@ def _x_ticks(chart: Chart, width: int) -> None:
 
 def shortened(text: str, most: int) -> str:
     return text if len(text) <= most else text[: most - 1] + "…"
-
-
-def nice_ticks(low: float, high: float, most: int = 5) -> list[float]:
-    """Round ticks (1, 2 or 5 times a power of ten apart) from at or below `low` to at or
-    above `high`, at most `most` + 1 of them."""
-    if high <= low:
-        # One value: a tick on it and one either side.
-        step = abs(low) * 0.1 or 1.0
-        return [low - step, low, low + step]
-    raw = (high - low) / most
-    power = 10 ** math.floor(math.log10(raw))
-    step = next(f * power for f in (1, 2, 5, 10) if f * power >= raw)
-    first, last = math.floor(low / step), math.ceil(high / step)
-    return [i * step for i in range(first, last + 1)]
-
-
-def tick_label(value: float, ticks: Sequence[float]) -> str:
-    """`22,500`, `0.25`: as many decimals as the ticks' spacing needs, thousands grouped."""
-    step = abs(ticks[1] - ticks[0])
-    decimals = max(0, -math.floor(math.log10(step) + 1e-9))
-    return f"{value:,.{decimals}f}"

@@ -7,7 +7,8 @@ from collections.abc import Mapping
 from typing import Any, TextIO
 
 from tui_bench.engine.events import Event, Progress, RunFinished, RunWarning, SecondClosed
-from tui_bench.storage.export import fmt_bytes, fmt_count, fmt_seconds, result_rows
+from tui_bench.formats import fmt_bytes, fmt_count, fmt_seconds
+from tui_bench.report.text import result_rows
 
 
 def second_line(row: Mapping[str, Any], progress: Progress | None) -> str:

@@ -26,7 +26,7 @@ from types import TracebackType
 import numpy as np
 import numpy.typing as npt
 
-from tui_bench.analysis.histogram import MAX_US, LatencyHistogram
+from tui_bench.histogram import MAX_US, LatencyHistogram
 from tui_bench.result import STATUS_CLASSES
 from tui_bench.storage.session import OVERALL_PERCENTILES
 

@@ -28,23 +28,19 @@ from typing import Any, Protocol
 
 import psutil
 
-from tui_bench.analysis.thresholds import Threshold, evaluate, find_knee
+from tui_bench.analysis.sweep_points import aggregate, latency_keys, point_verdicts, run_values
+from tui_bench.analysis.thresholds import Threshold
 from tui_bench.engine.controller import Listener, RunController, describe_server
 from tui_bench.engine.events import Event, RunFinished
-from tui_bench.engine.sweep_plan import Point, Slot, SweepPlan
 from tui_bench.errors import UsageError
-from tui_bench.result import Result
+from tui_bench.request.sweep_plan import Point, Slot, SweepPlan
+from tui_bench.request.sweep_settings import DEFAULT_COOL_DOWN_S
 from tui_bench.runners.invocation import build
 from tui_bench.runners.tools import Tool, find_tool
 from tui_bench.sampling.host import host_facts
 from tui_bench.storage import store
 from tui_bench.storage.journal import JournalWriter
-from tui_bench.storage.session import SWEEP, SessionDraft, histogram_of
-
-DEFAULT_COOL_DOWN_S = 2.0
-LATENCY_KEYS = ("min_s", "mean_s", "p50_s", "p90_s", "p99_s", "p99_9_s", "max_s")
-EXIT_THRESHOLD_FAILED = 99
-
+from tui_bench.storage.session import SWEEP, SessionDraft
 
 # ---- what the runner tells its listener (besides every event of the run that is going)
 
@@ -138,148 +134,6 @@ def prepare(plan: SweepPlan) -> tuple[Target, ...]:
 
 
 # ---- aggregates (pure, over session documents)
-
-
-def latency_keys(thresholds: Sequence[Threshold]) -> tuple[str, ...]:
-    """LATENCY_KEYS plus every latency a threshold or the SLO looks at."""
-    extra = [t.metric for t in thresholds if t.metric.endswith("_s")]
-    return tuple(dict.fromkeys([*LATENCY_KEYS, *extra]))
-
-
-def run_values(doc: Mapping[str, Any], keys: Sequence[str] = LATENCY_KEYS) -> dict[str, Any]:
-    """What thresholds read from one run: rps, error_rate and the latency `keys`, from the
-    run's whole histogram when it has one (any percentile), else from its result."""
-    data = doc.get("result")
-    result = Result.from_dict(data) if data else None
-    values: dict[str, Any] = {
-        "rps": result.rps if result else None,
-        "error_rate": result.error_rate if result else None,
-    }
-    if doc.get("histogram"):
-        # analysis.stats imports scipy, which takes seconds: not at every start of the CLI.
-        from tui_bench.analysis.stats import merged_percentiles
-
-        values.update(merged_percentiles([histogram_of(doc["histogram"], doc["id"])], keys))
-        return values
-    latency = result.latency if result else None
-    for key in keys:
-        if latency is None:
-            values[key] = None
-        elif key in ("min_s", "max_s", "mean_s"):
-            values[key] = getattr(latency, key)
-        else:
-            values[key] = latency.percentiles.get(key)
-    return values
-
-
-def summarize_point(
-    point: Mapping[str, Any], docs: Sequence[Mapping[str, Any]], keys: Sequence[str]
-) -> dict[str, Any]:
-    """One point of the plan (`plan.to_dict()["points"][i]`) over the session documents of
-    its runs; only completed runs count."""
-    # analysis.stats imports scipy, which takes seconds: not at every start of the CLI.
-    from tui_bench.analysis.stats import (
-        merged_percentiles,
-        per_run_spread,
-        summaries,
-        summarize,
-    )
-
-    done = [d for d in docs if d.get("status") == "completed"]
-    histograms = [histogram_of(d["histogram"], d["id"]) for d in done if d.get("histogram")]
-    per_run = [run_values(d, keys) for d in done]
-    if histograms:
-        latency = merged_percentiles(histograms, keys)
-        spread = per_run_spread(histograms, keys)
-        source = "histograms"
-    else:
-        spread = summaries(per_run, keys)
-        # The pooled q-th percentile lies between the runs' own: the worst bounds it.
-        latency = {k: spread[k].min if k == "min_s" else spread[k].max for k in keys}
-        source = "worst run"
-    results = [Result.from_dict(d["result"]) for d in done if d.get("result")]
-    counted = [r for r in results if r.requests.total and r.requests.succeeded is not None]
-    total = sum(r.requests.total or 0 for r in counted)
-    failed = sum(r.error_count or 0 for r in counted)
-
-    def resource(key: str) -> dict[str, Any]:
-        return asdict(summarize((d.get("resources") or {}).get(key) for d in done))
-
-    return {
-        "index": point["index"],
-        "name": point["name"],
-        "label": point["label"],
-        "values": point["values"],
-        "runs": len(docs),
-        "n": len(done),
-        "failed": sum(1 for d in docs if d.get("status") == "failed"),
-        "interrupted": sum(1 for d in docs if d.get("status") == "interrupted"),
-        "rps": asdict(summarize(v["rps"] for v in per_run)),
-        "latency": latency,
-        # "histograms": merged from those of `latency_runs` runs; "worst run": the tool
-        # reports no per-request times.
-        "latency_from": source,
-        "latency_runs": len(histograms) if histograms else len(per_run),
-        "latency_spread": {k: asdict(s) for k, s in spread.items()},
-        "requests": total,
-        "error_rate": failed / total if total else None,
-        "server_cpu_pct": resource("server_cpu_mean_pct"),
-        "client_cpu_pct": resource("client_cpu_mean_pct"),
-    }
-
-
-def point_values(summary: Mapping[str, Any]) -> dict[str, float | None]:
-    """What thresholds and the SLO read from a point: mean rps, merged latencies, errors."""
-    return {
-        "rps": summary["rps"]["mean"],
-        "error_rate": summary["error_rate"],
-        **summary["latency"],
-    }
-
-
-def aggregate(
-    plan_points: Sequence[Mapping[str, Any]],
-    runs: Sequence[Mapping[str, Any]],
-    slo: Sequence[Threshold] = (),
-    slo_text: str | None = None,
-    thresholds: Sequence[Threshold] = (),
-) -> dict[str, Any]:
-    """{"points": [...], "knee": ...} for the runs so far (`runs`: the sweep's run entries)."""
-    keys = latency_keys([*slo, *thresholds])
-    points = [
-        summarize_point(p, [r["session"] for r in runs if r["point"] == p["index"]], keys)
-        for p in plan_points
-    ]
-    knee = None
-    if slo:
-        best = find_knee([point_values(p) for p in points], slo)
-        knee = {
-            "slo": slo_text,
-            "point": best,
-            "name": None if best is None else points[best]["name"],
-            "values": None if best is None else points[best]["values"],
-            "rps": None if best is None else points[best]["rps"]["mean"],
-        }
-    return {"points": points, "knee": knee}
-
-
-def point_verdicts(
-    points: Sequence[Mapping[str, Any]], thresholds: Sequence[Threshold]
-) -> list[dict[str, Any]]:
-    """Every threshold against every point that ran."""
-    return [
-        {"point": p["index"], "name": p["name"], **asdict(verdict)}
-        for p in points
-        if p["runs"]
-        for verdict in evaluate(thresholds, point_values(p))
-    ]
-
-
-def exit_code(run_code: int, verdicts: Sequence[Mapping[str, Any]]) -> int:
-    """99 when the runs went well but a threshold failed; a run's own failure comes first."""
-    if run_code == 0 and any(not v["passed"] for v in verdicts):
-        return EXIT_THRESHOLD_FAILED
-    return run_code
 
 
 # ---- running

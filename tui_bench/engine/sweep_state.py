@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tui_bench.analysis.sweep_points import point_values
 from tui_bench.analysis.thresholds import Threshold, evaluate, parse_slo
 from tui_bench.engine.events import Event
 from tui_bench.engine.live_state import LiveState
@@ -23,7 +24,6 @@ from tui_bench.engine.sweep import (
     SweepRunFinished,
     SweepRunStarted,
     SweepStarted,
-    point_values,
 )
 from tui_bench.errors import UsageError
 

@@ -32,8 +32,8 @@ from typing import Any
 
 import orjson
 
-from tui_bench.analysis.histogram import LatencyHistogram
 from tui_bench.errors import SessionError
+from tui_bench.histogram import LatencyHistogram
 from tui_bench.result import Result
 from tui_bench.spec import RunSpec
 

@@ -6,9 +6,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tui_bench.engine.sweep_plan import PARAMETERS
+from tui_bench.values import format_duration
 
 LABEL = "label"
+# The parameters whose values are seconds; the rest are written as they are.
+_SECONDS = frozenset({"d", "warm-up"})
 
 
 def parameters(doc: Mapping[str, Any]) -> list[str]:
@@ -27,5 +29,4 @@ def shown(name: str, value: Any) -> str:
     """A parameter's value as the sweep names its points: `1.5s`, not 1.5."""
     if value is None:
         return "–"
-    parameter = PARAMETERS.get(name)
-    return parameter.show(value) if parameter else str(value)
+    return format_duration(value) if name in _SECONDS else str(value)

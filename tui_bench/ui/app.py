@@ -15,8 +15,8 @@ from textual.app import App
 from textual.screen import Screen
 
 from tui_bench.engine.events import RunFinished
-from tui_bench.engine.request import RunRequest
 from tui_bench.errors import TuibenchError, UsageError
+from tui_bench.request.run import RunRequest
 from tui_bench.storage import store
 from tui_bench.storage.session import Session
 from tui_bench.ui.live_screen import EngineFactory, LiveScreen
@@ -32,6 +32,9 @@ from tui_bench.ui.terminal import TerminalDriver
 from tui_bench.ui.themes import DEFAULT_THEME, load_themes
 
 if TYPE_CHECKING:
+    from tui_bench.engine.sweep_state import SweepState, SweepTitle
+    from tui_bench.request.sweep_settings import SweepSettings
+    from tui_bench.ui.sweep_screen import SweepEngineFactory
     from tui_bench.ui.widgets.point_picker import PointChoice
 
 # Turns a request into what a live screen needs: an engine factory and the tool's label.
@@ -39,6 +42,16 @@ if TYPE_CHECKING:
 Launcher = Callable[[RunRequest], Awaitable[tuple[EngineFactory, str]]]
 # The first screen is built once the app exists, so that it may read the app's options.
 FirstScreen = Callable[["TuibenchApp"], Screen[None]]
+
+
+@runtime_checkable
+class SweepLauncher(Protocol):
+    """A launcher that can also start sweeps (`ui.launch.RunLauncher`); tests may give one
+    that only runs."""
+
+    async def sweep(
+        self, request: RunRequest, sweep: SweepSettings, store_dir: Path | None = None
+    ) -> tuple[SweepState, SweepTitle, SweepEngineFactory]: ...
 
 
 @runtime_checkable
@@ -164,13 +177,12 @@ class TuibenchApp(App[int]):
         await self.push_screen(live)
 
     async def on_start_sweep(self, message: StartSweep) -> None:
-        from tui_bench.ui.launch import RunLauncher
         from tui_bench.ui.sweep_screen import SweepScreen
 
         if self.run_going:
             self.notify("a run is going: stop it first", severity="warning")
             return
-        if not isinstance(self.launcher, RunLauncher):
+        if not isinstance(self.launcher, SweepLauncher):
             self.notify("sweeps cannot be started from here", severity="error")
             return
         try:

@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING
 
 from tui_bench.engine.controller import EngineOptions, Listener, RunController
 from tui_bench.engine.events import RunFinished
-from tui_bench.engine.request import RunRequest
 from tui_bench.engine.sweep import SweepFinished, SweepOptions, SweepRunner, Target, prepare
-from tui_bench.engine.sweep_plan import SweepPlan
-from tui_bench.engine.sweep_settings import SweepSettings
 from tui_bench.engine.sweep_state import StateEvent, SweepState, SweepTitle
+from tui_bench.request.run import RunRequest
+from tui_bench.request.sweep_plan import SweepPlan
+from tui_bench.request.sweep_settings import SweepSettings
 from tui_bench.runners.tools import Tool, find_tool_async
 from tui_bench.spec import RunSpec
 from tui_bench.storage.session import Session

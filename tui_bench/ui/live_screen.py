@@ -20,10 +20,10 @@ from textual.containers import Container
 from textual.screen import Screen
 from textual.widgets import Footer, ProgressBar, RichLog
 
-from tui_bench.cli.commands import EXIT_CODES
 from tui_bench.engine.events import Event, RunFinished
 from tui_bench.engine.live_state import LiveState
 from tui_bench.errors import TuibenchError
+from tui_bench.report.exit_codes import EXIT_CODES
 from tui_bench.spec import RunSpec
 from tui_bench.storage import store
 from tui_bench.storage.catalog import previous_run, rows_of

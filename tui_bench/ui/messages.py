@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Protocol, runtime_checkable
 
 from textual.message import Message
 
-from tui_bench.engine.request import RunRequest
-from tui_bench.engine.sweep_settings import SweepSettings
+from tui_bench.request.run import RunRequest
+from tui_bench.request.sweep_settings import SweepSettings
+
+
+@runtime_checkable
+class ExitStatus(Protocol):
+    """The app as a screen that may end it sees it: what it returns when it ends."""
+
+    def exit_status(self) -> int: ...
 
 
 class StartRun(Message):

@@ -10,9 +10,10 @@ from rich.text import Text
 
 from tui_bench.analysis.compare import protocol_label
 from tui_bench.engine.live_state import LiveState
+from tui_bench.formats import fmt_bytes, fmt_compact, fmt_count, fmt_seconds
+from tui_bench.report.text import result_rows
 from tui_bench.result import STATUS_CLASSES
 from tui_bench.spec import RunSpec
-from tui_bench.storage.export import fmt_bytes, fmt_compact, fmt_count, fmt_seconds, result_rows
 from tui_bench.ui.tones import LABEL, Tones
 
 BLOCKS = "▁▂▃▄▅▆▇█"

@@ -20,11 +20,10 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Footer, Input, Label, RadioButton, RadioSet, Static
 
 from tui_bench.errors import TuibenchError
+from tui_bench.report.export import FORMATS, export_to_file
 from tui_bench.storage import store
 from tui_bench.storage.catalog import SessionRow
-from tui_bench.storage.export import FORMATS, export_to_file
-from tui_bench.ui.app import TuibenchApp
-from tui_bench.ui.messages import OpenCompare, OpenReplay, OpenRunForm
+from tui_bench.ui.messages import ExitStatus, OpenCompare, OpenReplay, OpenRunForm
 from tui_bench.ui.tones import Tones, follow_theme, tones_of
 from tui_bench.ui.widgets.dialogs import DIALOG_CSS, ConfirmQuit, HelpScreen
 from tui_bench.ui.widgets.session_table import COLUMNS, SessionTable, local_time
@@ -387,6 +386,6 @@ class SessionsScreen(Screen[None]):
     def action_leave(self) -> None:
         if len(self.app.screen_stack) <= 1:
             app = self.app
-            self.app.exit(app.exit_status() if isinstance(app, TuibenchApp) else 0)
+            self.app.exit(app.exit_status() if isinstance(app, ExitStatus) else 0)
         else:
             self.dismiss()

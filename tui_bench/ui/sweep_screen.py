@@ -21,12 +21,13 @@ from textual.binding import Binding, BindingType
 from textual.containers import Container, Horizontal
 from textual.widgets import DataTable, Footer, ProgressBar, RichLog, Static
 
-from tui_bench.cli.commands import EXIT_CODES, run_line, verdict_line
 from tui_bench.engine.live_state import MAX_LINES, LiveState
-from tui_bench.engine.sweep import SweepFinished, exit_code
+from tui_bench.engine.sweep import SweepFinished
 from tui_bench.engine.sweep_state import PointRow, StateEvent, SweepState, SweepTitle
 from tui_bench.errors import SessionError
-from tui_bench.storage.export import fmt_count, fmt_seconds
+from tui_bench.formats import fmt_count, fmt_seconds
+from tui_bench.report.exit_codes import EXIT_CODES, exit_code
+from tui_bench.report.text import run_line, verdict_line
 from tui_bench.storage.session import Session
 from tui_bench.storage.sweep_doc import shown
 from tui_bench.ui.live_screen import CHART_MIN_HEIGHT, EXIT_CRASHED, HELP, DrivingScreen

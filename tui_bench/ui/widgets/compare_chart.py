@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from textual import events
 from textual_plotext import PlotextPlot
 
-from tui_bench.storage.export import fmt_compact
+from tui_bench.formats import fmt_compact
 from tui_bench.ui.widgets.run_chart import thin
 
 # The same two colours mark A and B wherever the compare screen shows them; both read on

@@ -34,14 +34,13 @@ from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, Select
 
 from tui_bench.analysis.thresholds import parse_slo
-from tui_bench.cli.commands import DEFAULT_DURATION_S
-from tui_bench.engine.request import SERVER_MODES, RunRequest
-from tui_bench.engine.sweep_plan import SweepPlan, parse_ramp, parse_vary
-from tui_bench.engine.sweep_settings import SweepSettings
 from tui_bench.errors import UsageError
+from tui_bench.request import recent
+from tui_bench.request.recent import Config
+from tui_bench.request.run import DEFAULT_DURATION_S, SERVER_MODES, RunRequest
+from tui_bench.request.sweep_plan import SweepPlan, parse_ramp, parse_vary
+from tui_bench.request.sweep_settings import SweepSettings
 from tui_bench.spec import COMPRESSIONS, TOOLS, RunSpec, validate_url
-from tui_bench.storage import recent
-from tui_bench.storage.recent import Config
 from tui_bench.storage.sweep_doc import shown
 from tui_bench.ui.messages import StartRun, StartSweep
 from tui_bench.ui.widgets.steady_static import SteadyStatic

@@ -21,6 +21,7 @@ from textual.message import Message
 from textual.widgets import DataTable
 
 from tui_bench.errors import TuibenchError
+from tui_bench.formats import fmt_count, fmt_seconds
 from tui_bench.storage import store
 from tui_bench.storage.catalog import (
     SORT_KEYS,
@@ -30,7 +31,6 @@ from tui_bench.storage.catalog import (
     rows_of,
     sort_rows,
 )
-from tui_bench.storage.export import fmt_count, fmt_seconds
 from tui_bench.ui.tones import Tones, follow_theme
 
 

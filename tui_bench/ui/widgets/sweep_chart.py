@@ -16,8 +16,8 @@ from textual_plotext import PlotextPlot
 
 from tui_bench.analysis.sweep_charts import METRICS, Chart, Metric, sweep_charts
 from tui_bench.analysis.thresholds import Threshold
-from tui_bench.cli.plot import nice_ticks
-from tui_bench.storage.export import fmt_compact
+from tui_bench.formats import fmt_compact
+from tui_bench.report.ticks import nice_ticks
 
 # Told apart on light and dark themes and by the common colour-vision deficiencies.
 PALETTE = (

@@ -3,12 +3,12 @@ from pathlib import Path
 import orjson
 import pytest
 
-from tui_bench.engine.request import RunRequest
-from tui_bench.engine.sweep_settings import SweepSettings
 from tui_bench.errors import UsageError
+from tui_bench.request import recent
+from tui_bench.request.recent import Config
+from tui_bench.request.run import RunRequest
+from tui_bench.request.sweep_settings import SweepSettings
 from tui_bench.spec import RunSpec
-from tui_bench.storage import recent
-from tui_bench.storage.recent import Config
 
 URL = "http://127.0.0.1:8080/"
 SWEEP = SweepSettings(

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tui_bench.analysis.histogram import (
+from tui_bench.histogram import (
     DEFAULT_QUANTILES,
     MAX_US,
     N_BUCKETS,

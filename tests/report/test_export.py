@@ -1,7 +1,8 @@
 import pytest
 
+from tui_bench.formats import fmt_bytes, fmt_compact, fmt_seconds
+from tui_bench.report.export import export, series_csv
 from tui_bench.result import Distribution, Requests, Result
-from tui_bench.storage.export import export, fmt_bytes, fmt_compact, fmt_seconds, series_csv
 from tui_bench.storage.session import SCHEMA, Session
 
 

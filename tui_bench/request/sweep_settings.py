@@ -8,9 +8,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from tui_bench.analysis.thresholds import Threshold, parse_slo
-from tui_bench.engine.request import RunRequest
-from tui_bench.engine.sweep import DEFAULT_COOL_DOWN_S
-from tui_bench.engine.sweep_plan import SweepPlan, Variant, build_plan, parse_ramp, parse_vary
+from tui_bench.request.run import RunRequest
+from tui_bench.request.sweep_plan import (
+    SweepPlan,
+    Variant,
+    build_plan,
+    parse_ramp,
+    parse_vary,
+)
+
+DEFAULT_COOL_DOWN_S = 2.0
 
 
 @dataclass(frozen=True)

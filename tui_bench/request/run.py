@@ -14,6 +14,8 @@ from tui_bench.sampling.discover import find_server
 from tui_bench.spec import RunSpec
 
 SERVER_MODES = ("auto", "pid", "name", "none")
+# A run given neither -n nor -d runs this long.
+DEFAULT_DURATION_S = 10.0
 
 
 @dataclass(frozen=True)

@@ -14,9 +14,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from statistics import fmean
 from typing import Any
 
-from tui_bench.engine.sweep import LATENCY_KEYS, run_values, summarize_point
+from tui_bench.analysis.sweep_points import LATENCY_KEYS, run_values, summarize_point
+from tui_bench.formats import fmt_bytes, fmt_count, fmt_metric, fmt_seconds, metric_label
 from tui_bench.result import Result
-from tui_bench.storage.export import fmt_bytes, fmt_count, fmt_metric, fmt_seconds, metric_label
 from tui_bench.storage.session import Session
 from tui_bench.storage.sweep_doc import parameters, point_parameters, shown
 

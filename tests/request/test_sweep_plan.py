@@ -1,7 +1,8 @@
 import pytest
 
-from tui_bench.engine.request import RunRequest
-from tui_bench.engine.sweep_plan import (
+from tui_bench.errors import UsageError
+from tui_bench.request.run import RunRequest
+from tui_bench.request.sweep_plan import (
     Dimension,
     Slot,
     Variant,
@@ -10,7 +11,6 @@ from tui_bench.engine.sweep_plan import (
     parse_ramp,
     parse_vary,
 )
-from tui_bench.errors import UsageError
 from tui_bench.spec import RunSpec
 
 URL = "http://127.0.0.1:8080/"

@@ -19,11 +19,12 @@ import orjson
 import pytest
 
 from tui_bench.cli.main import main
+from tui_bench.formats import fmt_metric, metric_label
+from tui_bench.report.export import export
+from tui_bench.report.sweep_export import sweep_rows
 from tui_bench.storage import store
-from tui_bench.storage.export import export, fmt_metric, metric_label
 from tui_bench.storage.session import Session
 from tui_bench.storage.sweep_doc import parameters, shown
-from tui_bench.storage.sweep_export import sweep_rows
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 SWEEPS = ("sweep-c-repeat2", "sweep-grid-interrupted")

@@ -16,10 +16,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from tui_bench.engine.request import RunRequest
 from tui_bench.errors import UsageError
+from tui_bench.request.run import RunRequest
 from tui_bench.spec import COMPRESSIONS, TOOLS, RunSpec
-from tui_bench.values import format_duration, parse_duration, parse_positive_int
+from tui_bench.storage.sweep_doc import shown
+from tui_bench.values import parse_duration, parse_positive_int
 
 Value = int | float | str
 
@@ -31,8 +32,6 @@ class Parameter:
     name: str
     parse: Callable[[str], Value]
     apply: Callable[[RunSpec, Any], RunSpec]
-    # How a value is written in point names and progress lines.
-    show: Callable[[Any], str] = str
     # "whole": ramped in whole steps; "seconds": in any steps; None: not rampable.
     ramp: str | None = None
 
@@ -64,15 +63,13 @@ _PARAMETERS = (
         "d",
         parse_duration,
         lambda s, v: replace(s, duration_s=v, requests=None),
-        format_duration,
-        "seconds",
+        ramp="seconds",
     ),
     Parameter(
         "warm-up",
         parse_duration,
         lambda s, v: replace(s, warm_up_s=v or None),
-        format_duration,
-        "seconds",
+        ramp="seconds",
     ),
     Parameter("tool", _choice(TOOLS), lambda s, v: replace(s, tool=v)),
     Parameter("url", _url, lambda s, v: replace(s, urls=(v,))),
@@ -128,8 +125,8 @@ class Point:
     @property
     def name(self) -> str:
         """`legacy c=200 m=10`; empty for the single point of a plain `--repeat N`."""
-        shown = [f"{k}={PARAMETERS[k].show(v)}" for k, v in self.values.items()]
-        return " ".join([self.label, *shown] if self.label else shown)
+        values = [f"{k}={shown(k, v)}" for k, v in self.values.items()]
+        return " ".join([self.label, *values] if self.label else values)
 
     def usage_error(self, error: UsageError) -> UsageError:
         """`error`, saying which point it is about."""

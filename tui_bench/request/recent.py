@@ -17,9 +17,9 @@ from typing import Any
 
 import orjson
 
-from tui_bench.engine.request import RunRequest
-from tui_bench.engine.sweep_settings import SweepSettings
 from tui_bench.errors import UsageError
+from tui_bench.request.run import RunRequest
+from tui_bench.request.sweep_settings import SweepSettings
 from tui_bench.storage.atomic import write_atomic
 from tui_bench.values import format_duration
 

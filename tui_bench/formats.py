@@ -1,0 +1,68 @@
+"""How numbers are written for people: seconds, counts, bytes and metrics. `–` is unknown.
+Pure, and below everything that shows a number."""
+
+from __future__ import annotations
+
+import math
+
+
+def fmt_seconds(value: float | None) -> str:
+    if value is None:
+        return "–"
+    if value < 1e-3:
+        return f"{value * 1e6:.0f} µs"
+    if value < 1:
+        return f"{value * 1e3:.2f} ms"
+    return f"{value:.2f} s"
+
+
+def fmt_count(value: float | None, digits: int = 0) -> str:
+    return "–" if value is None else f"{value:,.{digits}f}"
+
+
+def fmt_compact(value: float, digits: int = 3) -> str:
+    """`digits` significant digits and a k or M, never an exponent: 43522 -> 43.5k (5
+    characters at most with 3 digits; with 2, a count that moves a little each second reads
+    the same: 35002 -> 35k). Whole numbers under a thousand stay exact."""
+    if not math.isfinite(value):
+        return str(value)
+    if value == int(value) and abs(value) < 1000:
+        return str(int(value))
+    magnitude = math.floor(math.log10(abs(value)))
+    rounded = round(value, digits - 1 - magnitude)
+    for scale, suffix in ((1e6, "M"), (1e3, "k")):
+        # After rounding: 999,600 to two digits is 1M, not 1000k.
+        if abs(rounded) >= scale:
+            return f"{_plain(rounded / scale)}{suffix}"
+    return _plain(rounded)
+
+
+def _plain(value: float) -> str:
+    """A float without an exponent or trailing zeros."""
+    return f"{value:.6f}".rstrip("0").rstrip(".")
+
+
+def fmt_bytes(value: float | None) -> str:
+    if value is None:
+        return "–"
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if abs(value) < 1024 or unit == "GiB":
+            return f"{value:.0f} {unit}" if unit == "B" else f"{value:.2f} {unit}"
+        value /= 1024
+    raise AssertionError("unreachable")
+
+
+def metric_label(metric: str) -> str:
+    """A result key as people write it: `p99_9_s` -> `p99.9`, `error_rate` -> `errors`."""
+    if metric == "error_rate":
+        return "errors"
+    return metric.removesuffix("_s").replace("_", ".")
+
+
+def fmt_metric(metric: str, value: float | None) -> str:
+    """A value of the result key `metric` (rps, error_rate, a latency) in its own unit."""
+    if metric == "rps":
+        return fmt_count(value) + " req/s"
+    if metric == "error_rate":
+        return "–" if value is None else f"{value * 100:.2f} %"
+    return fmt_seconds(value)

@@ -1,0 +1,80 @@
+"""Sessions as JSON (the document as stored), CSV and markdown: for a run, its per-interval
+series and its result; for a sweep, its runs and points (storage/sweep_export.py). Pure."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from tui_bench.errors import SessionError, UsageError
+from tui_bench.report.text import result_rows
+from tui_bench.storage import store
+from tui_bench.storage.session import SERIES_COLUMNS, Session
+
+FORMATS = ("json", "csv", "md")
+
+
+def export_to_file(source: Path, fmt: str, target: Path, directory: Path | None = None) -> Path:
+    """Write the session in `source` as `fmt` into `target`; the absolute path written.
+    TuibenchError (one line) when it cannot, and never over the session file itself."""
+    if not source.is_file():
+        # Gone since it was listed (store.load would look it up as an id).
+        raise SessionError(f"{source.name}: no such session file any more")
+    target = target.expanduser().absolute()
+    if target.resolve() == source.resolve():
+        raise UsageError(f"{target} is the session file itself: choose another file")
+    text = export(store.load(source, directory), fmt)
+    try:
+        target.write_text(text)
+    except OSError as exc:
+        raise UsageError(f"cannot write {target}: {exc.strerror}") from None
+    return target
+
+
+def export(session: Session, fmt: str) -> str:
+    if fmt == "json":
+        return session.to_json().decode()
+    if session.is_sweep:
+        # Imported here: sweep_export builds on this module's formatters.
+        from tui_bench.report.sweep_export import sweep_csv, sweep_markdown
+
+        return sweep_csv(session) if fmt == "csv" else sweep_markdown(session)
+    if fmt == "csv":
+        return series_csv(session.series)
+    return result_markdown(session)
+
+
+def series_csv(rows: list[Mapping[str, Any]]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(SERIES_COLUMNS)
+    for row in rows:
+        writer.writerow(["" if row.get(c) is None else row[c] for c in SERIES_COLUMNS])
+    return out.getvalue()
+
+
+def result_markdown(session: Session) -> str:
+    doc = session.doc
+    spec = session.spec
+    lines = [
+        f"# {session.name or session.id}",
+        "",
+        f"- status: {session.status}",
+        f"- url: {' '.join(spec.urls)}",
+        f"- started: {doc.get('started_at', '–')}",
+        f"- argv: `{' '.join(doc.get('argv') or [])}`",
+        "",
+        "| metric | value |",
+        "| --- | --- |",
+    ]
+    result = session.result
+    if result is None:
+        lines.append("| result | none: the tool printed no summary |")
+    else:
+        lines += [f"| {label} | {value} |" for label, value in result_rows(result)]
+    for warning in doc.get("warnings") or []:
+        lines.append(f"\n> warning: {warning.get('message')}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,89 @@
+"""Lines both front ends print: a result's headline figures, a sweep's run line, a
+threshold's verdict. Pure."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tui_bench.engine.sweep import (
+    SweepRunFinished,
+)
+from tui_bench.formats import fmt_bytes, fmt_count, fmt_metric, fmt_seconds, metric_label
+from tui_bench.result import Distribution, Result
+from tui_bench.values import format_duration
+
+
+def result_rows(result: Result) -> list[tuple[str, str]]:
+    """The headline figures of a result as (label, value) pairs, for any text layout."""
+    req = result.requests
+    rows = [
+        ("tool", f"{result.tool} {result.tool_version or ''}".strip()),
+        ("protocol", result.protocol or "–"),
+        ("duration", fmt_seconds(result.duration_s)),
+        ("req/s", fmt_count(result.rps, 2)),
+        ("throughput", fmt_bytes(result.bytes_per_s) + "/s"),
+        (
+            "requests",
+            f"{fmt_count(req.total)} total, {fmt_count(req.succeeded)} ok, "
+            f"{fmt_count(req.failed)} failed",
+        ),
+    ]
+    if result.status:
+        rows.append(("status", ", ".join(f"{v:,} {k}" for k, v in result.status.items())))
+    if result.errors:
+        rows.append(
+            ("errors", ", ".join(f"{v:,} {k}" for k, v in result.errors.items() if v) or "none")
+        )
+    for label, dist in (
+        ("latency", result.latency),
+        ("connect", result.connect),
+        ("ttfb", result.ttfb),
+    ):
+        if dist is not None:
+            rows.append((label, distribution_text(dist)))
+    if result.tls is not None:
+        rows.append(("tls", " ".join(x for x in (result.tls.protocol, result.tls.cipher) if x)))
+    return rows
+
+
+def distribution_text(dist: Distribution) -> str:
+    parts = [f"min {fmt_seconds(dist.min_s)}", f"mean {fmt_seconds(dist.mean_s)}"]
+    for key in ("p50_s", "p90_s", "p99_s", "p99_9_s"):
+        if key in dist.percentiles:
+            parts.append(f"{metric_label(key)} {fmt_seconds(dist.percentiles[key])}")
+    parts.append(f"max {fmt_seconds(dist.max_s)}")
+    return ", ".join(parts)
+
+
+def verdict_line(verdict: Mapping[str, Any]) -> str:
+    """`threshold p99<50ms at c=200: FAIL (p99 61.20 ms)`."""
+    where = f" at {verdict['name']}" if verdict.get("name") else ""
+    outcome = "pass" if verdict["passed"] else "FAIL"
+    measured = verdict["reason"] or f"{metric_label(verdict['metric'])} " + fmt_metric(
+        verdict["metric"], verdict["actual"]
+    )
+    return f"threshold {verdict['text']}{where}: {outcome} ({measured})"
+
+
+def run_line(event: SweepRunFinished) -> str:
+    """`run 3/8 c=200 rep 2: 41,234 req/s p99 3.10 ms, about 1m left`."""
+    where = " ".join(
+        part
+        for part in (
+            f"run {event.index + 1}/{event.total}",
+            event.point.name,
+            f"rep {event.repeat + 1}" if event.rounds > 1 else "",
+        )
+        if part
+    )
+    finished, values = event.finished, event.values
+    if finished.status == "completed":
+        what = f"{fmt_count(values['rps'])} req/s p99 {fmt_seconds(values['p99_s'])}"
+        if values["error_rate"]:
+            what += f" errors {fmt_metric('error_rate', values['error_rate'])}"
+    else:
+        what = finished.status + (f" ({finished.message})" if finished.message else "")
+    if event.eta_s is not None and event.eta_s >= 1:
+        what += f", about {format_duration(float(round(event.eta_s)))} left"
+    return f"{where}: {what}"
