@@ -5,6 +5,7 @@ from typing import Any
 
 import pytest
 
+from tests.factories import h2load_result
 from tui_bench.analysis.compare import (
     METRICS,
     SETUP_LABELS,
@@ -22,22 +23,20 @@ from tui_bench.analysis.compare import (
     started,
     target,
 )
-from tui_bench.result import Distribution, Requests, Result, Tls, Traffic
+from tui_bench.result import Distribution, Requests, Tls, Traffic
 from tui_bench.storage.session import SCHEMA, Session
 
 URL = "http://127.0.0.1:8080/"
 
 
 def result(**changes: Any) -> dict[str, Any]:
-    base = Result(
-        tool="h2load",
-        tool_version="1.52.0",
-        protocol="h2c",
+    base = h2load_result(
         duration_s=10.0,
         rps=1000.0,
+        total=10_000,
+        failed=100,
         bytes_per_s=2_000_000.0,
         requests=Requests(total=10_000, done=10_000, succeeded=9_900, failed=100),
-        status={"2xx": 9_900, "5xx": 100},
         traffic=Traffic(total_bytes=3_000_000, header_bytes=1_000_000, data_bytes=1_000_000),
         latency=Distribution(
             min_s=0.0001,

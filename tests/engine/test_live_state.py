@@ -134,8 +134,8 @@ def test_what_the_connection_negotiated_comes_from_the_output_then_the_result() 
     state = LiveState(RunSpec(urls=("https://127.0.0.1:8443/",)))
     assert (state.protocol, state.tls_version) == (None, None)
     for line in ("TLS Protocol: TLSv1.3\n", "Cipher: TLS_AES_128_GCM_SHA256\n"):
-        state.apply(OutputLine("stdout", line))
-    state.apply(OutputLine("stdout", "Application protocol: http/1.1\n"))
+        state.apply(OutputLine.read("h2load", "stdout", line))
+    state.apply(OutputLine.read("h2load", "stdout", "Application protocol: http/1.1\n"))
     assert (state.protocol, state.tls_version) == ("http/1.1", "TLSv1.3")
     # A tool that says nothing while it runs (wrk, ab) is known by its result.
     quiet = LiveState(RunSpec(urls=("https://127.0.0.1:8443/",), tool="ab", requests=10))

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from tests.factories import h2load_result
 from tui_bench.engine.events import (
     OutputLine,
     ResourcesSampled,
@@ -20,7 +21,6 @@ from tui_bench.engine.events import (
 from tui_bench.engine.live_state import LiveState
 from tui_bench.engine.replay import Player, Timeline, timeline
 from tui_bench.errors import SessionError
-from tui_bench.result import Distribution, Requests, Result
 from tui_bench.spec import RunSpec
 from tui_bench.storage import store
 from tui_bench.storage.session import SCHEMA, SCHEMA_VERSION, Session
@@ -30,19 +30,7 @@ EXAMPLES = sorted(
     p for p in (Path(__file__).parents[2] / "sessions").glob("*.json") if "-sweep-" not in p.name
 )
 SPEC = RunSpec(urls=("http://127.0.0.1:8080/",), connections=16, duration_s=6.0, streams=10)
-RESULT = Result(
-    tool="h2load",
-    tool_version="1.52.0",
-    protocol="h2c",
-    duration_s=6.0,
-    rps=40100.0,
-    bytes_per_s=12_345_678,
-    requests=Requests(total=240600, succeeded=240597, failed=3),
-    status={"2xx": 240597, "5xx": 3},
-    latency=Distribution(
-        min_s=0.0001, max_s=0.031, mean_s=0.0039, percentiles={"p50_s": 0.0035, "p99_s": 0.012}
-    ),
-)
+RESULT = h2load_result(duration_s=6.0, rps=40100.0, total=240600, failed=3)
 SAME_MACHINE = {"code": "same-machine", "message": "load generator and target share this machine"}
 ERRORS = {"code": "errors", "message": "3 of 240,600 requests failed"}
 # Sampled twice a second; every sample's server CPU tells which one it is.

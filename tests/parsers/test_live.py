@@ -5,7 +5,7 @@ import time
 import pytest
 
 from tests.parsers import fixture
-from tui_bench.parsers.live import LiveLine, negotiated, parse_live_line
+from tui_bench.parsers.live import LiveLine, parse_live_line
 
 
 @pytest.mark.parametrize(
@@ -82,12 +82,14 @@ def test_fast_enough_for_every_line() -> None:
 
 
 def test_what_h2load_says_its_connection_negotiated() -> None:
-    lines = fixture("h2load-1.52-tls-h2-n.txt").splitlines()
-    facts = [fact for line in lines if (fact := negotiated(line))]
-    assert facts == [("tls", "TLSv1.3"), ("protocol", "h2")]
-    h1 = [
-        fact for line in fixture("h2load-1.52-h1-n.txt").splitlines() if (fact := negotiated(line))
+    def negotiated(name: str) -> list[LiveLine]:
+        lines = fixture(name).splitlines()
+        found = (parse_live_line("h2load", line) for line in lines)
+        return [live for live in found if live and (live.protocol or live.tls)]
+
+    assert negotiated("h2load-1.52-tls-h2-n.txt") == [
+        LiveLine(tls="TLSv1.3"),
+        LiveLine(protocol="h2"),
     ]
-    assert h1 == [("protocol", "http/1.1")]
-    assert negotiated("Application protocol: ") is None
-    assert negotiated("progress: 10% done") is None
+    assert negotiated("h2load-1.52-h1-n.txt") == [LiveLine(protocol="http/1.1")]
+    assert parse_live_line("h2load", "Application protocol: ") is None

@@ -16,6 +16,7 @@ from rich.text import Text
 from textual.pilot import Pilot
 from textual.widgets import Input, RichLog, Static
 
+from tests.factories import h2load_result
 from tests.ui import example_store, help_text, screen_is, until
 from tests.ui.test_tones import styles_at
 from tui_bench.engine.events import (
@@ -28,7 +29,6 @@ from tui_bench.engine.events import (
     RunWarning,
     SecondClosed,
 )
-from tui_bench.result import Distribution, Requests, Result
 from tui_bench.sampling.samples import ResourceSample
 from tui_bench.spec import RunSpec
 from tui_bench.storage import store
@@ -45,19 +45,7 @@ SPEC = RunSpec(urls=("http://127.0.0.1:8080/",), connections=16, duration_s=10.0
 SESSION = Path("/tmp/tuibench-sessions/20260101-120000-h2load-demo.json")
 H2C_EXAMPLE = "20261121-112049-153-h2load-h2c-m10"
 H1_EXAMPLE = "20261121-112050-592-h2load-h1-duration-warmup"
-RESULT = Result(
-    tool="h2load",
-    tool_version="1.52.0",
-    protocol="h2c",
-    duration_s=10.0,
-    rps=40321.5,
-    bytes_per_s=12_345_678,
-    requests=Requests(total=403215, succeeded=403200, failed=15),
-    status={"2xx": 403200, "5xx": 15},
-    latency=Distribution(
-        min_s=0.0001, max_s=0.031, mean_s=0.0039, percentiles={"p50_s": 0.0035, "p99_s": 0.012}
-    ),
-)
+RESULT = h2load_result(duration_s=10.0, rps=40321.5, total=403215, failed=15)
 
 
 def sample(t: float, client_thread_pct: float) -> ResourceSample:

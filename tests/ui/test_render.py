@@ -31,7 +31,7 @@ from tui_bench.ui.tones import ANSI
 def test_connection(url: str, lines: list[str], shown: str) -> None:
     state = LiveState(RunSpec(urls=(url,)))
     for line in lines:
-        state.apply(OutputLine("stdout", line + "\n"))
+        state.apply(OutputLine.read("h2load", "stdout", line + "\n"))
     assert render.connection(state) == shown
     header = render.header(state, "h2load 1.52.0", paused=False, stopping=False)
     assert f"h2load 1.52.0  {shown}  {url}" in header.plain

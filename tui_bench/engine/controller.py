@@ -43,7 +43,6 @@ from tui_bench.engine.events import (
 from tui_bench.engine.log_ingest import LogIngest, LogTail
 from tui_bench.engine.outcome import build_result, judge
 from tui_bench.engine.series import SeriesBuilder, traffic_from_log
-from tui_bench.parsers.live import parse_live_line
 from tui_bench.runners.invocation import Invocation, build
 from tui_bench.runners.tools import Tool
 from tui_bench.sampling.discover import same_machine
@@ -92,11 +91,14 @@ class EngineOptions:
     tags: tuple[str, ...] = ()
     live_hook: bool = True
 
-    def controller(self, spec: RunSpec, tool: Tool, listener: Listener) -> RunController:
+    def controller(
+        self, spec: RunSpec, tool: Tool, listener: Listener, store: Path | None = None
+    ) -> RunController:
+        """The one way runs are built: a sweep's go into its own `store`."""
         return RunController(
             spec,
             tool,
-            store=sessions_dir(),
+            store=store or sessions_dir(),
             name=self.name,
             tags=self.tags,
             server=self.server,
@@ -282,10 +284,11 @@ class RunController:
         # which is finer than any tool's output and keeps the session small.
         elapsed = round(time.monotonic() - self._t0, 3)
         self._journal.write("out", {"s": stream, "l": text, "t": elapsed})
-        self._emit(OutputLine(stream, text))
+        line = OutputLine.read(self.spec.tool, stream, text)
+        self._emit(line)
         if connection_failures(text):
             self._warn(CONNECTIONS_DYING)
-        live = parse_live_line(self.spec.tool, text.rstrip("\n"))
+        live = line.live
         if live is None:
             return
         if live.thread is not None and live.done is not None:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tui_bench.parsers.live import LiveLine, parse_live_line
 from tui_bench.result import Result
 from tui_bench.sampling.samples import ResourceSample
 
@@ -26,6 +27,12 @@ class RunStarted:
 class OutputLine:
     stream: str
     text: str
+    # What the line says about progress or the connection, read once where it came in.
+    live: LiveLine | None = None
+
+    @classmethod
+    def read(cls, tool: str, stream: str, text: str) -> OutputLine:
+        return cls(stream, text, parse_live_line(tool, text.rstrip("\n")))
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,6 @@ from tui_bench.engine.events import (
     RunWarning,
     SecondClosed,
 )
-from tui_bench.parsers.live import negotiated
 from tui_bench.result import STATUS_CLASSES, Result
 from tui_bench.sampling.samples import ResourceSample
 from tui_bench.spec import RunSpec
@@ -68,13 +67,10 @@ class LiveState:
         if isinstance(event, OutputLine):
             self.output.append(event)
             self.lines_seen += 1
-            fact = negotiated(event.text)
-            if fact is not None:
-                key, value = fact
-                if key == "protocol":
-                    self.protocol = value
-                else:
-                    self.tls_version = value
+            live = event.live
+            if live is not None:
+                self.protocol = live.protocol or self.protocol
+                self.tls_version = live.tls or self.tls_version
         elif isinstance(event, Progress):
             self.elapsed_s = event.elapsed_s
             self.fraction = event.fraction

@@ -123,7 +123,7 @@ def timeline(session: Session, path: Path | None = None) -> Timeline:
     samples = [_sample(session, s) for s in _items(session, "samples")]
     warnings = [_warning(session, w) for w in _items(session, "warnings")]
     row_times = [_row_time(session, row) for row in rows]
-    output, lines_timed = _output(doc)
+    output, lines_timed = _output(doc, spec.tool)
     recorded = _seconds_between(doc.get("started_at"), doc.get("ended_at"))
     length = max([recorded or 0.0, *(s.t_s for s in samples), *(t for t, _ in output)])
     if rows:
@@ -160,7 +160,7 @@ def timeline(session: Session, path: Path | None = None) -> Timeline:
     )
 
 
-def _output(doc: Mapping[str, Any]) -> tuple[list[tuple[float, OutputLine]], bool]:
+def _output(doc: Mapping[str, Any], tool: str) -> tuple[list[tuple[float, OutputLine]], bool]:
     """The tool's lines, stdout's then stderr's, each at the time it came when the session
     knows it (then True), else at the start."""
     raw = doc.get("raw")
@@ -168,7 +168,7 @@ def _output(doc: Mapping[str, Any]) -> tuple[list[tuple[float, OutputLine]], boo
     streams = {s: _lines(raw[s]) for s in ("stdout", "stderr") if isinstance(raw.get(s), str)}
     times = _line_times(doc.get("raw_times"), streams)
     timed = [
-        (t, OutputLine(stream, line))
+        (t, OutputLine.read(tool, stream, line))
         for stream, lines in streams.items()
         for t, line in zip(
             times[stream] if times is not None else [0.0] * len(lines), lines, strict=True

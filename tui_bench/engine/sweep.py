@@ -30,7 +30,7 @@ import psutil
 
 from tui_bench.analysis.sweep_points import aggregate, latency_keys, point_verdicts, run_values
 from tui_bench.analysis.thresholds import Threshold
-from tui_bench.engine.controller import Listener, RunController, describe_server
+from tui_bench.engine.controller import EngineOptions, Listener, RunController, describe_server
 from tui_bench.engine.events import Event, RunFinished
 from tui_bench.errors import UsageError
 from tui_bench.request.sweep_plan import Point, Slot, SweepPlan
@@ -163,17 +163,10 @@ class SweepOptions:
     def controller(
         self, point: Point, target: Target, store_dir: Path, listener: Listener
     ) -> RunController:
-        return RunController(
-            point.spec,
-            target.tool,
-            store=store_dir,
-            name=point.name,
-            tags=self.tags,
-            server=target.server,
-            interval_s=self.interval_s,
-            listener=listener,
-            live_hook=self.live_hook,
+        engine = EngineOptions(
+            target.server, self.interval_s, point.name, self.tags, self.live_hook
         )
+        return engine.controller(point.spec, target.tool, listener, store_dir)
 
 
 class SweepRunner:

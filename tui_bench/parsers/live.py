@@ -16,12 +16,15 @@ from tui_bench.parsers.h2load import APPLICATION_PROTOCOL, TLS_PROTOCOL
 @dataclass(frozen=True)
 class LiveLine:
     """What one line tells about progress: requests done so far (per thread for wrk),
-    the fraction of a count-mode run, or the phase: "warm-up", "main" or "done"."""
+    the fraction of a count-mode run, or the phase: "warm-up", "main" or "done"; or what
+    the connection negotiated: the application protocol ("h2") or the TLS version."""
 
     done: int | None = None
     fraction: float | None = None
     phase: str | None = None
     thread: int | None = None
+    protocol: str | None = None
+    tls: str | None = None
 
 
 # h2load -n prints this every 10% (thread 0 only); -D prints "progress: N% of clients
@@ -39,20 +42,6 @@ _H2LOAD_PHASES = {
 }
 _AB_COUNT = re.compile(r"(Completed|Finished) (\d{1,18}) requests\s*")
 _WRK_LIVE = re.compile(r"tuibench-live (\d{1,9}) (\d{1,18})\s*")
-
-
-_NEGOTIATED = ((APPLICATION_PROTOCOL, "protocol"), (TLS_PROTOCOL, "tls"))
-
-
-def negotiated(line: str) -> tuple[str, str] | None:
-    """What a line says the connection negotiated: ("protocol", "h2") or ("tls", "TLSv1.3")."""
-    if line[:1] not in ("A", "T"):
-        return None
-    for prefix, key in _NEGOTIATED:
-        if line.startswith(prefix):
-            value = line[len(prefix) :].strip()
-            return (key, value) if value else None
-    return None
 
 
 def parse_live_line(tool: str, line: str) -> LiveLine | None:
@@ -73,6 +62,12 @@ def _h2load(line: str) -> LiveLine | None:
         match = _H2LOAD_PHASE.fullmatch(line)
         if match:
             return LiveLine(phase=_H2LOAD_PHASES[match[1]], thread=int(match[2]))
+    if line.startswith(APPLICATION_PROTOCOL):
+        protocol = line[len(APPLICATION_PROTOCOL) :].strip()
+        return LiveLine(protocol=protocol) if protocol else None
+    if line.startswith(TLS_PROTOCOL):
+        tls = line[len(TLS_PROTOCOL) :].strip()
+        return LiveLine(tls=tls) if tls else None
     return None
 
 
