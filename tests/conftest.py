@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import socket
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -26,6 +27,16 @@ def nginx() -> Iterator[DemoTarget]:
     need("nginx")
     with running_demo_target("nginx") as target:
         yield target
+
+
+@pytest.fixture(scope="session")
+def quiet_url() -> Iterator[str]:
+    """Where something listens but never answers: for stand-in tools that do no I/O, past
+    the engine's check that the target can be reached (the kernel accepts the connection)."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        yield f"http://127.0.0.1:{listener.getsockname()[1]}/"
 
 
 @pytest.fixture

@@ -59,3 +59,15 @@ def parse_positive_int(text: str) -> int:
     if value < 1:
         raise UsageError(f"expected at least 1, got {value}")
     return value
+
+
+def parse_percent(text: str) -> float:
+    """`1`, `1%`, `0.5 %` -> a share (0.01, 0.005); from 0 to 100 %."""
+    number = text.strip().removesuffix("%").strip()
+    try:
+        value = float(number)
+    except ValueError:
+        raise UsageError(f"expected a percentage like 1 or 0.5%, got {text!r}") from None
+    if not 0 <= value <= 100:
+        raise UsageError(f"expected a percentage from 0 to 100, got {text!r}")
+    return value / 100

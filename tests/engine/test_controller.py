@@ -34,10 +34,10 @@ async def spawn_script(*argv: str, **kwargs: Any) -> Process:
     return await asyncio.create_subprocess_exec(sys.executable, "-c", SCRIPT, **kwargs)
 
 
-async def test_each_output_line_is_saved_with_when_it_came(tmp_path: Path) -> None:
+async def test_each_output_line_is_saved_with_when_it_came(tmp_path: Path, quiet_url: str) -> None:
     events: list[Event] = []
     controller = RunController(
-        RunSpec(urls=("http://127.0.0.1:9/",), tool="ab", requests=1),
+        RunSpec(urls=(quiet_url,), tool="ab", requests=1),
         Tool("ab", "/usr/bin/ab", "2.3"),
         store=tmp_path,
         interval_s=0.2,
@@ -80,11 +80,13 @@ async def quick_script(*argv: str, **kwargs: Any) -> Process:
     )
 
 
-async def test_a_run_shorter_than_the_interval_still_measures_its_server(tmp_path: Path) -> None:
+async def test_a_run_shorter_than_the_interval_still_measures_its_server(
+    tmp_path: Path, quiet_url: str
+) -> None:
     server = subprocess.Popen([sys.executable, "-c", "while True: pass"])
     try:
         controller = RunController(
-            RunSpec(urls=("http://127.0.0.1:9/",), tool="ab", requests=1),
+            RunSpec(urls=(quiet_url,), tool="ab", requests=1),
             Tool("ab", "/usr/bin/ab", "2.3"),
             store=tmp_path,
             server=psutil.Process(server.pid),

@@ -422,9 +422,9 @@ def test_labels_override_the_common_options(sessions: Path) -> None:
     assert args.header == ["X-A: 1"], "the common options are left alone"
 
 
-def run_fake(mode: str, *args: str) -> subprocess.Popen[str]:
+def run_fake(url: str, mode: str, *args: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [*TUIBENCH, "sweep", "--headless", "--json", "--no-server", "--h2load", FAKE, *args, URL],
+        [*TUIBENCH, "sweep", "--headless", "--json", "--no-server", "--h2load", FAKE, *args, url],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -432,8 +432,8 @@ def run_fake(mode: str, *args: str) -> subprocess.Popen[str]:
     )
 
 
-def test_failed_runs_exit_1_and_each_has_its_line(sessions: Path) -> None:
-    proc = run_fake("garbage", "--vary", "c=1,2", "-n", "10", "--cool-down", "0")
+def test_failed_runs_exit_1_and_each_has_its_line(sessions: Path, quiet_url: str) -> None:
+    proc = run_fake(quiet_url, "garbage", "--vary", "c=1,2", "-n", "10", "--cool-down", "0")
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 1, err
     payload = orjson.loads(out)
@@ -444,8 +444,8 @@ def test_failed_runs_exit_1_and_each_has_its_line(sessions: Path) -> None:
     assert len(list(sessions.iterdir())) == 1
 
 
-def test_hangup_stops_the_going_run_and_keeps_it(sessions: Path) -> None:
-    proc = run_fake("hang", "--repeat", "3", "-n", "5")
+def test_hangup_stops_the_going_run_and_keeps_it(sessions: Path, quiet_url: str) -> None:
+    proc = run_fake(quiet_url, "hang", "--repeat", "3", "-n", "5")
     wait_for_run(sessions, "*.runs/*.journal")
     proc.send_signal(signal.SIGHUP)  # a dropped SSH session
     out, err = proc.communicate(timeout=30)
@@ -458,9 +458,9 @@ def test_hangup_stops_the_going_run_and_keeps_it(sessions: Path) -> None:
     assert [p.name for p in sessions.iterdir()] == [Path(payload["session_path"]).name]
 
 
-def test_kill_9_is_recovered_with_the_going_run(sessions: Path) -> None:
+def test_kill_9_is_recovered_with_the_going_run(sessions: Path, quiet_url: str) -> None:
     proc = subprocess.Popen(
-        [*TUIBENCH, "sweep", "--headless", "--no-server", "--h2load", FAKE, "-n", "5", URL],
+        [*TUIBENCH, "sweep", "--headless", "--no-server", "--h2load", FAKE, "-n", "5", quiet_url],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         env={**os.environ, "FAKE_MODE": "hang"},

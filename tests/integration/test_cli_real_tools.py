@@ -112,22 +112,66 @@ def test_ab_count_mode(nginx: DemoTarget, sessions: Path) -> None:
     assert result["latency"]["max_s"] >= result["latency"]["p99_s"]
 
 
-def test_server_closing_connections_is_warned(nginx: DemoTarget, sessions: Path) -> None:
+def test_server_closing_connections_makes_the_run_invalid(
+    nginx: DemoTarget, sessions: Path
+) -> None:
     need("h2load")
     code, result, stderr = run_json("-d", "2", "-c", "4", nginx.urls["closing_h2c"])
-    assert code == 0, stderr
+    assert code == 1, "it completed, but its figures are not the server's"
+    assert result["run_status"] == "completed"
+    assert result["validity"]["verdict"] == "invalid"
+    assert "connections-dying" in {r["code"] for r in result["validity"]["reasons"]}
     session = store.load(result["session_path"])
+    assert session.doc["validity"] == result["validity"]
     assert "connections-dying" in {w["code"] for w in session.doc["warnings"]}
-    assert "keepalive_requests" in stderr
+    assert "invalid: " in stderr and "keepalive_requests" in stderr
 
 
-def test_refused_port_fails_with_exit_1(sessions: Path) -> None:
+def test_a_healthy_run_is_valid(nginx: DemoTarget, sessions: Path) -> None:
+    need("h2load")
+    code, result, stderr = run_json("-n", "5000", "-c", "4", nginx.urls["h2c"])
+    assert code == 0, stderr
+    assert result["validity"] == {"verdict": "valid", "reasons": []}
+    assert (
+        "validity  valid" in tuibench("run", "--headless", "-n", "2000", nginx.urls["h2c"]).stderr
+    )
+
+
+def test_errors_over_the_limit_make_the_run_invalid(nginx: DemoTarget, sessions: Path) -> None:
+    need("h2load")
+    # h2load takes its URLs in turn: half the requests get a 500.
+    urls = (nginx.urls["h2c"], nginx.urls["h2c"] + "500")
+    code, result, stderr = run_json("-n", "2000", "-c", "2", *urls)
+    assert code == 1, stderr
+    reasons = {r["code"]: r["message"] for r in result["validity"]["reasons"]}
+    assert "(50.0%; the limit is 1.0%)" in reasons["errors"]
+    code, result, stderr = run_json("--max-errors", "60", "-n", "2000", "-c", "2", *urls)
+    assert code == 0, stderr
+    assert result["validity"]["verdict"] == "valid"
+
+
+def test_refused_port_fails_at_once_with_exit_1(sessions: Path) -> None:
     need("h2load")
     port = _free_port()
-    code, result, _ = run_json("-n", "100", "-c", "2", f"http://127.0.0.1:{port}/")
+    started = time.monotonic()
+    # h2load itself would wait out the 10 s and report 0 requests.
+    code, result, _ = run_json("-d", "10", "-c", "2", f"http://127.0.0.1:{port}/")
+    assert time.monotonic() - started < 5
     assert code == 1
     assert result["run_status"] == "failed"
+    assert result["message"] == f"connection refused by 127.0.0.1:{port}: nothing listens there"
+    assert result["validity"]["verdict"] == "invalid"
     assert store.load(result["session_path"]).status == "failed"
+
+
+def test_tls_to_a_plain_port_is_said_in_those_words(nginx: DemoTarget, sessions: Path) -> None:
+    need("h2load")
+    plain = nginx.urls["h1"].replace("http://", "https://")
+    started = time.monotonic()
+    code, result, _ = run_json("-d", "10", "-c", "1", plain)
+    assert time.monotonic() - started < 5
+    assert code == 1
+    assert result["message"].startswith("TLS handshake with 127.0.0.1:")
 
 
 def test_dns_failure_fails_with_exit_1(sessions: Path) -> None:

@@ -15,12 +15,11 @@ from tests.integration.test_cli_real_tools import TUIBENCH
 from tui_bench.storage import store
 
 FAKE = str(Path(__file__).parents[1] / "fakes" / "fake_tool.py")
-URL = "http://127.0.0.1:9/"  # never contacted: the fake tool does no I/O
 
 
-def run_fake(mode: str, *args: str) -> subprocess.CompletedProcess[str]:
+def run_fake(url: str, mode: str, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [*TUIBENCH, "run", "--headless", "--json", "--no-server", "--h2load", FAKE, *args, URL],
+        [*TUIBENCH, "run", "--headless", "--json", "--no-server", "--h2load", FAKE, *args, url],
         capture_output=True,
         text=True,
         timeout=60,
@@ -29,8 +28,8 @@ def run_fake(mode: str, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_tool_crash_mid_run_keeps_what_was_measured(sessions: Path) -> None:
-    proc = run_fake("crash", "-n", "1000")
+def test_tool_crash_mid_run_keeps_what_was_measured(sessions: Path, quiet_url: str) -> None:
+    proc = run_fake(quiet_url, "crash", "-n", "1000")
     assert proc.returncode == 1, proc.stderr
     result = orjson.loads(proc.stdout)
     assert result["run_status"] == "failed"
@@ -41,8 +40,8 @@ def test_tool_crash_mid_run_keeps_what_was_measured(sessions: Path) -> None:
     assert "starting benchmark" in session.doc["raw"]["stdout"]
 
 
-def test_garbage_output_is_a_failed_run_not_a_traceback(sessions: Path) -> None:
-    proc = run_fake("garbage", "-n", "10")
+def test_garbage_output_is_a_failed_run_not_a_traceback(sessions: Path, quiet_url: str) -> None:
+    proc = run_fake(quiet_url, "garbage", "-n", "10")
     assert proc.returncode == 1
     assert "Traceback" not in proc.stderr
     result = orjson.loads(proc.stdout)
@@ -50,9 +49,20 @@ def test_garbage_output_is_a_failed_run_not_a_traceback(sessions: Path) -> None:
     assert store.load(result["session_path"]).doc["raw"]["stdout"]
 
 
-def test_hung_tool_is_killed_after_the_stop_grace(sessions: Path) -> None:
+def test_hung_tool_is_killed_after_the_stop_grace(sessions: Path, quiet_url: str) -> None:
     proc = subprocess.Popen(
-        [*TUIBENCH, "run", "--headless", "--json", "--no-server", "--h2load", FAKE, "-n", "5", URL],
+        [
+            *TUIBENCH,
+            "run",
+            "--headless",
+            "--json",
+            "--no-server",
+            "--h2load",
+            FAKE,
+            "-n",
+            "5",
+            quiet_url,
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

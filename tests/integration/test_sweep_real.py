@@ -97,3 +97,22 @@ def test_run_threshold_is_saved_and_exits_99(nginx: DemoTarget, sessions: Path) 
     verdict = store.load(payload["session_path"]).doc["thresholds"][0]
     assert verdict["metric"] == "max_s" and verdict["passed"] is False
     assert "threshold max<1us: FAIL (max " in bad.stderr
+
+
+def test_an_invalid_point_is_marked_never_the_knee_and_exits_1(
+    nginx: DemoTarget, sessions: Path
+) -> None:
+    need("h2load")
+    closing, healthy = nginx.urls["closing_h2c"], nginx.urls["h2c"]
+    code, out, stderr = sweep_json(
+        "--vary", f"url={closing},{healthy}", "-d", "1.5", "-c", "4", "--slo", "p99<5s",
+        healthy,
+    )  # fmt: skip
+    assert code == 1, stderr
+    first, second = out["points"]
+    assert first["validity"]["verdict"] == "invalid"
+    assert "connections-dying" in {r["code"] for r in first["validity"]["reasons"]}
+    assert second["validity"]["verdict"] == "valid"
+    assert out["knee"]["point"] == 1, "the only valid point"
+    assert [r["validity"]["verdict"] for r in out["runs"]] == ["invalid", "valid"]
+    assert f"point url={closing}: " in stderr and "(connections-dying)" in stderr

@@ -9,6 +9,7 @@ from dataclasses import asdict
 from typing import Any
 
 from tui_bench.analysis.thresholds import Threshold, evaluate, find_knee
+from tui_bench.analysis.validity import Validity, of_point, of_session
 from tui_bench.result import Result
 from tui_bench.storage.session import histogram_of
 
@@ -100,7 +101,22 @@ def summarize_point(
         "error_rate": failed / total if total else None,
         "server_cpu_pct": resource("server_cpu_mean_pct"),
         "client_cpu_pct": resource("client_cpu_mean_pct"),
+        "validity": point_validity(docs).to_dict(),
     }
+
+
+def point_validity(docs: Sequence[Mapping[str, Any]]) -> Validity:
+    """The verdict on a point from its runs' session documents (only completed runs count
+    toward its figures; the others make it suspect, or invalid when none completed)."""
+    done = [d for d in docs if d.get("status") == "completed"]
+    judged = [v for v in map(of_session, done) if v is not None]
+    return of_point(judged, len(docs))
+
+
+def verdict_of(point: Mapping[str, Any]) -> str | None:
+    """A point summary's verdict; None for one aggregated before verdicts were kept."""
+    validity = point.get("validity")
+    return str(validity.get("verdict")) if isinstance(validity, Mapping) else None
 
 
 def point_values(summary: Mapping[str, Any]) -> dict[str, float | None]:
@@ -127,7 +143,9 @@ def aggregate(
     ]
     knee = None
     if slo:
-        best = find_knee([point_values(p) for p in points], slo)
+        # Only a valid point can be the knee: a suspect or invalid one's req/s may not be
+        # the server's (a saturated generator, errors, a cut-short run).
+        best = find_knee([point_values(p) if verdict_of(p) == "valid" else {} for p in points], slo)
         knee = {
             "slo": slo_text,
             "point": best,

@@ -9,10 +9,11 @@ from typing import Any, NoReturn, TypeVar
 
 from tui_bench import __version__
 from tui_bench.analysis.sweep_charts import METRICS, RUN_METRICS, SWEEP_METRICS
+from tui_bench.analysis.validity import DEFAULT_MAX_ERRORS
 from tui_bench.errors import UsageError
 from tui_bench.report.export import FORMATS
 from tui_bench.spec import COMPRESSIONS, TOOLS
-from tui_bench.values import parse_duration, parse_positive_int
+from tui_bench.values import parse_duration, parse_percent, parse_positive_int
 
 T = TypeVar("T")
 
@@ -32,6 +33,10 @@ def duration(text: str) -> float:
 
 def positive_int(text: str) -> int:
     return _argparse_type(parse_positive_int, text)
+
+
+def percent(text: str) -> float:
+    return _argparse_type(parse_percent, text)
 
 
 def _argparse_type(read: Callable[[str], T], text: str) -> T:
@@ -157,6 +162,13 @@ def add_run_options(run: argparse.ArgumentParser) -> None:
         "--no-live-hook",
         action="store_true",
         help="wrk: no live counts (the Lua request hook costs a little)",
+    )
+    run.add_argument(
+        "--max-errors",
+        type=percent,
+        default=DEFAULT_MAX_ERRORS,
+        metavar="PCT",
+        help="a run with more failed requests than this is invalid (default 1%%)",
     )
     run.add_argument("--headless", action="store_true", help="no TUI: progress lines")
     run.add_argument("--json", action="store_true", help="print the result as JSON")

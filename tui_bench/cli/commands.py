@@ -16,8 +16,9 @@ import orjson
 import psutil
 
 from tui_bench.analysis.significance import Side, compare_sides, side_of, split_ref
-from tui_bench.analysis.sweep_points import latency_keys, run_values
+from tui_bench.analysis.sweep_points import latency_keys, run_values, verdict_of
 from tui_bench.analysis.thresholds import Threshold, evaluate, parse_slo, parse_threshold
+from tui_bench.analysis.validity import of_session
 from tui_bench.cli.args import check_interval, label_parser
 from tui_bench.cli.progress import ProgressPrinter, summary_text
 from tui_bench.engine.controller import EngineOptions
@@ -95,7 +96,12 @@ def cmd_run(args: argparse.Namespace) -> int:
     interval = check_interval(args.interval)
     tool = find_tool(spec.tool, getattr(args, f"{spec.tool}_path"))
     engine = EngineOptions(
-        request.server(), interval, request.name, request.tags, live_hook=not args.no_live_hook
+        request.server(),
+        interval,
+        request.name,
+        request.tags,
+        live_hook=not args.no_live_hook,
+        max_errors=args.max_errors,
     )
     if not args.headless:
         from tui_bench.ui.launch import UiOptions, run_live
@@ -137,8 +143,11 @@ def finish_run(finished: RunFinished, thresholds: Sequence[Threshold], *, as_jso
         verdicts = [asdict(v) for v in evaluate(thresholds, values)]
         store.amend(finished.session_path, {"thresholds": verdicts})
     code = report(finished, as_json=as_json, thresholds=verdicts)
+    validity = finished.validity
+    for line in validity.lines() if validity else ():
+        _print(line, sys.stderr)
     print_verdicts(verdicts)
-    return exit_code(code, verdicts)
+    return exit_code(code, verdicts, invalid=bool(validity and validity.is_invalid))
 
 
 def report(
@@ -151,6 +160,7 @@ def report(
             run_status=finished.status,
             message=finished.message,
             session_path=str(finished.session_path),
+            validity=finished.validity.to_dict() if finished.validity else None,
         )
         if thresholds:
             payload["thresholds"] = list(thresholds)
@@ -336,6 +346,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         slo_text=args.slo,
         thresholds=thresholds,
         argv=("tuibench", *sys.argv[1:]),
+        max_errors=args.max_errors,
     )
     if args.headless:
         runner = SweepRunner(plan, targets, options, listener=SweepPrinter())
@@ -351,8 +362,16 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         _print(orjson.dumps(sweep_payload(finished)).decode())
     else:
         _print(sweep_summary_text(finished), sys.stderr)
+    points = finished.document.get("points") or []
+    for point in points:
+        for reason in (point.get("validity") or {}).get("reasons") or ():
+            where = point["name"] or "all"
+            _print(f"point {where}: {reason['message']} ({reason['code']})", sys.stderr)
     print_verdicts(finished.document.get("thresholds") or [])
-    return exit_code(EXIT_CODES[finished.status], finished.document.get("thresholds") or [])
+    invalid = any(verdict_of(p) == "invalid" for p in points)
+    return exit_code(
+        EXIT_CODES[finished.status], finished.document.get("thresholds") or [], invalid=invalid
+    )
 
 
 # Options of which a labelled command may set one: setting it clears the common others.
@@ -417,6 +436,7 @@ def sweep_payload(finished: SweepFinished) -> dict[str, Any]:
                 "p50_s": values["p50_s"],
                 "p99_s": values["p99_s"],
                 "error_rate": values["error_rate"],
+                "validity": validity.to_dict() if (validity := of_session(run)) else None,
             }
         )
     return {

@@ -64,6 +64,8 @@ class ProgressPrinter:
 
 def summary_text(finished: RunFinished) -> str:
     lines = [f"status    {finished.status}"]
+    if finished.validity is not None:
+        lines.append(f"validity  {finished.validity.verdict}")
     if finished.result is not None:
         lines += [f"{label:<9} {value}" for label, value in result_rows(finished.result)]
     lines.append(f"session   {finished.session_path}")

@@ -23,6 +23,7 @@ from typing import Any, Protocol
 
 import psutil
 
+from tui_bench.analysis.validity import DEFAULT_MAX_ERRORS, judge_run
 from tui_bench.analysis.warnings import (
     CONNECTIONS_DYING,
     SAME_MACHINE,
@@ -42,6 +43,7 @@ from tui_bench.engine.events import (
 )
 from tui_bench.engine.log_ingest import LogIngest, LogTail
 from tui_bench.engine.outcome import build_result, judge
+from tui_bench.engine.reach import unreachable
 from tui_bench.engine.series import SeriesBuilder, traffic_from_log
 from tui_bench.runners.invocation import Invocation, build
 from tui_bench.runners.tools import Tool
@@ -90,6 +92,7 @@ class EngineOptions:
     name: str = ""
     tags: tuple[str, ...] = ()
     live_hook: bool = True
+    max_errors: float = DEFAULT_MAX_ERRORS
 
     def controller(
         self, spec: RunSpec, tool: Tool, listener: Listener, store: Path | None = None
@@ -105,6 +108,7 @@ class EngineOptions:
             interval_s=self.interval_s,
             listener=listener,
             live_hook=self.live_hook,
+            max_errors=self.max_errors,
         )
 
 
@@ -122,6 +126,7 @@ class RunController:
         listener: Listener | None = None,
         spawn: Spawner | None = None,
         live_hook: bool = True,
+        max_errors: float = DEFAULT_MAX_ERRORS,
     ) -> None:
         self.spec = spec
         self.tool = tool
@@ -131,6 +136,9 @@ class RunController:
         self.server = server
         self.interval_s = interval_s
         self.live_hook = live_hook
+        self.max_errors = max_errors
+        # Why the target cannot be reached, once a probe beside the tool has found out.
+        self._unreachable: str | None = None
         self._listener = listener or (lambda event: None)
         self._spawn: Spawner = spawn or _spawn_subprocess
         self._stop_requested = False
@@ -219,14 +227,16 @@ class RunController:
         tool_ended = asyncio.Event()
         sampling = asyncio.create_task(self._sample_loop(sampler, tool_ended))
         traffic = asyncio.create_task(self._traffic_loop())
+        reach = asyncio.create_task(self._check_reach(proc))
         try:
             exit_code = await self._wait(proc)
         finally:
+            reach.cancel()
             traffic.cancel()
             if proc.returncode is None:
                 sampling.cancel()  # stopped from outside: the tool is killed below
             tool_ended.set()
-            await asyncio.gather(traffic, sampling, return_exceptions=True)
+            await asyncio.gather(reach, traffic, sampling, return_exceptions=True)
             if proc.returncode is None:
                 _signal_group(proc.pid, signal.SIGKILL)
                 await proc.wait()
@@ -269,6 +279,12 @@ class RunController:
         if warning.code not in self._warned:
             self._warned.add(warning.code)
             self._emit(RunWarning(warning.code, warning.message))
+
+    async def _check_reach(self, proc: Process) -> None:
+        message = await unreachable(self.spec.urls[0])
+        if message is not None and proc.returncode is None:
+            self._unreachable = message
+            _signal_group(proc.pid, signal.SIGINT)
 
     def _deadline(self) -> float:
         """A duration run that has not stopped well after its time is hung: stop it."""
@@ -396,6 +412,8 @@ class RunController:
             elapsed,
         )
         status, message = judge(self._stop_requested, self._overran, exit_code, result, stderr)
+        if self._unreachable is not None:
+            status, message = "failed", self._unreachable
         warnings = run_warnings(
             self.spec,
             result,
@@ -407,6 +425,16 @@ class RunController:
         for warning in warnings:
             journal.write("warning", asdict(warning))
             self._warn(warning)
+        validity = judge_run(
+            self.spec,
+            status,
+            message,
+            result,
+            [asdict(w) for w in warnings],
+            stdout,
+            max_errors=self.max_errors,
+            unreachable=self._unreachable is not None,
+        )
         end: dict[str, Any] = {
             "status": status,
             "exit_code": exit_code,
@@ -414,6 +442,8 @@ class RunController:
             "result": result.to_dict() if result else None,
             "resources": summarize(self._samples),
             "message": message,
+            "validity": validity.to_dict(),
+            "max_errors": self.max_errors,
         }
         if self._ingest is not None:
             # Every request of the run (h2load logs no warm-up request): what lets repeats
@@ -422,7 +452,7 @@ class RunController:
         journal.write("end", end)
         journal.close()
         path = finalize(journal.path)
-        finished = RunFinished(status, exit_code, result, path, message)
+        finished = RunFinished(status, exit_code, result, path, message, validity)
         self._emit(finished)
         return finished
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tui_bench.analysis.validity import Validity
 from tui_bench.parsers.live import LiveLine, parse_live_line
 from tui_bench.result import Result
 from tui_bench.sampling.samples import ResourceSample
@@ -69,6 +70,8 @@ class RunFinished:
     result: Result | None
     session_path: Path
     message: str | None
+    # None only where no verdict could be given (a replayed session too damaged to judge).
+    validity: Validity | None = None
 
 
 Event = (

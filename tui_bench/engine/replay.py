@@ -18,6 +18,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from tui_bench.analysis.validity import of_session
 from tui_bench.analysis.warnings import SAME_MACHINE
 from tui_bench.engine.events import (
     Event,
@@ -147,6 +148,7 @@ def timeline(session: Session, path: Path | None = None) -> Timeline:
         session.result,
         path or session.path or Path(session.id + SESSION_SUFFIX),
         _text(doc.get("message")),
+        of_session(doc),
     )
     timed.append((length, finished))
     # Stable: events of the same moment keep the order they were listed in above.

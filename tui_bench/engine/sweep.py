@@ -30,6 +30,7 @@ import psutil
 
 from tui_bench.analysis.sweep_points import aggregate, latency_keys, point_verdicts, run_values
 from tui_bench.analysis.thresholds import Threshold
+from tui_bench.analysis.validity import DEFAULT_MAX_ERRORS
 from tui_bench.engine.controller import EngineOptions, Listener, RunController, describe_server
 from tui_bench.engine.events import Event, RunFinished
 from tui_bench.errors import UsageError
@@ -159,12 +160,13 @@ class SweepOptions:
     slo_text: str | None = None
     thresholds: tuple[Threshold, ...] = ()
     argv: tuple[str, ...] = ()
+    max_errors: float = DEFAULT_MAX_ERRORS
 
     def controller(
         self, point: Point, target: Target, store_dir: Path, listener: Listener
     ) -> RunController:
         engine = EngineOptions(
-            target.server, self.interval_s, point.name, self.tags, self.live_hook
+            target.server, self.interval_s, point.name, self.tags, self.live_hook, self.max_errors
         )
         return engine.controller(point.spec, target.tool, listener, store_dir)
 

@@ -7,11 +7,21 @@ from typing import Any
 
 # By the run's status.
 EXIT_CODES = {"completed": 0, "failed": 1, "interrupted": 130}
+# A run (or a sweep point) completed, but its figures do not describe the load asked for.
+EXIT_INVALID = 1
 EXIT_THRESHOLD_FAILED = 99
 
 
-def exit_code(run_code: int, verdicts: Sequence[Mapping[str, Any]]) -> int:
-    """99 when the runs went well but a threshold failed; a run's own failure comes first."""
-    if run_code == 0 and any(not v["passed"] for v in verdicts):
+def exit_code(
+    run_code: int, verdicts: Sequence[Mapping[str, Any]], *, invalid: bool = False
+) -> int:
+    """A run's own failure first; then 1 when it completed but is invalid (a threshold
+    judged on figures that cannot be trusted means nothing); then 99 when a threshold
+    failed."""
+    if run_code != 0:
+        return run_code
+    if invalid:
+        return EXIT_INVALID
+    if any(not v["passed"] for v in verdicts):
         return EXIT_THRESHOLD_FAILED
-    return run_code
+    return 0

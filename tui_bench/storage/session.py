@@ -8,6 +8,9 @@ Keys added within schema version 1, each optional (a document without them stays
   excluded, for runs whose every request time is known (h2load's request log). Points of a
   sweep merge these; percentiles are never averaged.
 - `message`: why the run did not complete, in one line.
+- `validity`: whether the run's figures can be trusted, `{"verdict": "valid" | "suspect" |
+  "invalid", "reasons": [{"code", "message"}]}` (`analysis.validity`); `max_errors`, the
+  share of failed requests it allowed. Sessions without them are judged again when read.
 - `raw_times`: when each line of `raw` came, in seconds since the run started (the clock of
   `samples`, to the ms): `{"stdout": [t, ...], "stderr": [t, ...]}`, one time per line of
   that stream (lines end at "\n"), in order. Absent from older sessions and imported ones;

@@ -22,7 +22,7 @@ SESSION_SUFFIX = ".json"
 # Where a sweep's runs are journaled while it goes, beside the sweep's own journal.
 RUNS_SUFFIX = ".runs"
 # What an end record may add to the document beside the keys every session has.
-OPTIONAL_END_KEYS = ("histogram", "message", "thresholds")
+OPTIONAL_END_KEYS = ("histogram", "message", "thresholds", "validity", "max_errors")
 
 
 def sessions_dir() -> Path:

@@ -1,0 +1,152 @@
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.factories import h2load_result
+from tui_bench.analysis.validity import Reason, Validity, judge_run, of_point, of_session
+from tui_bench.errors import UsageError
+from tui_bench.report.exit_codes import exit_code
+from tui_bench.result import Result
+from tui_bench.spec import RunSpec
+from tui_bench.values import parse_percent
+
+SPEC = RunSpec(urls=("http://127.0.0.1:8080/",), duration_s=10.0)
+GOOD = h2load_result(duration_s=10.0, rps=40_000.0, total=400_000, failed=0)
+SAME_MACHINE = {"code": "same-machine", "message": "load generator and target share this machine"}
+
+
+def judged(result: Result | None = GOOD, status: str = "completed", **kwargs: Any) -> Validity:
+    return judge_run(SPEC, status, kwargs.pop("message", None), result, [SAME_MACHINE], **kwargs)
+
+
+def codes(validity: Validity) -> list[str]:
+    return [r.code for r in validity.reasons]
+
+
+def test_a_clean_run_is_valid_and_same_machine_is_only_a_note() -> None:
+    assert judged() == Validity("valid", ())
+
+
+@pytest.mark.parametrize(
+    ("status", "message", "code"),
+    [
+        ("failed", "the tool was killed by SIGSEGV", "tool-failed"),
+        ("interrupted", None, "interrupted"),
+    ],
+)
+def test_a_run_that_did_not_complete_is_invalid(
+    status: str, message: str | None, code: str
+) -> None:
+    validity = judged(status=status, message=message)
+    assert validity.verdict == "invalid" and codes(validity) == [code]
+    if message:
+        assert validity.reasons[0].message == message
+
+
+def test_errors_over_the_limit_are_invalid_at_the_limit_valid() -> None:
+    one_percent = h2load_result(duration_s=10.0, rps=1000.0, total=10_000, failed=100)
+    assert judged(one_percent).is_valid
+    stricter = judged(one_percent, max_errors=0.005)
+    assert stricter.verdict == "invalid" and codes(stricter) == ["errors"]
+    assert stricter.reasons[0].message == "100 of 10,000 requests failed (1.0%; the limit is 0.5%)"
+
+
+def test_too_few_requests_or_seconds_are_suspect() -> None:
+    few = h2load_result(duration_s=10.0, rps=50.0, total=500, failed=0)
+    validity = judged(few)
+    assert validity.verdict == "suspect" and codes(validity) == ["few-requests"]
+    assert "p99 rests on 5 of them" in validity.reasons[0].message
+    short = GOOD.with_(duration_s=0.4)
+    assert codes(judged(short)) == ["short-run"]
+    counted = judge_run(RunSpec(urls=SPEC.urls, requests=400_000), "completed", None, short, [])
+    assert counted.is_valid, "a request count takes as long as it takes"
+
+
+def test_warnings_that_touch_the_figures_are_reasons() -> None:
+    warnings = [
+        {"code": "client-bound", "message": "the load generator saturated its threads"},
+        {"code": "connections-dying", "message": "4 client(s) stopped mid-run"},
+        SAME_MACHINE,
+    ]
+    validity = judge_run(SPEC, "completed", None, GOOD, warnings)
+    assert validity.verdict == "invalid"
+    assert codes(validity) == ["client-bound", "connections-dying"]
+
+
+def test_warm_up_asked_for_but_never_ended_is_suspect() -> None:
+    spec = RunSpec(urls=SPEC.urls, duration_s=10.0, warm_up_s=2.0)
+    assert judge_run(
+        spec, "completed", None, GOOD, [], "Warm-up phase is over for thread #0.\n"
+    ).is_valid
+    validity = judge_run(spec, "completed", None, GOOD, [], "starting benchmark...\n")
+    assert codes(validity) == ["warm-up-not-applied"] and validity.verdict == "suspect"
+
+
+def test_an_unreachable_target_says_why() -> None:
+    message = "connection refused by 127.0.0.1:1: nothing listens there"
+    validity = judged(None, status="failed", message=message, unreachable=True)
+    assert validity.to_dict() == {
+        "verdict": "invalid",
+        "reasons": [{"code": "unreachable", "message": message}],
+    }
+    assert validity.lines() == [f"invalid: {message} (unreachable)"]
+
+
+def test_the_json_form_reads_back_with_each_reason_s_own_verdict() -> None:
+    validity = Validity.of(
+        [Reason("few-requests", "only 10", "suspect"), Reason("errors", "50 %", "invalid")]
+    )
+    assert validity.verdict == "invalid"
+    assert Validity.from_dict(validity.to_dict()) == validity
+    with pytest.raises(ValueError):
+        Validity.from_dict({"verdict": "fine", "reasons": []})
+
+
+def doc(**changes: Any) -> dict[str, Any]:
+    base = {
+        "id": "r",
+        "spec": SPEC.to_dict(),
+        "status": "completed",
+        "result": GOOD.to_dict(),
+        "warnings": [SAME_MACHINE],
+        "raw": {"stdout": "", "stderr": ""},
+    }
+    return {**base, **changes}
+
+
+def test_a_session_keeps_its_verdict_and_an_older_one_is_judged_again() -> None:
+    kept = {"verdict": "suspect", "reasons": [{"code": "client-bound", "message": "x"}]}
+    assert of_session(doc(validity=kept)) == Validity.from_dict(kept)
+    assert of_session(doc()) == Validity("valid", ())
+    assert of_session(doc(status="interrupted")).verdict == "invalid"  # type: ignore[union-attr]
+    few = h2load_result(duration_s=10.0, rps=1000.0, total=10_000, failed=100)
+    assert of_session(doc(result=few.to_dict(), max_errors=0.001)).verdict == "invalid"  # type: ignore[union-attr]
+    assert of_session(doc(kind="sweep")) is None
+    assert of_session(doc(spec="damaged")) is None
+
+
+def test_a_point_is_as_good_as_its_runs() -> None:
+    valid, bound = Validity("valid"), Validity.of([Reason("client-bound", "saturated", "suspect")])
+    assert of_point([valid, valid], 2) == Validity("valid", ())
+    point = of_point([valid, bound, bound], 3)
+    assert point.verdict == "suspect"
+    assert point.reasons[0].message == "2 of 3 runs: saturated"
+    assert codes(of_point([valid], 3)) == ["incomplete-runs"]
+    assert of_point([], 2).verdict == "invalid" and codes(of_point([], 2)) == ["no-runs"]
+
+
+def test_percent() -> None:
+    assert parse_percent("1") == 0.01 and parse_percent("0.5%") == 0.005
+    for bad in ("abc", "-1", "101%"):
+        with pytest.raises(UsageError):
+            parse_percent(bad)
+
+
+def test_exit_status_failure_then_invalid_then_thresholds() -> None:
+    failed_threshold = [{"passed": False}]
+    assert exit_code(130, failed_threshold, invalid=True) == 130
+    assert exit_code(0, failed_threshold, invalid=True) == 1
+    assert exit_code(0, failed_threshold) == 99
+    assert exit_code(0, [{"passed": True}]) == 0

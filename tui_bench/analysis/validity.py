@@ -1,0 +1,238 @@
+"""Whether a run's numbers can be trusted: valid, suspect or invalid, with the reasons.
+
+A run is judged from what it recorded (its status, result, warnings and output), so the
+verdict of a saved session can always be given again, also for sessions saved before
+verdicts were kept. Invalid: the figures do not describe the load that was asked for (the
+tool failed, the run was cut short, too many errors, the server closed connections, the
+target could not be reached). Suspect: the figures are real but rest on too little, or on a
+generator that was the bottleneck. Pure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from tui_bench.result import Result
+from tui_bench.spec import RunSpec
+
+Verdict = Literal["valid", "suspect", "invalid"]
+VERDICTS: tuple[Verdict, ...] = ("valid", "suspect", "invalid")
+
+# Failed requests above this share of all make a run invalid (`--max-errors PCT`).
+DEFAULT_MAX_ERRORS = 0.01
+# p99 rests on the slowest 1 %: under this many requests that is a handful of them.
+MIN_REQUESTS_FOR_P99 = 1000
+# A duration run shorter than this has no steady state to speak of.
+MIN_SECONDS = 1.0
+
+# The warnings that make a run invalid or suspect; the others (same-machine) are notes.
+_WARNING_VERDICTS: Mapping[str, Verdict] = {
+    "connections-dying": "invalid",
+    "protocol-mismatch": "suspect",
+    "client-bound": "suspect",
+}
+
+
+@dataclass(frozen=True)
+class Reason:
+    code: str
+    message: str
+    verdict: Verdict
+
+    def to_dict(self) -> dict[str, str]:
+        return {"code": self.code, "message": self.message}
+
+
+@dataclass(frozen=True)
+class Validity:
+    verdict: Verdict
+    reasons: tuple[Reason, ...] = ()
+
+    @classmethod
+    def of(cls, reasons: Iterable[Reason]) -> Validity:
+        """The worst verdict among `reasons` (valid when there is none), each code once."""
+        unique = tuple({r.code: r for r in reasons}.values())
+        worst = max((VERDICTS.index(r.verdict) for r in unique), default=0)
+        return cls(VERDICTS[worst], unique)
+
+    @property
+    def is_valid(self) -> bool:
+        return self.verdict == "valid"
+
+    @property
+    def is_invalid(self) -> bool:
+        return self.verdict == "invalid"
+
+    def lines(self) -> list[str]:
+        """One line per reason, as stderr and summaries show them."""
+        return [f"{r.verdict}: {r.message} ({r.code})" for r in self.reasons]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"verdict": self.verdict, "reasons": [r.to_dict() for r in self.reasons]}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Validity:
+        verdict = data["verdict"]
+        if verdict not in VERDICTS:
+            raise ValueError(f"unknown verdict {verdict!r}")
+        reasons = tuple(
+            Reason(str(r["code"]), str(r["message"]), _severity(str(r["code"]), verdict))
+            for r in data.get("reasons") or ()
+        )
+        return cls(verdict, reasons)
+
+
+def _severity(code: str, verdict: Verdict) -> Verdict:
+    """A stored reason's own verdict: known codes have theirs, others take the run's."""
+    return _CODE_VERDICTS.get(code) or _WARNING_VERDICTS.get(code) or verdict
+
+
+_CODE_VERDICTS: Mapping[str, Verdict] = {
+    "tool-failed": "invalid",
+    "unreachable": "invalid",
+    "interrupted": "invalid",
+    "errors": "invalid",
+    "few-requests": "suspect",
+    "short-run": "suspect",
+    "warm-up-not-applied": "suspect",
+    "no-runs": "invalid",
+    "incomplete-runs": "suspect",
+}
+
+
+def judge_run(
+    spec: RunSpec,
+    status: str,
+    message: str | None,
+    result: Result | None,
+    warnings: Sequence[Mapping[str, Any]],
+    stdout: str = "",
+    *,
+    max_errors: float = DEFAULT_MAX_ERRORS,
+    unreachable: bool = False,
+) -> Validity:
+    """The verdict on one run from what it recorded (`warnings`: {"code", "message"})."""
+    reasons: list[Reason] = []
+    if unreachable:
+        reasons.append(
+            Reason("unreachable", message or "the target could not be reached", "invalid")
+        )
+    elif status == "failed":
+        reasons.append(Reason("tool-failed", message or "the tool failed", "invalid"))
+    elif status == "interrupted":
+        reasons.append(
+            Reason("interrupted", "stopped before the end: the figures cover part of it", "invalid")
+        )
+    for warning in warnings:
+        verdict = _WARNING_VERDICTS.get(str(warning.get("code")))
+        if verdict is not None:
+            reasons.append(Reason(str(warning["code"]), str(warning["message"]), verdict))
+    if result is not None:
+        reasons += _result_reasons(spec, result, max_errors)
+    if spec.warm_up_s and status == "completed" and "Warm-up phase is over" not in stdout:
+        reasons.append(
+            Reason(
+                "warm-up-not-applied",
+                f"a {spec.warm_up_s:g} s warm-up was asked for but the tool never ended one: "
+                "cold-start requests are measured",
+                "suspect",
+            )
+        )
+    return Validity.of(reasons)
+
+
+def _result_reasons(spec: RunSpec, result: Result, max_errors: float) -> list[Reason]:
+    reasons: list[Reason] = []
+    total = result.requests.total or 0
+    rate = result.error_rate
+    if rate is not None and rate > max_errors:
+        reasons.append(
+            Reason(
+                "errors",
+                f"{result.error_count:,} of {total:,} requests failed ({rate:.1%}; "
+                f"the limit is {max_errors:.1%})",
+                "invalid",
+            )
+        )
+    if 0 < total < MIN_REQUESTS_FOR_P99:
+        reasons.append(
+            Reason(
+                "few-requests",
+                f"only {total:,} requests: p99 rests on {max(1, total // 100)} of them "
+                f"(at least {MIN_REQUESTS_FOR_P99:,} are needed)",
+                "suspect",
+            )
+        )
+    seconds = result.duration_s
+    if not spec.count_mode and seconds is not None and seconds < MIN_SECONDS:
+        reasons.append(
+            Reason(
+                "short-run",
+                f"measured for {seconds:.2f} s: too short for a steady state "
+                f"(at least {MIN_SECONDS:g} s)",
+                "suspect",
+            )
+        )
+    return reasons
+
+
+def of_session(doc: Mapping[str, Any]) -> Validity | None:
+    """A saved run's verdict: the one it keeps, else judged again from what it recorded;
+    None for a sweep (its points have theirs) or a document too damaged to judge."""
+    if doc.get("kind") == "sweep":
+        return None
+    kept = doc.get("validity")
+    if isinstance(kept, Mapping):
+        try:
+            return Validity.from_dict(kept)
+        except (KeyError, TypeError, ValueError):
+            pass
+    try:
+        spec = RunSpec.from_dict(dict(doc["spec"]))
+        result = Result.from_dict(doc["result"]) if doc.get("result") else None
+    except (KeyError, TypeError, ValueError):
+        return None
+    raw = doc.get("raw")
+    stdout = str(raw.get("stdout") or "") if isinstance(raw, Mapping) else ""
+    return judge_run(
+        spec,
+        str(doc.get("status") or ""),
+        doc.get("message"),
+        result,
+        [w for w in doc.get("warnings") or () if isinstance(w, Mapping)],
+        stdout,
+        max_errors=float(doc.get("max_errors") or DEFAULT_MAX_ERRORS),
+    )
+
+
+def of_point(completed: Sequence[Validity], runs: int) -> Validity:
+    """A sweep point's verdict from its `runs` runs, of which `completed` are judged: the
+    worst of theirs, each reason said once with how many runs it concerns."""
+    if not completed:
+        return Validity.of([Reason("no-runs", "no run of this point completed", "invalid")])
+    by_code: dict[str, list[Reason]] = {}
+    for validity in completed:
+        for reason in validity.reasons:
+            by_code.setdefault(reason.code, []).append(reason)
+    reasons = [
+        Reason(code, _counted(found, len(completed)), found[0].verdict)
+        for code, found in by_code.items()
+    ]
+    if len(completed) < runs:
+        missing = runs - len(completed)
+        reasons.append(
+            Reason(
+                "incomplete-runs",
+                f"{missing} of {runs} runs did not complete: the figures rest on the others",
+                "suspect",
+            )
+        )
+    return Validity.of(reasons)
+
+
+def _counted(found: Sequence[Reason], runs: int) -> str:
+    if runs == 1:
+        return found[0].message
+    return f"{len(found)} of {runs} runs: {found[0].message}"
