@@ -96,6 +96,7 @@ def test_session_row_is_the_cli_listing(store_dir: Path) -> None:
         "p99_s": row["p99_s"],
         "errors": 0,
         "tags": ["example"],
+        "validity": "valid",
     }
     assert row["p99_s"] == pytest.approx(0.00336, rel=1e-2)
 
@@ -129,6 +130,18 @@ def test_best_point_is_the_knee_else_the_most_req_s(store_dir: Path) -> None:
     assert best is not None and best["name"] == "c=32"
     unmeasured = [{**p, "rps": {**p["rps"], "mean": None}} for p in doc["points"]]
     assert best_point({**doc, "points": unmeasured}) is None
+    invalid = {"verdict": "invalid", "reasons": [{"code": "errors", "message": "x"}]}
+    judged = [{**p, "validity": invalid if p["name"] == "c=32" else None} for p in doc["points"]]
+    best = best_point({**without_slo, "points": judged})
+    assert best is not None and best["name"] == "c=4", "never an invalid point"
+
+
+def test_a_sweep_row_has_the_verdict_of_the_point_it_shows(store_dir: Path) -> None:
+    doc = sweep_doc(store_dir)
+    assert session_row(Session(doc))["validity"] is None, "aggregated before verdicts were kept"
+    suspect = {"verdict": "suspect", "reasons": [{"code": "client-bound", "message": "x"}]}
+    doc["points"] = [{**p, "validity": suspect} for p in doc["points"]]
+    assert session_row(Session(doc))["validity"] == "suspect"
 
 
 def test_a_sweep_points_url_c_and_errors_are_the_best_points(store_dir: Path) -> None:

@@ -109,7 +109,7 @@ async def test_lists_every_file_newest_first_with_the_unreadable_one(store_dir: 
         assert (sweep["name"], sweep["tool"], sweep["c"]) == ("sweep c-sweep", "h2load sweep", "4")
         assert (sweep["rps"], sweep["p99"]) == ("22,662", "5.52 ms")
         assert "server-closes-connections" in str(table.get_row_at(1)[2])
-        assert "2026-11-21 11:49:06  h2load sweep" in text_of(pilot.app, "#detail")
+        assert "2026-11-21 11:49:06  completed  h2load sweep" in text_of(pilot.app, "#detail")
         assert "8 sessions" in text_of(pilot.app, "#info")
         await pilot.press("ctrl+end")
         assert BAD_NAME in text_of(pilot.app, "#detail")
@@ -142,7 +142,7 @@ async def test_a_narrow_table_gives_up_the_less_needed_columns(store_dir: Path) 
         table = await loaded(pilot)
         keys = [str(c.key.value) for c in table.ordered_columns]
         assert "tags" not in keys and "url" not in keys
-        assert {"date", "name", "rps", "p99", "errors", "status"} <= set(keys)
+        assert {"date", "name", "rps", "p99", "errors", "validity"} <= set(keys)
         width = sum(c.get_render_width(table) for c in table.ordered_columns)
         assert width <= 80
         await pilot.resize_terminal(160, 48)

@@ -9,9 +9,9 @@ from dataclasses import asdict
 from typing import Any
 
 from tui_bench.analysis.thresholds import Threshold, evaluate, find_knee
-from tui_bench.analysis.validity import Validity, of_point, of_session
 from tui_bench.result import Result
 from tui_bench.storage.session import histogram_of
+from tui_bench.validity import Validity, of_point, of_session
 
 LATENCY_KEYS = ("min_s", "mean_s", "p50_s", "p90_s", "p99_s", "p99_9_s", "max_s")
 

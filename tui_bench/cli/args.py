@@ -9,10 +9,10 @@ from typing import Any, NoReturn, TypeVar
 
 from tui_bench import __version__
 from tui_bench.analysis.sweep_charts import METRICS, RUN_METRICS, SWEEP_METRICS
-from tui_bench.analysis.validity import DEFAULT_MAX_ERRORS
 from tui_bench.errors import UsageError
 from tui_bench.report.export import FORMATS
 from tui_bench.spec import COMPRESSIONS, TOOLS
+from tui_bench.validity import DEFAULT_MAX_ERRORS
 from tui_bench.values import parse_duration, parse_percent, parse_positive_int
 
 T = TypeVar("T")

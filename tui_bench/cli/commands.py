@@ -18,7 +18,6 @@ import psutil
 from tui_bench.analysis.significance import Side, compare_sides, side_of, split_ref
 from tui_bench.analysis.sweep_points import latency_keys, run_values, verdict_of
 from tui_bench.analysis.thresholds import Threshold, evaluate, parse_slo, parse_threshold
-from tui_bench.analysis.validity import of_session
 from tui_bench.cli.args import check_interval, label_parser
 from tui_bench.cli.progress import ProgressPrinter, summary_text
 from tui_bench.engine.controller import EngineOptions
@@ -44,6 +43,7 @@ from tui_bench.runners.tools import Tool, find_tool
 from tui_bench.spec import TOOLS, RunSpec
 from tui_bench.storage import store
 from tui_bench.storage.catalog import session_row
+from tui_bench.validity import of_session
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 T_co = TypeVar("T_co", covariant=True)
@@ -295,17 +295,18 @@ def cmd_sessions(args: argparse.Namespace) -> int:
     if not entries:
         _print(f"no sessions in {store.sessions_dir()}")
         return 0
-    header = ("id", "status", "tool", "url", "c", "req/s", "p99", "tags")
+    header = ("id", "status", "validity", "tool", "url", "c", "req/s", "p99", "tags")
     table = [header]
     for entry in entries:
         if entry.session is None:
-            table.append((entry.path.name, "unreadable", "", entry.error or "", "", "", "", ""))
+            table.append((entry.path.name, "unreadable", "", "", entry.error or "", "", "", "", ""))
             continue
         row = session_row(entry.session)
         table.append(
             (
                 row["id"],
                 row["status"],
+                row["validity"] or "–",
                 row["tool"],
                 row["url"],
                 str(row["c"]),

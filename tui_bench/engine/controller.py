@@ -23,7 +23,6 @@ from typing import Any, Protocol
 
 import psutil
 
-from tui_bench.analysis.validity import DEFAULT_MAX_ERRORS, judge_run
 from tui_bench.analysis.warnings import (
     CONNECTIONS_DYING,
     SAME_MACHINE,
@@ -56,6 +55,7 @@ from tui_bench.spec import RunSpec
 from tui_bench.storage.journal import JournalWriter
 from tui_bench.storage.session import SessionDraft
 from tui_bench.storage.store import finalize, journal_path, new_session_id, sessions_dir
+from tui_bench.validity import DEFAULT_MAX_ERRORS, judge_run
 
 TAIL_INTERVAL_S = 0.2
 # After SIGINT a tool gets this long to print what it has (wrk and ab do) before SIGKILL.

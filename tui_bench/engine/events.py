@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tui_bench.analysis.validity import Validity
 from tui_bench.parsers.live import LiveLine, parse_live_line
 from tui_bench.result import Result
 from tui_bench.sampling.samples import ResourceSample
+from tui_bench.validity import Validity
 
 
 @dataclass(frozen=True)

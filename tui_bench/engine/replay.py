@@ -18,7 +18,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from tui_bench.analysis.validity import of_session
 from tui_bench.analysis.warnings import SAME_MACHINE
 from tui_bench.engine.events import (
     Event,
@@ -36,6 +35,7 @@ from tui_bench.sampling.samples import ResourceSample
 from tui_bench.spec import RunSpec
 from tui_bench.storage.session import Session
 from tui_bench.storage.store import SESSION_SUFFIX
+from tui_bench.validity import of_session
 
 # Known before the tool starts, so a live run shows them at once: so does the replay.
 SETUP_WARNINGS = frozenset({SAME_MACHINE.code})

@@ -30,7 +30,6 @@ import psutil
 
 from tui_bench.analysis.sweep_points import aggregate, latency_keys, point_verdicts, run_values
 from tui_bench.analysis.thresholds import Threshold
-from tui_bench.analysis.validity import DEFAULT_MAX_ERRORS
 from tui_bench.engine.controller import EngineOptions, Listener, RunController, describe_server
 from tui_bench.engine.events import Event, RunFinished
 from tui_bench.errors import UsageError
@@ -42,6 +41,7 @@ from tui_bench.sampling.host import host_facts
 from tui_bench.storage import store
 from tui_bench.storage.journal import JournalWriter
 from tui_bench.storage.session import SWEEP, SessionDraft
+from tui_bench.validity import DEFAULT_MAX_ERRORS
 
 # ---- what the runner tells its listener (besides every event of the run that is going)
 

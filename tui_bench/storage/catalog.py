@@ -14,6 +14,7 @@ from typing import Any
 from tui_bench.spec import RunSpec
 from tui_bench.storage.session import SWEEP, Session
 from tui_bench.storage.store import SessionEntry
+from tui_bench.validity import of_session
 
 UNREADABLE = "unreadable"
 
@@ -37,6 +38,7 @@ def session_row(session: Session) -> dict[str, Any]:
         "p99_s": latency.percentiles.get("p99_s") if latency else None,
         "errors": result.error_count if result else None,
         "tags": list(session.doc.get("tags") or []),
+        "validity": validity.verdict if (validity := of_session(session.doc)) else None,
     }
     return row | _sweep_headline(session) if session.is_sweep else row
 
@@ -45,7 +47,7 @@ def _sweep_headline(session: Session) -> dict[str, Any]:
     """A sweep has no result of its own: its tool is marked as a sweep's, and the URL, c, m
     and figures are those of its best point (none while no run of it has completed)."""
     head: dict[str, Any] = {"tool": f"{session.spec.tool} {SWEEP}"}
-    head |= {"rps": None, "p99_s": None, "errors": None}
+    head |= {"rps": None, "p99_s": None, "errors": None, "validity": None}
     try:
         point = best_point(session.doc)
         if point is None:
@@ -59,6 +61,8 @@ def _sweep_headline(session: Session) -> dict[str, Any]:
             "rps": float(point["rps"]["mean"]),
             "p99_s": point["latency"].get("p99_s"),
             "errors": None if rate is None or requests is None else round(rate * requests),
+            # The verdict on the point whose figures the row shows.
+            "validity": (point.get("validity") or {}).get("verdict"),
         }
     except (KeyError, TypeError, ValueError, AttributeError):
         # A damaged summary is listed without figures; opening the sweep says what is wrong.
@@ -67,9 +71,12 @@ def _sweep_headline(session: Session) -> dict[str, Any]:
 
 def best_point(doc: Mapping[str, Any]) -> Mapping[str, Any] | None:
     """The point a sweep is listed by: its knee (the most req/s within the SLO), else the
-    point with the most req/s; None while no run of it has completed."""
+    point with the most req/s that is not invalid; None while no run of it has completed."""
     measured: list[Mapping[str, Any]] = [
-        p for p in doc.get("points") or [] if (p.get("rps") or {}).get("mean") is not None
+        p
+        for p in doc.get("points") or []
+        if (p.get("rps") or {}).get("mean") is not None
+        and (p.get("validity") or {}).get("verdict") != "invalid"
     ]
     knee = (doc.get("knee") or {}).get("point")
     for point in measured:
@@ -101,6 +108,7 @@ class SessionRow:
     p99_s: float | None = None
     errors: int | None = None
     tags: tuple[str, ...] = ()
+    validity: str | None = None
     error: str | None = None
 
     @property
@@ -133,6 +141,7 @@ def row_of(entry: SessionEntry) -> SessionRow:
         p99_s=head["p99_s"],
         errors=head["errors"],
         tags=tuple(str(tag) for tag in head["tags"]),
+        validity=head["validity"],
     )
 
 
@@ -168,6 +177,7 @@ SORT_KEYS: dict[str, Callable[[SessionRow], Any]] = {
     "p99": lambda r: r.p99_s,
     "errors": lambda r: r.errors,
     "tags": lambda r: ",".join(r.tags).casefold(),
+    "validity": lambda r: r.validity,
     "status": lambda r: r.status,
 }
 

@@ -9,7 +9,7 @@ Keys added within schema version 1, each optional (a document without them stays
   sweep merge these; percentiles are never averaged.
 - `message`: why the run did not complete, in one line.
 - `validity`: whether the run's figures can be trusted, `{"verdict": "valid" | "suspect" |
-  "invalid", "reasons": [{"code", "message"}]}` (`analysis.validity`); `max_errors`, the
+  "invalid", "reasons": [{"code", "message"}]}` (`validity`); `max_errors`, the
   share of failed requests it allowed. Sessions without them are judged again when read.
 - `raw_times`: when each line of `raw` came, in seconds since the run started (the clock of
   `samples`, to the ms): `{"stdout": [t, ...], "stderr": [t, ...]}`, one time per line of

@@ -15,6 +15,7 @@ from tui_bench.report.text import result_rows
 from tui_bench.result import STATUS_CLASSES
 from tui_bench.spec import RunSpec
 from tui_bench.ui.tones import LABEL, Tones
+from tui_bench.validity import Validity
 
 BLOCKS = "▁▂▃▄▅▆▇█"
 
@@ -184,6 +185,7 @@ def summary(state: LiveState, tones: Tones) -> Text:
     head = Text.assemble(("status     ", LABEL), (finished.status, "bold"))
     if finished.message:
         head.append(f" — {finished.message}")
+    judged = [validity(finished.validity, tones)] if finished.validity else []
     result = finished.result
     rows = (
         [_pairs((f"{label:<10}", value)) for label, value in result_rows(result)] if result else []
@@ -191,10 +193,23 @@ def summary(state: LiveState, tones: Tones) -> Text:
     notes = [Text.assemble(("warning    ", tones.warning), w.message) for w in state.warnings]
     return _lines(
         head,
+        *judged,
         *rows,
         _pairs(("session   ", str(finished.session_path))),
         *notes,
     )
+
+
+def validity(judged: Validity, tones: Tones) -> Text:
+    """`validity   INVALID  connections-dying, few-samples`: the verdict in words (never by
+    colour alone), then the codes of why (the warnings below say it in full)."""
+    tone = {"valid": tones.success, "suspect": tones.warning, "invalid": tones.error}
+    line = Text.assemble(
+        ("validity   ", LABEL), (judged.verdict.upper(), f"bold {tone[judged.verdict]}")
+    )
+    if judged.reasons:
+        line.append("  " + ", ".join(r.code for r in judged.reasons))
+    return line
 
 
 def replay_header(

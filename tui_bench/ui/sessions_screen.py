@@ -270,6 +270,7 @@ class SessionsScreen(Screen[None]):
         else:
             parts = [
                 local_time(row.started, year=True),
+                row.status,
                 row.tool,
                 row.url,
                 *(f"#{tag}" for tag in row.tags),

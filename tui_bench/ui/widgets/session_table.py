@@ -46,21 +46,23 @@ class Column:
 COLUMNS: Mapping[str, Column] = {
     "mark": Column(" ", min_width=2),  # one sweep may be both A and B
     "date": Column("date"),
-    "name": Column("name", max_width=28),
+    "name": Column("name", max_width=26),
     "tool": Column("tool"),
-    "url": Column("URL", max_width=30),
+    "url": Column("URL", max_width=26),
     "c": Column("c", "right"),
     "m": Column("m", "right"),
     "rps": Column("req/s", "right"),
     "p99": Column("p99", "right"),
     "errors": Column("errors", "right"),
+    "validity": Column("validity"),
     "tags": Column("tags", max_width=20),
     "status": Column("status"),
 }
 FULL_COLUMNS = tuple(COLUMNS)
-COMPACT_COLUMNS = ("date", "name", "tool", "rps", "p99", "errors", "status")
+COMPACT_COLUMNS = ("date", "name", "tool", "rps", "p99", "errors", "validity", "status")
 # What a table too narrow for all its columns gives up first; then the name is shortened.
-DROP_ORDER = ("tags", "url", "m", "tool")
+# The status goes last: the validity column says INVALID for a run that did not complete.
+DROP_ORDER = ("tags", "url", "m", "tool", "c", "status")
 MIN_NAME_WIDTH = 10
 SCROLLBAR_WIDTH = 2
 MARK_STYLE = "bold reverse"
@@ -124,7 +126,14 @@ def cell_texts(row: SessionRow, marks: Mapping[str, Path], tones: Tones) -> dict
         "errors": errors if row.errors is not None else missing,
         "tags": Text(",".join(row.tags)),
         "status": status,
+        "validity": validity_text(row.validity, tones) if row.validity else missing,
     }
+
+
+def validity_text(verdict: str, tones: Tones) -> Text:
+    """The verdict in words, loud only when the figures are not to be trusted."""
+    styles = {"valid": "dim", "suspect": tones.warning, "invalid": f"bold {tones.error}"}
+    return Text(verdict.upper() if verdict == "invalid" else verdict, styles.get(verdict, ""))
 
 
 def _stamp(directory: Path) -> int | None:

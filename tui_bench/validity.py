@@ -22,14 +22,14 @@ VERDICTS: tuple[Verdict, ...] = ("valid", "suspect", "invalid")
 
 # Failed requests above this share of all make a run invalid (`--max-errors PCT`).
 DEFAULT_MAX_ERRORS = 0.01
-# p99 rests on the slowest 1 %: under this many requests that is a handful of them.
-MIN_REQUESTS_FOR_P99 = 1000
 # A duration run shorter than this has no steady state to speak of.
 MIN_SECONDS = 1.0
 
 # The warnings that make a run invalid or suspect; the others (same-machine) are notes.
 _WARNING_VERDICTS: Mapping[str, Verdict] = {
     "connections-dying": "invalid",
+    # Too few requests for the p99 shown (analysis.warnings.MIN_SAMPLES_FOR_P99).
+    "few-samples": "suspect",
     "protocol-mismatch": "suspect",
     "client-bound": "suspect",
 }
@@ -94,7 +94,6 @@ _CODE_VERDICTS: Mapping[str, Verdict] = {
     "unreachable": "invalid",
     "interrupted": "invalid",
     "errors": "invalid",
-    "few-requests": "suspect",
     "short-run": "suspect",
     "warm-up-not-applied": "suspect",
     "no-runs": "invalid",
@@ -154,15 +153,6 @@ def _result_reasons(spec: RunSpec, result: Result, max_errors: float) -> list[Re
                 f"{result.error_count:,} of {total:,} requests failed ({rate:.1%}; "
                 f"the limit is {max_errors:.1%})",
                 "invalid",
-            )
-        )
-    if 0 < total < MIN_REQUESTS_FOR_P99:
-        reasons.append(
-            Reason(
-                "few-requests",
-                f"only {total:,} requests: p99 rests on {max(1, total // 100)} of them "
-                f"(at least {MIN_REQUESTS_FOR_P99:,} are needed)",
-                "suspect",
             )
         )
     seconds = result.duration_s

@@ -5,11 +5,11 @@ from typing import Any
 import pytest
 
 from tests.factories import h2load_result
-from tui_bench.analysis.validity import Reason, Validity, judge_run, of_point, of_session
 from tui_bench.errors import UsageError
 from tui_bench.report.exit_codes import exit_code
 from tui_bench.result import Result
 from tui_bench.spec import RunSpec
+from tui_bench.validity import Reason, Validity, judge_run, of_point, of_session
 from tui_bench.values import parse_percent
 
 SPEC = RunSpec(urls=("http://127.0.0.1:8080/",), duration_s=10.0)
@@ -54,10 +54,9 @@ def test_errors_over_the_limit_are_invalid_at_the_limit_valid() -> None:
 
 
 def test_too_few_requests_or_seconds_are_suspect() -> None:
-    few = h2load_result(duration_s=10.0, rps=50.0, total=500, failed=0)
-    validity = judged(few)
-    assert validity.verdict == "suspect" and codes(validity) == ["few-requests"]
-    assert "p99 rests on 5 of them" in validity.reasons[0].message
+    few = {"code": "few-samples", "message": "only 500 requests: p99 rests on a few of them"}
+    validity = judge_run(SPEC, "completed", None, GOOD, [few])
+    assert validity.verdict == "suspect" and codes(validity) == ["few-samples"]
     short = GOOD.with_(duration_s=0.4)
     assert codes(judged(short)) == ["short-run"]
     counted = judge_run(RunSpec(urls=SPEC.urls, requests=400_000), "completed", None, short, [])
@@ -96,7 +95,7 @@ def test_an_unreachable_target_says_why() -> None:
 
 def test_the_json_form_reads_back_with_each_reason_s_own_verdict() -> None:
     validity = Validity.of(
-        [Reason("few-requests", "only 10", "suspect"), Reason("errors", "50 %", "invalid")]
+        [Reason("few-samples", "only 10", "suspect"), Reason("errors", "50 %", "invalid")]
     )
     assert validity.verdict == "invalid"
     assert Validity.from_dict(validity.to_dict()) == validity
