@@ -101,13 +101,16 @@ def summarize_point(
         "error_rate": failed / total if total else None,
         "server_cpu_pct": resource("server_cpu_mean_pct"),
         "client_cpu_pct": resource("client_cpu_mean_pct"),
-        "validity": point_validity(docs).to_dict(),
+        "validity": judged.to_dict() if (judged := point_validity(docs)) else None,
     }
 
 
-def point_validity(docs: Sequence[Mapping[str, Any]]) -> Validity:
+def point_validity(docs: Sequence[Mapping[str, Any]]) -> Validity | None:
     """The verdict on a point from its runs' session documents (only completed runs count
-    toward its figures; the others make it suspect, or invalid when none completed)."""
+    toward its figures; the others make it suspect, or invalid when none completed); None
+    before any of them ran."""
+    if not docs:
+        return None
     done = [d for d in docs if d.get("status") == "completed"]
     judged = [v for v in map(of_session, done) if v is not None]
     return of_point(judged, len(docs))

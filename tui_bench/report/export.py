@@ -13,6 +13,7 @@ from tui_bench.errors import SessionError, UsageError
 from tui_bench.report.text import result_rows
 from tui_bench.storage import store
 from tui_bench.storage.session import SERIES_COLUMNS, Session
+from tui_bench.validity import of_session
 
 FORMATS = ("json", "csv", "md")
 
@@ -36,7 +37,7 @@ def export_to_file(source: Path, fmt: str, target: Path, directory: Path | None 
 
 def export(session: Session, fmt: str) -> str:
     if fmt == "json":
-        return session.to_json().decode()
+        return _with_validity(session).to_json().decode()
     if session.is_sweep:
         # Imported here: sweep_export builds on this module's formatters.
         from tui_bench.report.sweep_export import sweep_csv, sweep_markdown
@@ -45,6 +46,23 @@ def export(session: Session, fmt: str) -> str:
     if fmt == "csv":
         return series_csv(session.series)
     return result_markdown(session)
+
+
+def _validity_text(doc: Mapping[str, Any]) -> str:
+    """`invalid (connections-dying: 4 client(s) stopped mid-run …)`."""
+    validity = of_session(doc)
+    if validity is None:
+        return "–"
+    reasons = "; ".join(f"{r.code}: {r.message}" for r in validity.reasons)
+    return f"{validity.verdict} ({reasons})" if reasons else validity.verdict
+
+
+def _with_validity(session: Session) -> Session:
+    """A run saved before verdicts were kept is exported with the one it is given now."""
+    if session.is_sweep or "validity" in session.doc:
+        return session
+    validity = of_session(session.doc)
+    return Session({**session.doc, "validity": validity.to_dict() if validity else None})
 
 
 def series_csv(rows: list[Mapping[str, Any]]) -> str:
@@ -63,6 +81,7 @@ def result_markdown(session: Session) -> str:
         f"# {session.name or session.id}",
         "",
         f"- status: {session.status}",
+        f"- validity: {_validity_text(doc)}",
         f"- url: {' '.join(spec.urls)}",
         f"- started: {doc.get('started_at', '–')}",
         f"- argv: `{' '.join(doc.get('argv') or [])}`",

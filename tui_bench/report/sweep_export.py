@@ -14,11 +14,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from statistics import fmean
 from typing import Any
 
-from tui_bench.analysis.sweep_points import LATENCY_KEYS, run_values, summarize_point
+from tui_bench.analysis.sweep_points import LATENCY_KEYS, run_values, summarize_point, verdict_of
 from tui_bench.formats import fmt_bytes, fmt_count, fmt_metric, fmt_seconds, metric_label
 from tui_bench.result import Result
 from tui_bench.storage.session import Session
 from tui_bench.storage.sweep_doc import parameters, point_parameters, shown
+from tui_bench.validity import of_session
 
 # The latency columns of the tables, beside those the sweep itself aggregates.
 TABLE_LATENCY = ("p50_s", "p75_s", "p90_s", "p99_s", "p99_999_s")
@@ -50,6 +51,7 @@ COLUMNS = (
     "server_cpu_pct",
     "client_cpu_pct",
     "latency_from",
+    "validity",
     "knee",
 )
 
@@ -95,6 +97,7 @@ def _run_row(entry: Mapping[str, Any]) -> dict[str, Any]:
         "error_rate": values["error_rate"],
         "server_cpu_pct": resources.get("server_cpu_mean_pct"),
         "client_cpu_pct": resources.get("client_cpu_mean_pct"),
+        "validity": validity.verdict if (validity := of_session(doc)) else None,
     }
 
 
@@ -124,6 +127,7 @@ def _point_row(summary: Mapping[str, Any], docs: Sequence[Mapping[str, Any]]) ->
         "server_cpu_pct": summary["server_cpu_pct"]["mean"],
         "client_cpu_pct": summary["client_cpu_pct"]["mean"],
         "latency_from": summary["latency_from"] if summary["n"] else None,
+        "validity": verdict_of(summary),
     }
 
 
@@ -285,6 +289,7 @@ def _point_table(rows: Sequence[Mapping[str, Any]], doc: Mapping[str, Any]) -> l
         *(metric_label(k) for k in POINT_TABLE_LATENCY),
         "errors",
         "server CPU",
+        "validity",
     ]
     knee = doc.get("knee")
     cells = []
@@ -304,10 +309,16 @@ def _point_table(rows: Sequence[Mapping[str, Any]], doc: Mapping[str, Any]) -> l
             *(fmt_seconds(row[k]) for k in POINT_TABLE_LATENCY),
             fmt_metric("error_rate", row["error_rate"]),
             "–" if row["server_cpu_pct"] is None else f"{row['server_cpu_pct']:.1f} %",
+            _verdict_text(row["validity"]),
         ]
         cells.append([*line, "◀ knee" if row["knee"] else ""] if knee else line)
-    align = "l" + "r" * (len(header) - 1)
+    align = "l" + "r" * (len(header) - 2) + "l"
     return _table([*header, "knee"], cells, align + "l") if knee else _table(header, cells, align)
+
+
+def _verdict_text(verdict: str | None) -> str:
+    """Loud when the figures are not to be trusted: a table is read for its big numbers."""
+    return "**INVALID**" if verdict == "invalid" else verdict or "–"
 
 
 def _knee_text(knee: Mapping[str, Any]) -> str:
