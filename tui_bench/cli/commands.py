@@ -16,7 +16,7 @@ import orjson
 import psutil
 
 from tui_bench.analysis.significance import Side, compare_sides, side_of, split_ref
-from tui_bench.analysis.sweep_points import latency_keys, run_values, verdict_of
+from tui_bench.analysis.sweep_points import latency_keys, run_values
 from tui_bench.analysis.thresholds import Threshold, evaluate, parse_slo, parse_threshold
 from tui_bench.cli.args import check_interval, label_parser
 from tui_bench.cli.progress import ProgressPrinter, summary_text
@@ -34,7 +34,7 @@ from tui_bench.errors import UsageError
 from tui_bench.formats import fmt_count, fmt_metric, fmt_seconds
 from tui_bench.parsers import ParseError
 from tui_bench.parsers.detect import parse_output
-from tui_bench.report.exit_codes import EXIT_CODES, exit_code
+from tui_bench.report.exit_codes import EXIT_CODES, exit_code, sweep_exit_code
 from tui_bench.report.export import export, export_to_file
 from tui_bench.report.text import result_rows, run_line, verdict_line
 from tui_bench.request.run import DEFAULT_DURATION_S, RunRequest
@@ -369,10 +369,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
             where = point["name"] or "all"
             _print(f"point {where}: {reason['message']} ({reason['code']})", sys.stderr)
     print_verdicts(finished.document.get("thresholds") or [])
-    invalid = any(verdict_of(p) == "invalid" for p in points)
-    return exit_code(
-        EXIT_CODES[finished.status], finished.document.get("thresholds") or [], invalid=invalid
-    )
+    return sweep_exit_code(finished.status, finished.document)
 
 
 # Options of which a labelled command may set one: setting it clears the common others.

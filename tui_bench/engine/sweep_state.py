@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tui_bench.analysis.sweep_points import point_values
+from tui_bench.analysis.sweep_points import point_values, verdict_of
 from tui_bench.analysis.thresholds import Threshold, evaluate, parse_slo
 from tui_bench.engine.events import Event
 from tui_bench.engine.live_state import LiveState
@@ -80,6 +80,7 @@ class PointRow:
     server_cpu_pct: float | None
     meets_slo: bool | None  # None: no SLO, or nothing measured yet
     knee: bool
+    verdict: str | None = None  # valid, suspect or invalid; None before a run ended
 
 
 class SweepState:
@@ -252,4 +253,5 @@ class SweepState:
             server_cpu_pct=cpu.get("mean") if measured else None,
             meets_slo=meets,
             knee=index == knee,
+            verdict=verdict_of(summary) if summary else None,
         )

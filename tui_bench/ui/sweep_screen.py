@@ -26,7 +26,7 @@ from tui_bench.engine.sweep import SweepFinished
 from tui_bench.engine.sweep_state import PointRow, StateEvent, SweepState, SweepTitle
 from tui_bench.errors import SessionError
 from tui_bench.formats import fmt_count, fmt_seconds
-from tui_bench.report.exit_codes import EXIT_CODES, exit_code
+from tui_bench.report.exit_codes import EXIT_CODES, sweep_exit_code
 from tui_bench.report.text import run_line, verdict_line
 from tui_bench.storage.session import Session
 from tui_bench.storage.sweep_doc import shown
@@ -201,6 +201,14 @@ def _slo(row: PointRow, tones: Tones) -> Text:
     return text
 
 
+def _verdict(row: PointRow, tones: Tones) -> Text:
+    if row.verdict is None:
+        return Text("–", LABEL)
+    styles = {"valid": LABEL, "suspect": tones.warning, "invalid": f"bold {tones.error}"}
+    word = row.verdict.upper() if row.verdict == "invalid" else row.verdict
+    return Text(word, styles.get(row.verdict, ""))
+
+
 def _latency(key: str) -> Callable[[PointRow, Tones], Text]:
     return lambda row, _: Text(fmt_seconds(getattr(row, key)))
 
@@ -233,6 +241,7 @@ def columns(state: SweepState) -> list[Column]:
         Column("max", "max", 10, _latency("max_s")),
         Column("errors", "errors", 7, _errors),
         Column("cpu", "server", 7, lambda r, _: Text(pct(r.server_cpu_pct))),
+        Column("validity", "validity", 9, _verdict),
     ]
     if state.slo:
         cols.append(Column("slo", "SLO", 4, _slo))
@@ -382,7 +391,7 @@ class SweepScreen(DrivingScreen):
             return EXIT_CODES["interrupted"]
         if self.engine_factory is None:
             return 0
-        return exit_code(EXIT_CODES[finished.status], finished.document.get("thresholds") or [])
+        return sweep_exit_code(finished.status, finished.document)
 
     # Painting
 
