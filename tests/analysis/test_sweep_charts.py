@@ -137,3 +137,13 @@ def test_nothing_to_plot_is_a_usage_error() -> None:
     with pytest.raises(UsageError, match="nothing to plot: no run of the sweep completed"):
         charts(Session(doc), metrics_of(None, sweep=True))
     assert run_charts([], [METRICS["rps"]])[0].empty
+
+
+def test_an_invalid_point_is_marked_on_every_chart() -> None:
+    session = store.load(FIXTURES / "sweep-c-repeat2.json")
+    doc = dict(session.doc)
+    invalid = {"verdict": "invalid", "reasons": [{"code": "errors", "message": "x"}]}
+    doc["points"] = [{**p, "validity": invalid} if p["index"] == 1 else p for p in doc["points"]]
+    for chart in charts(Session(doc), metrics_of(None, sweep=True)):
+        marked = [(m.x, m.label) for m in chart.marks if m.kind == "invalid"]
+        assert marked and {x for x, _ in marked} == {32.0} and marked[0][1] == "invalid"

@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from tui_bench.analysis.sweep_points import verdict_of
 from tui_bench.errors import UsageError
 from tui_bench.storage.session import Session
 from tui_bench.storage.sweep_doc import LABEL, parameters, point_parameters, shown
@@ -90,6 +91,8 @@ class Mark:
     label: str
     x: float
     y: float
+    # "knee", or "invalid" for a point whose figures cannot be trusted.
+    kind: str = "knee"
 
 
 @dataclass(frozen=True)
@@ -209,6 +212,11 @@ def sweep_charts(doc: Mapping[str, Any], metrics: Sequence[Metric]) -> list[Char
                     Mark(f"knee ({knee.get('slo')})", places[p["index"]].x, y)
                     for p, y in shown_points
                     if p["index"] == knee.get("point")
+                ]
+                marks += [
+                    Mark("invalid", places[p["index"]].x, y, kind="invalid")
+                    for p, y in shown_points
+                    if verdict_of(p) == "invalid"
                 ]
         title = _group_title(group) + (f" vs {across}" if across else "")
         if group[0].name == "rps":

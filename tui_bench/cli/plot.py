@@ -22,7 +22,7 @@ MIN_HEIGHT = 8
 # Told apart by colour on a terminal, and by marker without one.
 COLORS = ("blue+", "green+", "orange+", "magenta+", "cyan+", "gray+")
 MARKERS = ("•", "+", "x", "*", "o", "#")
-KNEE = ("red+", "◆")
+MARKS = {"knee": ("red+", "◆"), "invalid": ("red", "✗")}
 RANGE = "│"
 # A category's tick label gets at most this share of the width between two ticks.
 TICK_ROOM = 0.9
@@ -78,9 +78,13 @@ def draw(chart: Chart, canvas: Canvas) -> str:
             plt.plot(
                 list(line.x), list(line.y), marker=marker, color=color, label=line.name or None
             )
-    for i, mark in enumerate(chart.marks):
-        label = None if i else mark.label
-        plt.scatter([mark.x], [mark.y], marker=KNEE[1], color=KNEE[0], label=label)
+    labelled: set[str] = set()
+    for mark in chart.marks:
+        # Each kind of mark named once in the legend.
+        label = None if mark.kind in labelled else mark.label
+        labelled.add(mark.kind)
+        color, marker = MARKS[mark.kind]
+        plt.scatter([mark.x], [mark.y], marker=marker, color=color, label=label)
     _x_ticks(chart, canvas.width)
     ys = [y for line in chart.lines for y in (*line.y, *line.low, *line.high)]
     ticks = nice_ticks(min(ys), max(ys))

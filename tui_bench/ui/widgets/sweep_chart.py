@@ -31,6 +31,8 @@ PALETTE = (
 KNEE_COLOUR = (237, 201, 72)
 SLO_COLOUR = (225, 87, 89)
 KNEE_MARKER = "★"
+# By mark kind (analysis.sweep_charts.Mark): its colour and its marker, which says it alone.
+MARKS = {"knee": (KNEE_COLOUR, KNEE_MARKER), "invalid": (SLO_COLOUR, "✗")}
 RANGE_MARKER = "│"
 
 
@@ -97,10 +99,12 @@ class SweepChart(PlotextPlot):
                 plt.hline(threshold.limit * metric.scale, color=SLO_COLOUR)
                 values.append(threshold.limit * metric.scale)
                 legend.append(f"[{_hex(SLO_COLOUR)}]── {threshold.text}[/]")
-        for mark in chart.marks:
-            plt.scatter([mark.x], [mark.y], color=KNEE_COLOUR, marker=KNEE_MARKER)
-        if chart.marks:
-            legend.append(f"[{_hex(KNEE_COLOUR)}]{KNEE_MARKER} knee[/]")
+        for kind, (colour, marker) in MARKS.items():
+            marks = [mark for mark in chart.marks if mark.kind == kind]
+            for mark in marks:
+                plt.scatter([mark.x], [mark.y], color=colour, marker=marker)
+            if marks:
+                legend.append(f"[{_hex(colour)}]{marker} {kind}[/]")
         ticks = nice_ticks(min(values), max(values), most=4)
         plt.ylim(ticks[0], ticks[-1])
         plt.yticks(ticks, [fmt_compact(t) for t in ticks])
