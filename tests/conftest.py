@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.sshd import SshServer, ssh_servers
 from tui_bench.demo.background import running_demo_target
 from tui_bench.demo.nginx_target import DemoTarget
 
@@ -51,3 +52,18 @@ def user_config(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Mo
     """Every test gets an empty config dir: the user's themes and remembered runs must
     neither change a test nor be changed by one."""
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("config")))
+
+
+@pytest.fixture(scope="session")
+def ssh_hosts(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, list[SshServer]]]:
+    """Two pretend hosts, 127.0.0.2 and 127.0.0.3, each a real sshd."""
+    with ssh_servers(tmp_path_factory.mktemp("ssh"), ["127.0.0.2", "127.0.0.3"]) as found:
+        yield found
+
+
+@pytest.fixture
+def ssh_config(ssh_hosts: tuple[Path, list[SshServer]], monkeypatch: pytest.MonkeyPatch) -> Path:
+    """tuibench's ssh uses the test hosts' config (ssh reads ~ from passwd, not $HOME)."""
+    config, _ = ssh_hosts
+    monkeypatch.setenv("TUIBENCH_SSH_CONFIG", str(config))
+    return config

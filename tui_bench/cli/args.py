@@ -152,6 +152,11 @@ def add_run_options(run: argparse.ArgumentParser) -> None:
         "--no-server", action="store_true", help="do not look for the server from the URL's port"
     )
     run.add_argument(
+        "--server-host",
+        metavar="[ssh://][user@]HOST[:PORT]",
+        help="the server runs there: find and sample it there over SSH",
+    )
+    run.add_argument(
         "--interval",
         type=duration,
         default=0.5,

@@ -34,6 +34,7 @@ from tui_bench.errors import UsageError
 from tui_bench.formats import fmt_count, fmt_metric, fmt_seconds
 from tui_bench.parsers import ParseError
 from tui_bench.parsers.detect import parse_output
+from tui_bench.remote.server import check
 from tui_bench.report.exit_codes import EXIT_CODES, exit_code, sweep_exit_code
 from tui_bench.report.export import export, export_to_file
 from tui_bench.report.text import result_rows, run_line, verdict_line
@@ -84,6 +85,7 @@ def request_from_args(args: argparse.Namespace, *, check: bool = True) -> RunReq
         server_mode=mode,
         server_pid=args.server_pid,
         server_name=args.server_name,
+        server_host=args.server_host,
         name=args.name,
         tags=tuple(args.tag),
     )
@@ -95,6 +97,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     spec = request.spec
     interval = check_interval(args.interval)
     tool = find_tool(spec.tool, getattr(args, f"{spec.tool}_path"))
+    on_host = request.on_host()
+    if on_host is not None:
+        asyncio.run(check(on_host, interval))
     engine = EngineOptions(
         request.server(),
         interval,
@@ -102,6 +107,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         request.tags,
         live_hook=not args.no_live_hook,
         max_errors=args.max_errors,
+        server_host=on_host,
     )
     if not args.headless:
         from tui_bench.ui.launch import UiOptions, run_live
@@ -337,6 +343,8 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     ]
     plan = build_plan(sweep_variants(args), dimensions, args.repeat)
     targets = prepare(plan)
+    for on_host in dict.fromkeys(t.server_host for t in targets if t.server_host):
+        asyncio.run(check(on_host, interval))
     options = SweepOptions(
         cool_down_s=args.cool_down,
         interval_s=interval,

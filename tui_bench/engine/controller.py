@@ -9,16 +9,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ctypes
 import os
 import shutil
 import signal
 import tempfile
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
+from statistics import fmean
 from typing import Any, Protocol
 
 import psutil
@@ -30,6 +30,7 @@ from tui_bench.analysis.warnings import (
     connection_failures,
     run_warnings,
 )
+from tui_bench.children import die_with_parent
 from tui_bench.engine.events import (
     Event,
     OutputLine,
@@ -44,6 +45,8 @@ from tui_bench.engine.log_ingest import LogIngest, LogTail
 from tui_bench.engine.outcome import build_result, judge
 from tui_bench.engine.reach import unreachable
 from tui_bench.engine.series import SeriesBuilder, traffic_from_log
+from tui_bench.errors import TuibenchError
+from tui_bench.remote.server import RemoteServer, ServerOnHost, spawn_ssh
 from tui_bench.runners.invocation import Invocation, build
 from tui_bench.runners.tools import Tool
 from tui_bench.sampling.discover import same_machine
@@ -62,6 +65,10 @@ TAIL_INTERVAL_S = 0.2
 STOP_GRACE_S = 3.0
 READ_CHUNK = 65536
 OVERRUN_GRACE_S = 10.0
+# A remote reading older than this many intervals is not the server's present state.
+STALE_READINGS = 3
+# Warnings of the run's own finding, kept with those run_warnings gives at the end.
+RUN_WARNINGS = frozenset({"server-host", "server-host-lost"})
 # A last stretch shorter than this gives a CPU figure of noise, not of the load.
 CLOSING_SAMPLE_MIN_S = 0.1
 
@@ -93,6 +100,8 @@ class EngineOptions:
     tags: tuple[str, ...] = ()
     live_hook: bool = True
     max_errors: float = DEFAULT_MAX_ERRORS
+    # The server on another host, sampled there over SSH (then `server` is None).
+    server_host: ServerOnHost | None = None
 
     def controller(
         self, spec: RunSpec, tool: Tool, listener: Listener, store: Path | None = None
@@ -109,6 +118,7 @@ class EngineOptions:
             listener=listener,
             live_hook=self.live_hook,
             max_errors=self.max_errors,
+            server_host=self.server_host,
         )
 
 
@@ -127,6 +137,7 @@ class RunController:
         spawn: Spawner | None = None,
         live_hook: bool = True,
         max_errors: float = DEFAULT_MAX_ERRORS,
+        server_host: ServerOnHost | None = None,
     ) -> None:
         self.spec = spec
         self.tool = tool
@@ -137,6 +148,8 @@ class RunController:
         self.interval_s = interval_s
         self.live_hook = live_hook
         self.max_errors = max_errors
+        self.server_host = server_host
+        self._remote: RemoteServer | None = None
         # Why the target cannot be reached, once a probe beside the tool has found out.
         self._unreachable: str | None = None
         self._listener = listener or (lambda event: None)
@@ -144,6 +157,9 @@ class RunController:
         self._stop_requested = False
         self._overran = False
         self._warned: set[str] = set()
+        # Found during the run beside what the tool's output and result tell (run_warnings).
+        self._run_warnings: list[Warning] = []
+        self._probe_cpu: list[float] = []
         self._proc: Process | None = None
         self._series = SeriesBuilder()
         self._ingest: LogIngest | None = None
@@ -173,9 +189,27 @@ class RunController:
     async def run(self) -> RunFinished:
         workdir = Path(tempfile.mkdtemp(prefix="tuibench-run-"))
         try:
+            await self._reach_server_host()
             return await self._run(workdir)
         finally:
+            if self._remote is not None:
+                await self._remote.stop()
             shutil.rmtree(workdir, ignore_errors=True)
+
+    async def _reach_server_host(self) -> None:
+        """Start sampling the server on its host; without it the run goes on, told why."""
+        if self.server_host is None:
+            return
+        remote = RemoteServer(
+            self.server_host.host, self.server_host.selector, self.interval_s, spawn=spawn_ssh
+        )
+        try:
+            await remote.start()
+        except TuibenchError as exc:
+            await remote.stop()
+            self._warn(Warning("server-host", f"{exc}: no server metrics"))
+            return
+        self._remote = remote
 
     async def _run(self, workdir: Path) -> RunFinished:
         invocation = build(
@@ -192,7 +226,7 @@ class RunController:
             started_at=started.isoformat(),
             name=self.name,
             tags=self.tags,
-            server=describe_server(self.server),
+            server=self._describe_server(),
         )
         journal = self._journal = JournalWriter(
             journal_path(self.store, session_id), draft.header()
@@ -217,7 +251,7 @@ class RunController:
         shared = self.server is not None or await asyncio.to_thread(same_machine, self.spec.urls[0])
         if self._stop_requested:
             _signal_group(proc.pid, signal.SIGINT)
-        self._emit(RunStarted(session_id, invocation.argv, proc.pid))
+        self._emit(RunStarted(session_id, invocation.argv, proc.pid, draft.server))
         if shared:
             self._warn(SAME_MACHINE)
         readers = [
@@ -278,6 +312,8 @@ class RunController:
         """Tell listeners once per kind of warning, as soon as it is known."""
         if warning.code not in self._warned:
             self._warned.add(warning.code)
+            if warning.code in RUN_WARNINGS:
+                self._run_warnings.append(warning)
             self._emit(RunWarning(warning.code, warning.message))
 
     async def _check_reach(self, proc: Process) -> None:
@@ -335,12 +371,45 @@ class RunController:
         if closing is not None:
             self._record(closing)
 
+    def _describe_server(self) -> dict[str, Any] | None:
+        remote = self._remote
+        if remote is None:
+            return describe_server(self.server)
+        return {**remote.found, "clock_offset_s": remote.clock_offset_s, "rtt_s": remote.rtt_s}
+
     def _record(self, sample: ResourceSample) -> None:
-        self._samples.append(sample)
+        if self._remote is not None:
+            sample = self._with_remote(sample, self._remote)
         self._series.add_sample(sample)
         assert self._journal is not None
         self._journal.write("sample", asdict(sample))
         self._emit(ResourcesSampled(sample))
+
+    def _with_remote(self, sample: ResourceSample, remote: RemoteServer) -> ResourceSample:
+        """The local sample with the server and its host as read there; no server figures
+        once the readings stop (the connection dropped), told once."""
+        if remote.lost is not None:
+            self._warn(Warning("server-host-lost", f"{remote.lost}: no more server metrics"))
+        reading = remote.latest
+        fresh = reading is not None and (
+            time.time() - remote.local_time(reading) <= STALE_READINGS * self.interval_s
+        )
+        if reading is None or not fresh or remote.lost is not None:
+            return replace(sample, server_cpu_pct=None, server_rss_bytes=None, server_procs=None)
+        self._probe_cpu.append(reading.probe_cpu_pct)
+        return replace(
+            sample,
+            server_cpu_pct=reading.cpu_pct,
+            server_rss_bytes=reading.rss_bytes,
+            server_uss_bytes=None,
+            server_pss_bytes=None,
+            server_procs=reading.procs,
+            server_threads=None,
+            server_fds=None,
+            system_cpu_pct=reading.cores,
+            system_mem_used_bytes=reading.mem_used_bytes,
+            system_mem_total_bytes=reading.mem_total_bytes,
+        )
 
     async def _traffic_loop(self) -> None:
         while True:
@@ -422,6 +491,7 @@ class RunController:
             same_machine=shared,
             client_bound=client_bound(self._samples, self.spec.threads),
         )
+        warnings += self._run_warnings
         for warning in warnings:
             journal.write("warning", asdict(warning))
             self._warn(warning)
@@ -440,7 +510,10 @@ class RunController:
             "exit_code": exit_code,
             "ended_at": datetime.now(UTC).isoformat(),
             "result": result.to_dict() if result else None,
-            "resources": summarize(self._samples),
+            "resources": {
+                **summarize(self._samples),
+                "server_probe_cpu_mean_pct": fmean(self._probe_cpu) if self._probe_cpu else None,
+            },
             "message": message,
             "validity": validity.to_dict(),
             "max_errors": self.max_errors,
@@ -458,15 +531,8 @@ class RunController:
 
 
 async def _spawn_subprocess(*argv: str, **kwargs: Any) -> Process:
-    return await asyncio.create_subprocess_exec(*argv, preexec_fn=_die_with_parent, **kwargs)
-
-
-def _die_with_parent() -> None:
-    # The tool is in its own session (Ctrl-C reaches tuibench only); if tuibench itself is
-    # killed outright, the kernel stops the tool too instead of leaving it loading the server.
-    PR_SET_PDEATHSIG = 1
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    # In its own session (start_new_session), Ctrl-C reaches tuibench only.
+    return await asyncio.create_subprocess_exec(*argv, preexec_fn=die_with_parent, **kwargs)
 
 
 def _signal_group(pid: int, sig: signal.Signals) -> None:

@@ -22,6 +22,8 @@ class RunStarted:
     session_id: str
     argv: tuple[str, ...]
     pid: int
+    # The sampled server as the session describes it ({"pid", "name", "host"?, ...}).
+    server: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True)

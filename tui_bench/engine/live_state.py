@@ -41,6 +41,8 @@ class LiveState:
         self.session_id: str | None = None
         self.argv: tuple[str, ...] = ()
         self.pid: int | None = None
+        # The sampled server ({"pid", "name", "host"?, ...}); None when none is sampled.
+        self.server: Mapping[str, Any] | None = None
         self.elapsed_s = 0.0
         self.fraction: float | None = None
         self.done: int | None = None
@@ -86,6 +88,7 @@ class LiveState:
             self.session_id = event.session_id
             self.argv = event.argv
             self.pid = event.pid
+            self.server = event.server
         elif isinstance(event, RunFinished):
             self.finished = event
             if event.result is not None:

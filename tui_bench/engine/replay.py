@@ -132,7 +132,7 @@ def timeline(session: Session, path: Path | None = None) -> Timeline:
 
     argv = tuple(str(a) for a in doc.get("argv") or ())
     # The tool's pid is not kept: it meant something only while the run went.
-    timed: list[tuple[float, Event]] = [(0.0, RunStarted(session.id, argv, 0))]
+    timed: list[tuple[float, Event]] = [(0.0, RunStarted(session.id, argv, 0, _server(doc)))]
     timed += output
     timed += [(0.0, w) for w in warnings if w.code in SETUP_WARNINGS]
     # A second closes at its end; the last, partial one when the run ended.
@@ -247,3 +247,8 @@ def _seconds_between(start: Any, end: Any) -> float | None:
 
 def _text(value: Any) -> str | None:
     return value if isinstance(value, str) and value else None
+
+
+def _server(doc: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    server = doc.get("server")
+    return server if isinstance(server, Mapping) else None

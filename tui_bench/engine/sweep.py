@@ -33,6 +33,7 @@ from tui_bench.analysis.thresholds import Threshold
 from tui_bench.engine.controller import EngineOptions, Listener, RunController, describe_server
 from tui_bench.engine.events import Event, RunFinished
 from tui_bench.errors import UsageError
+from tui_bench.remote.server import ServerOnHost
 from tui_bench.request.sweep_plan import Point, Slot, SweepPlan
 from tui_bench.request.sweep_settings import DEFAULT_COOL_DOWN_S
 from tui_bench.runners.invocation import build
@@ -102,6 +103,7 @@ class Target:
 
     tool: Tool
     server: psutil.Process | None
+    server_host: ServerOnHost | None = None
 
 
 def prepare(plan: SweepPlan) -> tuple[Target, ...]:
@@ -128,9 +130,10 @@ def prepare(plan: SweepPlan) -> tuple[Target, ...]:
             )
             if where not in servers:
                 servers[where] = request.server()
+            on_host = request.on_host()
         except UsageError as exc:
             raise point.usage_error(exc) from None
-        targets.append(Target(tool, servers[where]))
+        targets.append(Target(tool, servers[where], on_host))
     return tuple(targets)
 
 
@@ -166,7 +169,13 @@ class SweepOptions:
         self, point: Point, target: Target, store_dir: Path, listener: Listener
     ) -> RunController:
         engine = EngineOptions(
-            target.server, self.interval_s, point.name, self.tags, self.live_hook, self.max_errors
+            target.server,
+            self.interval_s,
+            point.name,
+            self.tags,
+            self.live_hook,
+            self.max_errors,
+            target.server_host,
         )
         return engine.controller(point.spec, target.tool, listener, store_dir)
 

@@ -10,7 +10,9 @@ from typing import Any
 
 import psutil
 
-from tui_bench.sampling.discover import find_server
+from tui_bench.remote.server import Selector, ServerOnHost
+from tui_bench.remote.ssh import SshHost
+from tui_bench.sampling.discover import find_server, url_port
 from tui_bench.spec import RunSpec
 
 SERVER_MODES = ("auto", "pid", "name", "none")
@@ -25,12 +27,15 @@ class RunRequest:
     server_mode: str = "auto"
     server_pid: int | None = None
     server_name: str | None = None
+    # `[ssh://][user@]host[:port]`: the server runs there, and is found and sampled there.
+    server_host: str | None = None
     name: str = ""
     tags: tuple[str, ...] = field(default=())
 
     def server(self) -> psutil.Process | None:
-        """The server's root process; UsageError when a given pid or name matches nothing."""
-        if self.server_mode == "none":
+        """The server's root process; UsageError when a given pid or name matches nothing.
+        None for a server on another host (`on_host`)."""
+        if self.server_mode == "none" or self.server_host:
             return None
         if self.server_mode == "pid":
             return find_server(pid=self.server_pid)
@@ -38,12 +43,24 @@ class RunRequest:
             return find_server(name=self.server_name)
         return find_server(url=self.spec.urls[0])
 
+    def on_host(self) -> ServerOnHost | None:
+        """The server on another host, and how to find it there; UsageError for a bad host."""
+        if not self.server_host or self.server_mode == "none":
+            return None
+        host = SshHost.parse(self.server_host)
+        if self.server_mode == "pid":
+            return ServerOnHost(host, Selector("pid", str(self.server_pid)))
+        if self.server_mode == "name":
+            return ServerOnHost(host, Selector("name", str(self.server_name)))
+        return ServerOnHost(host, Selector("port", str(url_port(self.spec.urls[0]))))
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "spec": self.spec.to_dict(),
             "server_mode": self.server_mode,
             "server_pid": self.server_pid,
             "server_name": self.server_name,
+            "server_host": self.server_host,
             "name": self.name,
             "tags": list(self.tags),
         }
@@ -56,6 +73,7 @@ class RunRequest:
             server_mode=mode if mode in SERVER_MODES else "auto",
             server_pid=data.get("server_pid"),
             server_name=data.get("server_name"),
+            server_host=data.get("server_host") or None,
             name=str(data.get("name") or ""),
             tags=tuple(str(t) for t in data.get("tags") or ()),
         )

@@ -64,9 +64,14 @@ def _addresses(host: str) -> set[str]:
     return {str(info[4][0]).split("%")[0] for info in infos}
 
 
+def url_port(url: str) -> int:
+    parts = urlsplit(url)
+    return parts.port or _DEFAULT_PORTS.get(parts.scheme, 80)
+
+
 def _listeners(url: str) -> list[psutil.Process]:
     parts = urlsplit(url)
-    port = parts.port or _DEFAULT_PORTS.get(parts.scheme, 80)
+    port = url_port(url)
     wanted = _addresses(parts.hostname or "") | set(_WILDCARDS)
     try:
         conns = psutil.net_connections(kind="tcp")

@@ -16,6 +16,7 @@ from tui_bench.engine.controller import EngineOptions, Listener, RunController
 from tui_bench.engine.events import RunFinished
 from tui_bench.engine.sweep import SweepFinished, SweepOptions, SweepRunner, Target, prepare
 from tui_bench.engine.sweep_state import StateEvent, SweepState, SweepTitle
+from tui_bench.remote.server import check
 from tui_bench.request.run import RunRequest
 from tui_bench.request.sweep_plan import SweepPlan
 from tui_bench.request.sweep_settings import SweepSettings
@@ -59,7 +60,17 @@ class RunLauncher:
         tool = await find_tool_async(request.spec.tool, self.tool_paths.get(request.spec.tool))
         # Finding the server walks every process's sockets: not on the event loop.
         server = await asyncio.to_thread(request.server)
-        engine = EngineOptions(server, self.interval_s, request.name, request.tags, self.live_hook)
+        on_host = request.on_host()
+        if on_host is not None:
+            await check(on_host, self.interval_s)
+        engine = EngineOptions(
+            server,
+            self.interval_s,
+            request.name,
+            request.tags,
+            self.live_hook,
+            server_host=on_host,
+        )
         return controller_factory(engine, tool), tool_label(tool)
 
     async def sweep(

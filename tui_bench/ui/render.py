@@ -142,14 +142,33 @@ def cores(values: Sequence[float]) -> str:
     return "".join(BLOCKS[round(min(max(v, 0.0), 100.0) / 100 * top)] for v in values)
 
 
+SERVER_HINT = (
+    "no server sampled: --server-pid or --server-name here, "
+    "--server-host [user@]HOST for one on another machine (over SSH)"
+)
+
+
+def server_title(state: LiveState) -> str:
+    """`Server nginx 1234 on db1`: what is sampled, and where when not here."""
+    server = state.server
+    if not server:
+        return "Server"
+    what = " ".join(str(server[k]) for k in ("name", "pid") if server.get(k) is not None)
+    where = f" on {server['host']}" if server.get("host") else ""
+    return f"Server {what}{where}".rstrip()
+
+
 def server(state: LiveState) -> Text:
     s = state.sample
     if s is None:
         return Text("no sample yet", LABEL)
     system = s.system_cpu_pct
     mean = sum(system) / len(system) if system else None
+    unsampled = s.server_procs is None and s.server_cpu_pct is None and not state.server
     return _lines(
-        _pairs(
+        Text(SERVER_HINT, LABEL)
+        if unsampled
+        else _pairs(
             ("cpu", pct(s.server_cpu_pct)),
             ("rss", fmt_bytes(s.server_rss_bytes)),
             ("procs", fmt_count(s.server_procs)),

@@ -1,0 +1,140 @@
+"""The server's metrics from its own host, over real SSH (sshd on 127.0.0.2 and .3)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import orjson
+import psutil
+import pytest
+
+from tests.conftest import need
+from tests.fakes import wait_for_run
+from tests.integration.test_cli_real_tools import TUIBENCH, run_json, tuibench
+from tests.sshd import SshServer
+from tui_bench.demo.nginx_target import DemoTarget
+from tui_bench.storage import store
+
+pytestmark = pytest.mark.integration
+
+
+def probes() -> list[psutil.Process]:
+    """The remote probes still running (their program's text is on their command line)."""
+    found = []
+    for proc in psutil.process_iter(["cmdline"]):
+        cmdline = proc.info["cmdline"] or []
+        if any("def answer_pings" in arg for arg in cmdline):
+            found.append(proc)
+    return found
+
+
+def wait_no_probes(timeout_s: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout_s
+    while probes() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert probes() == [], "a probe was left behind"
+
+
+def test_server_metrics_come_from_its_host(
+    nginx: DemoTarget, sessions: Path, ssh_config: Path, ssh_hosts: tuple[Path, list[SshServer]]
+) -> None:
+    need("h2load")
+    _, (server_host, _) = ssh_hosts
+    code, result, stderr = run_json(
+        "--server-host", server_host.alias, "-d", "2", "-c", "4", nginx.urls["h2c"]
+    )
+    assert code == 0, stderr
+    session = store.load(result["session_path"])
+    server = session.doc["server"]
+    assert server["host"] == server_host.alias and server["name"] == "nginx"
+    assert abs(server["clock_offset_s"]) < 0.5 and 0 < server["rtt_s"] < 1
+    cpu = [row["server_cpu_pct"] for row in session.series if row["server_cpu_pct"] is not None]
+    assert cpu and max(cpu) > 5, session.series
+    assert all(s["server_procs"] >= 2 for s in session.doc["samples"] if s["server_procs"])
+    probe_cpu = session.doc["resources"]["server_probe_cpu_mean_pct"]
+    assert probe_cpu is not None and probe_cpu < 5
+    wait_no_probes()
+
+
+def test_an_unknown_host_key_is_refused_before_any_load(
+    nginx: DemoTarget, sessions: Path, ssh_hosts: tuple[Path, list[SshServer]], tmp_path: Path
+) -> None:
+    config, (server_host, _) = ssh_hosts
+    strict = tmp_path / "ssh_config"
+    empty = tmp_path / "known_hosts"
+    empty.write_text("")
+    strict.write_text(config.read_text().replace(str(config.parent / "known_hosts"), str(empty)))
+    proc = subprocess.run(
+        [*TUIBENCH, "run", "--headless", "--server-host", server_host.target, "-d", "5",
+         nginx.urls["h2c"]],
+        capture_output=True, text=True, timeout=60, check=False,
+        env={**os.environ, "TUIBENCH_SSH_CONFIG": str(strict)},
+    )  # fmt: skip
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1, proc.stderr
+    port = str(server_host.port)
+    assert f"ssh-keyscan -p {port} {server_host.address}" in proc.stderr
+    assert not sessions.exists() or not list(sessions.iterdir()), "no load started"
+
+
+def test_a_hostile_name_reaches_the_probe_as_text(
+    nginx: DemoTarget, sessions: Path, ssh_config: Path, tmp_path: Path,
+    ssh_hosts: tuple[Path, list[SshServer]],
+) -> None:  # fmt: skip
+    _, (server_host, _) = ssh_hosts
+    witness = tmp_path / "pwned"
+    hostile = f"nginx'; touch {witness}; echo '$(touch {witness})"
+    proc = tuibench(
+        "run", "--headless", "--server-host", server_host.alias, "--server-name", hostile,
+        "-d", "1", nginx.urls["h2c"],
+    )  # fmt: skip
+    assert proc.returncode == 2
+    assert "no process named" in proc.stderr and not witness.exists()
+
+
+def test_killed_tuibench_leaves_no_probe_behind(
+    nginx: DemoTarget, sessions: Path, ssh_config: Path, ssh_hosts: tuple[Path, list[SshServer]]
+) -> None:
+    need("h2load")
+    _, (server_host, _) = ssh_hosts
+    proc = subprocess.Popen(
+        [*TUIBENCH, "run", "--headless", "--server-host", server_host.alias, "-d", "20",
+         nginx.urls["h2c"]],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+    )  # fmt: skip
+    try:
+        wait_for_run(sessions)
+        assert probes(), "the probe runs while the run does"
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    wait_no_probes()
+
+
+def test_the_server_host_lost_mid_run_is_a_warning(
+    nginx: DemoTarget, sessions: Path, ssh_config: Path, ssh_hosts: tuple[Path, list[SshServer]]
+) -> None:
+    need("h2load")
+    _, (server_host, _) = ssh_hosts
+    proc = subprocess.Popen(
+        [*TUIBENCH, "run", "--headless", "--json", "--server-host", server_host.alias,
+         "-d", "4", nginx.urls["h2c"]],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    wait_for_run(sessions)
+    deadline = time.monotonic() + 10
+    while not probes() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    for probe in probes():
+        probe.kill()
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    assert "no more server metrics" in err
+
+    session = store.load(orjson.loads(out)["session_path"])
+    assert "server-host-lost" in {w["code"] for w in session.doc["warnings"]}
+    assert session.doc["validity"]["verdict"] == "valid", "the load was measured all the same"

@@ -1,0 +1,104 @@
+"""Reaching other hosts with the OpenSSH client: the operator's own `~/.ssh/config`, agent and
+known_hosts, and nothing of ours to install or trust.
+
+The client is run with options that keep it honest: no prompt (BatchMode), an unknown or
+changed host key refused (StrictHostKeyChecking=yes, whatever the config says), a dead
+connection noticed within seconds (ServerAlive*). A remote command is an argv list, quoted
+with `shlex.join`: no user value reaches the remote shell unquoted.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from tui_bench.errors import UsageError
+
+# A config file to use instead of ~/.ssh/config (`ssh -F`).
+CONFIG_ENV = "TUIBENCH_SSH_CONFIG"
+CONNECT_TIMEOUT_S = 5
+# A connection that answers no keep-alive for this long is dropped.
+ALIVE_INTERVAL_S = 2
+ALIVE_COUNT = 3
+# What ssh exits with when the connection itself failed (the remote command's own otherwise).
+SSH_FAILED = 255
+
+_HOST = re.compile(
+    r"(?:ssh://)?(?:(?P<user>[A-Za-z0-9._-]+)@)?"
+    r"(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)(?::(?P<port>\d{1,5}))?"
+)
+
+
+@dataclass(frozen=True)
+class SshHost:
+    """`[ssh://][user@]host[:port]`, as the user wrote it; the rest comes from ssh_config."""
+
+    host: str
+    user: str | None = None
+    port: int | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> SshHost:
+        match = _HOST.fullmatch(text.strip())
+        # A leading '-' would be read by ssh as an option.
+        if match is None or match["host"].startswith("-"):
+            raise UsageError(f"bad host {text!r}: expected [ssh://][user@]host[:port]")
+        port = int(match["port"]) if match["port"] else None
+        if port is not None and not 0 < port < 65536:
+            raise UsageError(f"bad host {text!r}: port out of range")
+        return cls(match["host"].strip("[]"), match["user"], port)
+
+    def __str__(self) -> str:
+        user = f"{self.user}@" if self.user else ""
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"{user}{host}" + (f":{self.port}" if self.port else "")
+
+    def argv(self, command: Sequence[str]) -> list[str]:
+        """The ssh client's argv that runs `command` (an argv list) on this host."""
+        argv = ["ssh"]
+        config = os.environ.get(CONFIG_ENV)
+        if config:
+            argv += ["-F", config]
+        argv += [
+            "-o", "BatchMode=yes",
+            "-o", "StrictHostKeyChecking=yes",
+            "-o", f"ConnectTimeout={CONNECT_TIMEOUT_S}",
+            "-o", f"ServerAliveInterval={ALIVE_INTERVAL_S}",
+            "-o", f"ServerAliveCountMax={ALIVE_COUNT}",
+            "-o", "LogLevel=ERROR",
+            "-T",
+        ]  # fmt: skip
+        if self.user:
+            argv += ["-l", self.user]
+        if self.port:
+            argv += ["-p", str(self.port)]
+        return [*argv, "--", self.host, shlex.join(command)]
+
+
+def failure(host: SshHost, stderr: str) -> str:
+    """What went wrong reaching `host`, in one line that says what to do about it."""
+    text = " ".join(stderr.split())
+    port = ["-p", str(host.port)] if host.port else []
+    if "REMOTE HOST IDENTIFICATION HAS CHANGED" in text:
+        return (
+            f"{host}: its host key has changed since it was trusted: if that is expected, "
+            f"remove the old one with `ssh-keygen -R {host.host}`"
+        )
+    if "Host key verification failed" in text or "No ED25519 host key is known" in text:
+        scan = shlex.join(["ssh-keyscan", *port, host.host])
+        return (
+            f"{host}: its host key is not known: check its fingerprint, then trust it with "
+            f"`{scan} >> ~/.ssh/known_hosts` (or log in once with ssh)"
+        )
+    if "Permission denied" in text:
+        return f"{host}: the login was refused: load a key the host accepts into the ssh agent"
+    if "Could not resolve hostname" in text:
+        return f"{host}: cannot resolve the host name"
+    for cause in ("Connection refused", "timed out", "No route to host", "Network is unreachable"):
+        if cause in text:
+            return f"{host}: cannot connect ({cause.lower()})"
+    last = stderr.strip().splitlines()[-1] if stderr.strip() else "ssh failed"
+    return f"{host}: {last.strip()}"
