@@ -6,16 +6,19 @@ machine; `run_checks` reads the machine and skips what it cannot read (other ker
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import os
 import resource
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from tui_bench.errors import ToolMissingError
-from tui_bench.runners.tools import find_tool
+from tui_bench.errors import ToolMissingError, UsageError
+from tui_bench.remote.facts import read_facts
+from tui_bench.remote.ssh import SshHost
+from tui_bench.runners.tools import INSTALL_PACKAGES, VERSION_ARGS, find_tool, parse_version
 
 TOOL_NAMES = ("h2load", "wrk", "ab", "nginx")
 MISSING = "not found"
@@ -32,26 +35,66 @@ class Check:
     advice: str | None
 
 
+GOVERNORS = "/sys/devices/system/cpu/cpu*/cpufreq/scaling_governor"
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What the checks judge, read on one machine (this one, or another over SSH)."""
+
+    open_files: tuple[int, int]
+    files: Mapping[str, str]  # the FILE_CHECKS paths that could be read, with their text
+    governors: list[str]
+    cpus: int
+
+
 def run_checks() -> list[Check]:
-    checks = [check_tool(name) for name in TOOL_NAMES]
-    checks.append(check_open_files(*resource.getrlimit(resource.RLIMIT_NOFILE)))
-    file_checks: list[tuple[str, Callable[[str], Check]]] = [
-        ("/proc/sys/net/core/somaxconn", check_somaxconn),
-        ("/proc/sys/net/ipv4/ip_local_port_range", check_port_range),
-        ("/proc/sys/net/ipv4/tcp_tw_reuse", check_tw_reuse),
-    ]
-    for path, check in file_checks:
-        try:
-            checks.append(check(Path(path).read_text()))
-        except (OSError, ValueError):
-            continue  # not Linux, or a kernel without the knob: nothing to advise
-    governors = _read_all(
-        sorted(glob.glob("/sys/devices/system/cpu/cpu*/cpufreq/scaling_governor"))
-    )
-    if governors:
-        checks.append(check_governors(governors))
-    checks.append(check_cpu_count(os.cpu_count() or 1))
+    return [check_tool(name) for name in TOOL_NAMES] + checks_of(facts_here())
+
+
+def facts_here() -> Facts:
+    files = {}
+    for path, _ in FILE_CHECKS:
+        with contextlib.suppress(OSError):
+            files[path] = Path(path).read_text()
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    governors = _read_all(sorted(glob.glob(GOVERNORS)))
+    return Facts((soft, hard), files, governors, os.cpu_count() or 1)
+
+
+def checks_of(facts: Facts) -> list[Check]:
+    checks = [check_open_files(*facts.open_files)]
+    for path, check in FILE_CHECKS:
+        # Not Linux, or a kernel without the knob: nothing to advise.
+        with contextlib.suppress(KeyError, ValueError):
+            checks.append(check(facts.files[path]))
+    if facts.governors:
+        checks.append(check_governors(facts.governors))
+    checks.append(check_cpu_count(facts.cpus))
     return checks
+
+
+def run_checks_on(host: SshHost) -> list[Check]:
+    """The same checks, on another host over SSH; UsageError when it cannot be reached."""
+    files = [path for path, _ in FILE_CHECKS]
+    facts = read_facts(host, {n: list(VERSION_ARGS[n]) for n in TOOL_NAMES}, files, GOVERNORS)
+    try:
+        found = facts["tools"]
+        soft, hard = facts["nofile"]
+        checks = [check_remote_tool(n, str(host), found.get(n)) for n in TOOL_NAMES]
+        there = Facts((int(soft), int(hard)), facts["files"], facts["governors"], facts["cpus"])
+    except (KeyError, TypeError, ValueError):
+        raise UsageError(f"{host}: its facts came back damaged") from None
+    return checks + checks_of(there)
+
+
+def check_remote_tool(name: str, host: str, found: tuple[str, str] | None) -> Check:
+    """`found`: the tool's path there and what its version flag printed; None: not there."""
+    if found is None:
+        package = INSTALL_PACKAGES.get(name, name)
+        return Check(name, MISSING, False, f"not on {host}: install the Debian package {package}")
+    path, output = found
+    return Check(name, f"{parse_version(name, output) or 'unknown version'} ({path})", True, None)
 
 
 def check_tool(name: str) -> Check:
@@ -126,6 +169,14 @@ def check_cpu_count(count: int) -> Check:
     ok = count >= 2
     advice = None if ok else "the load generator and the server will compete for one CPU"
     return Check("cpus", f"{count} logical", ok, advice)
+
+
+# Read from these files, judged by these checks.
+FILE_CHECKS: tuple[tuple[str, Callable[[str], Check]], ...] = (
+    ("/proc/sys/net/core/somaxconn", check_somaxconn),
+    ("/proc/sys/net/ipv4/ip_local_port_range", check_port_range),
+    ("/proc/sys/net/ipv4/tcp_tw_reuse", check_tw_reuse),
+)
 
 
 def status(check: Check) -> str:

@@ -138,3 +138,23 @@ def test_the_server_host_lost_mid_run_is_a_warning(
     session = store.load(orjson.loads(out)["session_path"])
     assert "server-host-lost" in {w["code"] for w in session.doc["warnings"]}
     assert session.doc["validity"]["verdict"] == "valid", "the load was measured all the same"
+
+
+def test_doctor_checks_another_host_as_it_checks_this_one(
+    ssh_config: Path, ssh_hosts: tuple[Path, list[SshServer]]
+) -> None:
+    _, (server_host, _) = ssh_hosts
+    here = tuibench("doctor")
+    there = tuibench("doctor", "--host", server_host.alias)
+    assert there.returncode == 0, there.stderr
+    assert there.stdout.splitlines()[0] == f"{server_host.alias}:"
+    # The same machine under both names: the same checks, the same findings.
+    assert there.stdout.splitlines()[1:] == here.stdout.splitlines()
+
+
+def test_doctor_on_an_unreachable_host_is_one_line(ssh_config: Path) -> None:
+    proc = tuibench("doctor", "--host", "root@127.0.0.9:1")
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == (
+        "tuibench: error: root@127.0.0.9:1: cannot connect (connection refused)"
+    )

@@ -117,6 +117,9 @@ def build_parser() -> Parser:
 
     doctor = commands.add_parser("doctor", help="check tools and the limits that spoil runs")
     add_tool_paths(doctor)
+    doctor.add_argument(
+        "--host", metavar="[ssh://][user@]HOST[:PORT]", help="check that host instead, over SSH"
+    )
     return parser
 
 

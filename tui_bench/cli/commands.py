@@ -35,6 +35,7 @@ from tui_bench.formats import fmt_count, fmt_metric, fmt_seconds
 from tui_bench.parsers import ParseError
 from tui_bench.parsers.detect import parse_output
 from tui_bench.remote.server import check
+from tui_bench.remote.ssh import SshHost
 from tui_bench.report.exit_codes import EXIT_CODES, exit_code, sweep_exit_code
 from tui_bench.report.export import export, export_to_file
 from tui_bench.report.text import result_rows, run_line, verdict_line
@@ -328,9 +329,14 @@ def cmd_sessions(args: argparse.Namespace) -> int:
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
-    from tui_bench.doctor import format_checks, run_checks
+    from tui_bench.doctor import format_checks, run_checks, run_checks_on
 
-    _print(format_checks(run_checks()))
+    if args.host:
+        host = SshHost.parse(args.host)
+        _print(f"{host}:")
+        _print(format_checks(run_checks_on(host)))
+    else:
+        _print(format_checks(run_checks()))
     return 0
 
 
