@@ -55,7 +55,9 @@ def test_server_metrics_come_from_its_host(
     cpu = [row["server_cpu_pct"] for row in session.series if row["server_cpu_pct"] is not None]
     assert cpu and max(cpu) > 5, session.series
     assert all(s["server_procs"] >= 2 for s in session.doc["samples"] if s["server_procs"])
-    probe_cpu = session.doc["resources"]["server_probe_cpu_mean_pct"]
+    resources = session.doc["resources"]
+    assert resources["server_cpu_mean_pct"] > 5 and resources["client_cpu_mean_pct"] is not None
+    probe_cpu = resources["server_probe_cpu_mean_pct"]
     assert probe_cpu is not None and probe_cpu < 5
     wait_no_probes()
 

@@ -380,6 +380,7 @@ class RunController:
     def _record(self, sample: ResourceSample) -> None:
         if self._remote is not None:
             sample = self._with_remote(sample, self._remote)
+        self._samples.append(sample)
         self._series.add_sample(sample)
         assert self._journal is not None
         self._journal.write("sample", asdict(sample))
