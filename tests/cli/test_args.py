@@ -3,7 +3,7 @@ import argparse
 import pytest
 
 from tui_bench.cli.args import build_parser, duration
-from tui_bench.cli.commands import spec_from_args
+from tui_bench.cli.commands import request_from_args
 from tui_bench.cli.progress import second_line
 
 
@@ -30,7 +30,7 @@ def test_usage_error_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_run_defaults_to_ten_seconds_of_h2load() -> None:
     args = build_parser().parse_args(["run", "-H", "X-A: 1", "http://127.0.0.1:1/"])
-    spec = spec_from_args(args)
+    spec = request_from_args(args).spec
     assert spec.tool == "h2load" and spec.duration_s == 10.0 and spec.requests is None
     assert spec.headers == ("X-A: 1",)
 

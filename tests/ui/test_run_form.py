@@ -22,7 +22,7 @@ from tui_bench.ui import app as app_module
 from tui_bench.ui.app import TuibenchApp
 from tui_bench.ui.messages import StartRun, StartSweep
 from tui_bench.ui.run_form import RunFormScreen
-from tui_bench.ui.widgets.run_form import RunForm, read_headers, with_scheme
+from tui_bench.ui.widgets.run_form import RunForm
 
 URL = "http://127.0.0.1:8080/"
 LABELLED = RunRequest(
@@ -447,20 +447,6 @@ async def test_help_lists_the_keys() -> None:
         form.query_one("#tool", Select).focus()
         text = await help_text(pilot)
         assert "start the run or the sweep" in text and "back" in text
-
-
-def test_headers_split_on_semicolons_only_before_a_new_name() -> None:
-    assert read_headers("X-A: 1; Cookie: a=1; b=2; Accept: text/html;q=0.9") == (
-        "X-A: 1",
-        "Cookie: a=1; b=2",
-        "Accept: text/html;q=0.9",
-    )
-    assert read_headers("X-A: 1;") == ("X-A: 1",)
-    assert read_headers("  ;  ") == ()
-
-
-def test_with_scheme_rewrites_only_http_urls() -> None:
-    assert with_scheme("http://a/ HTTPS://b:1/x junk", "https") == "https://a/ https://b:1/x junk"
 
 
 # Snapshots

@@ -39,7 +39,8 @@ from tui_bench.remote.ssh import SshHost
 from tui_bench.report.exit_codes import EXIT_CODES, exit_code, sweep_exit_code
 from tui_bench.report.export import export, export_to_file
 from tui_bench.report.text import result_rows, run_line, verdict_line
-from tui_bench.request.run import DEFAULT_DURATION_S, RunRequest
+from tui_bench.request.asked import Asked, run_request, server_mode_of
+from tui_bench.request.run import RunRequest
 from tui_bench.request.sweep_plan import Variant, build_plan, parse_label, parse_ramp, parse_vary
 from tui_bench.runners.tools import Tool, find_tool
 from tui_bench.spec import TOOLS, RunSpec
@@ -51,45 +52,32 @@ STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 T_co = TypeVar("T_co", covariant=True)
 
 
-def spec_from_args(args: argparse.Namespace, *, check: bool = True) -> RunSpec:
-    """The spec the flags ask for; unchecked (`check=False`) for a sweep, whose points are
-    checked once varied."""
-    duration = args.duration
-    if args.requests is None and duration is None:
-        duration = DEFAULT_DURATION_S
-    spec = RunSpec(
+def asked_of(args: argparse.Namespace) -> Asked:
+    """What the flags ask for, as the run form would say it."""
+    return Asked(
         urls=tuple(args.urls),
         tool=args.tool,
         connections=args.connections,
         threads=args.threads,
         requests=args.requests,
-        duration_s=duration,
+        duration_s=args.duration,
         warm_up_s=args.warm_up,
         streams=args.streams,
         h1=args.h1,
         keepalive=args.keepalive,
         headers=tuple(args.header),
         compress=args.compress,
-    )
-    return spec.validate() if check else spec
-
-
-def request_from_args(args: argparse.Namespace, *, check: bool = True) -> RunRequest:
-    if args.server_pid is not None:
-        mode = "pid"
-    elif args.server_name is not None:
-        mode = "name"
-    else:
-        mode = "none" if args.no_server else "auto"
-    return RunRequest(
-        spec_from_args(args, check=check),
-        server_mode=mode,
+        server_mode=server_mode_of(args.server_pid, args.server_name, args.no_server),
         server_pid=args.server_pid,
         server_name=args.server_name,
         server_host=args.server_host,
         name=args.name,
         tags=tuple(args.tag),
     )
+
+
+def request_from_args(args: argparse.Namespace, *, check: bool = True) -> RunRequest:
+    return run_request(asked_of(args), check=check)
 
 
 def cmd_run(args: argparse.Namespace) -> int:

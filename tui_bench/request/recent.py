@@ -135,6 +135,8 @@ def describe(request: RunRequest) -> str:
     words += spec.urls
     if request.server_mode != "auto":
         words.append(f"server {_server(request)}")
+    if request.server_host and request.server_mode != "none":
+        words.append(f"on {request.server_host}")
     labels = " ".join([request.name, *(f"[{tag}]" for tag in request.tags)]).strip()
     return " ".join(words) + (f" · {labels}" if labels else "")
 

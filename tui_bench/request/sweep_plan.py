@@ -287,3 +287,33 @@ def build_plan(
             raise point.usage_error(exc) from None
         points.append(point)
     return SweepPlan(tuple(points), tuple(dimensions), repeat)
+
+
+def planned_s(plan: SweepPlan, cool_down_s: float) -> float | None:
+    """How long the sweep should take: every run's duration and warm-up, and the cool-downs
+    between runs; None when a point runs a request count, which takes as long as it takes."""
+    planned = [plan.points[slot.point].spec.planned_s for slot in plan.order]
+    if any(p is None for p in planned):
+        return None
+    return sum(p for p in planned if p is not None) + cool_down_s * (len(planned) - 1)
+
+
+def about(seconds: float) -> str:
+    if seconds < 60:
+        return f"about {max(1, round(seconds))} s"
+    return f"about {round(seconds / 60)} min"
+
+
+def sweep_summary(plan: SweepPlan, cool_down_s: float) -> str:
+    """`sweep of 6 points × 3 = 18 runs, about 4 min · c=10,50,100 × m=1,10`."""
+    points = len(plan.points)
+    text = f"sweep of {points} point" + "s" * (points != 1)
+    if plan.repeat > 1:
+        text += f" × {plan.repeat} = {len(plan.order)} runs"
+    seconds = planned_s(plan, cool_down_s)
+    if seconds is not None:
+        text += f", {about(seconds)}"
+    varied = " × ".join(
+        f"{d.name}={','.join(shown(d.name, v) for v in d.values)}" for d in plan.dimensions
+    )
+    return f"{text} · {varied}" if varied else text

@@ -18,10 +18,8 @@ line, the run options are then the base of every point, and only the points must
 from __future__ import annotations
 
 import asyncio
-import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import ClassVar, Generic, TypeVar
+from typing import ClassVar, TypeVar
 from urllib.parse import urlsplit
 
 from rich.text import Text
@@ -33,18 +31,44 @@ from textual.validation import ValidationResult, Validator
 from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, Select
 
-from tui_bench.analysis.thresholds import parse_slo
 from tui_bench.errors import UsageError
 from tui_bench.request import recent
+from tui_bench.request.asked import Asked, run_request
+from tui_bench.request.fields import (
+    CONNECTIONS,
+    COOL_DOWN,
+    DEFAULT_REQUEST,
+    DURATION,
+    HEADERS,
+    NAME,
+    NO_COMPRESSION,
+    RAMP,
+    REPEAT,
+    REQUESTS,
+    SERVER_HOST,
+    SERVER_NAME,
+    SERVER_PID,
+    SLO,
+    STREAMS,
+    SWEEP_FIELDS,
+    TAGS,
+    TEXT_FIELDS,
+    THREADS,
+    URLS,
+    VARY,
+    WARM_UP,
+    TextField,
+    protocol_of,
+    with_scheme,
+)
 from tui_bench.request.recent import Config
 from tui_bench.request.run import DEFAULT_DURATION_S, SERVER_MODES, RunRequest
-from tui_bench.request.sweep_plan import SweepPlan, parse_ramp, parse_vary
+from tui_bench.request.sweep_plan import sweep_summary
 from tui_bench.request.sweep_settings import SweepSettings
-from tui_bench.spec import COMPRESSIONS, TOOLS, RunSpec, validate_url
-from tui_bench.storage.sweep_doc import shown
+from tui_bench.spec import COMPRESSIONS, TOOLS
 from tui_bench.ui.messages import StartRun, StartSweep
 from tui_bench.ui.widgets.steady_static import SteadyStatic
-from tui_bench.values import format_duration, parse_duration, parse_positive_int
+from tui_bench.values import format_duration
 
 T = TypeVar("T")
 T_co = TypeVar("T_co", covariant=True)
@@ -53,114 +77,6 @@ T_co = TypeVar("T_co", covariant=True)
 WIDE_FROM = 110
 # From this height a blank line separates the fields.
 TALL_FROM = 36
-NO_COMPRESSION = "none"
-# `;` separates headers only where a new `Name:` or the end follows, so that values such as
-# `Cookie: a=1; b=2` or `Accept: text/html;q=0.9` keep theirs.
-_HEADER_SEPARATOR = re.compile(r";\s*(?=[!#$%&'*+.^_`|~0-9A-Za-z-]+\s*:|$)")
-
-# As `tuibench run` defaults: h2load, -c 10 -t 1 -d 10.
-DEFAULT_REQUEST = RunRequest(RunSpec(urls=(), duration_s=DEFAULT_DURATION_S))
-
-
-def read_urls(text: str) -> tuple[str, ...]:
-    urls = tuple(text.split())
-    for url in urls:
-        validate_url(url)
-    return urls
-
-
-def read_headers(text: str) -> tuple[str, ...]:
-    """`;`-separated, on one line: `X-A: 1; Cookie: a=1; b=2` is two headers."""
-    return tuple(part for part in (p.strip() for p in _HEADER_SEPARATOR.split(text)) if part)
-
-
-def read_tags(text: str) -> tuple[str, ...]:
-    return tuple(tag for tag in (t.strip() for t in text.split(",")) if tag)
-
-
-def clauses(read: Callable[[str], object]) -> Callable[[str], tuple[str, ...]]:
-    """`;`-separated values of a repeatable flag (`c=1,2; m=1,10` is two `--vary`), each
-    checked by the flag's own reader and kept as typed."""
-
-    def read_clauses(text: str) -> tuple[str, ...]:
-        found = tuple(part for part in (p.strip() for p in text.split(";")) if part)
-        for clause in found:
-            read(clause)
-        return found
-
-    return read_clauses
-
-
-def checked(read: Callable[[str], object]) -> Callable[[str], str]:
-    """The text itself, once `read` accepts it."""
-
-    def read_checked(text: str) -> str:
-        read(text)
-        return text
-
-    return read_checked
-
-
-def required(read: Callable[[str], T]) -> Callable[[str], T]:
-    def read_required(text: str) -> T:
-        if not text:
-            raise UsageError("required")
-        return read(text)
-
-    return read_required
-
-
-def optional(read: Callable[[str], T]) -> Callable[[str], T | None]:
-    def read_optional(text: str) -> T | None:
-        return read(text) if text else None
-
-    return read_optional
-
-
-@dataclass(frozen=True)
-class TextField(Generic[T_co]):
-    """A typed-in field: its Input's id, its label (the flag it mirrors) and its reader."""
-
-    id: str
-    label: str
-    read: Callable[[str], T_co]
-    placeholder: str = ""
-
-
-URLS = TextField("urls", "URL(s)", read_urls, "http://127.0.0.1:8080/ (several: h2load)")
-CONNECTIONS = TextField("connections", "connections -c", required(parse_positive_int))
-THREADS = TextField("threads", "threads -t", required(parse_positive_int))
-STREAMS = TextField("streams", "streams -m", optional(parse_positive_int), "h2load's default: 1")
-DURATION = TextField("duration", "duration -d", required(parse_duration), "10s, 500ms, 2m")
-REQUESTS = TextField("requests", "requests -n", required(parse_positive_int), "e.g. 20000")
-WARM_UP = TextField("warm_up", "warm-up", optional(parse_duration), "none; e.g. 2s")
-HEADERS = TextField("headers", "headers -H", read_headers, "Name: value; Other: value")
-SERVER_PID = TextField("server_pid", "server pid", required(parse_positive_int))
-SERVER_NAME = TextField("server_name", "server name", required(str), "e.g. nginx")
-NAME = TextField("name", "name", str, "optional")
-TAGS = TextField("tags", "tags", read_tags, "comma-separated")
-VARY = TextField("vary", "vary", clauses(parse_vary), "e.g. c=10,50,100; m=1,10")
-RAMP = TextField("ramp", "ramp", clauses(parse_ramp), "e.g. c=400/4 (c=100,200,300,400)")
-REPEAT = TextField("repeat", "repeat", required(parse_positive_int), "runs of every point")
-COOL_DOWN = TextField("cool_down", "cool-down", required(parse_duration), "between runs; 0: none")
-SLO = TextField("slo", "SLO", optional(checked(parse_slo)), "p99<50ms,errors<1% marks the knee")
-SWEEP_FIELDS = (VARY, RAMP, REPEAT, COOL_DOWN, SLO)
-TEXT_FIELDS: tuple[TextField[object], ...] = (
-    URLS,
-    CONNECTIONS,
-    THREADS,
-    STREAMS,
-    DURATION,
-    REQUESTS,
-    WARM_UP,
-    HEADERS,
-    SERVER_PID,
-    SERVER_NAME,
-    NAME,
-    TAGS,
-    *SWEEP_FIELDS,
-)
-
 PROTOCOLS = [
     ("h1 · HTTP/1.1 (--h1)", "h1"),
     ("h2c · HTTP/2, http://", "h2c"),
@@ -173,50 +89,6 @@ SERVERS = {
     "name": "name: --server-name",
     "none": "none: --no-server",
 }
-
-
-def protocol_of(spec: RunSpec) -> str:
-    if spec.h1:
-        return "h1"
-    return "h2" if spec.urls and spec.tls else "h2c"
-
-
-def with_scheme(urls: str, scheme: str) -> str:
-    """`urls` with every http:// or https:// URL turned to `scheme`; other words as typed."""
-    return " ".join(
-        f"{scheme}{word[word.index(':') :]}" if urlsplit(word).scheme in ("http", "https") else word
-        for word in urls.split()
-    )
-
-
-def planned_s(plan: SweepPlan, cool_down_s: float) -> float | None:
-    """How long the sweep should take: every run's duration and warm-up, and the cool-downs
-    between runs; None when a point runs a request count, which takes as long as it takes."""
-    planned = [plan.points[slot.point].spec.planned_s for slot in plan.order]
-    if any(p is None for p in planned):
-        return None
-    return sum(p for p in planned if p is not None) + cool_down_s * (len(planned) - 1)
-
-
-def about(seconds: float) -> str:
-    if seconds < 60:
-        return f"about {max(1, round(seconds))} s"
-    return f"about {round(seconds / 60)} min"
-
-
-def sweep_summary(plan: SweepPlan, cool_down_s: float) -> str:
-    """`sweep of 6 points × 3 = 18 runs, about 4 min · c=10,50,100 × m=1,10`."""
-    points = len(plan.points)
-    text = f"sweep of {points} point" + "s" * (points != 1)
-    if plan.repeat > 1:
-        text += f" × {plan.repeat} = {len(plan.order)} runs"
-    seconds = planned_s(plan, cool_down_s)
-    if seconds is not None:
-        text += f", {about(seconds)}"
-    varied = " × ".join(
-        f"{d.name}={','.join(shown(d.name, v) for v in d.values)}" for d in plan.dimensions
-    )
-    return f"{text} · {varied}" if varied else text
 
 
 class Reads(Validator):
@@ -320,6 +192,7 @@ class RunForm(Vertical):
                         )
                         yield _text_row(SERVER_PID)
                         yield _text_row(SERVER_NAME)
+                        yield _text_row(SERVER_HOST)
                         yield _text_row(NAME)
                         yield _text_row(TAGS)
                     with Vertical(id="sweep-group", classes="group"):
@@ -363,6 +236,7 @@ class RunForm(Vertical):
             HEADERS: "; ".join(spec.headers),
             SERVER_PID: _text(request.server_pid),
             SERVER_NAME: request.server_name or "",
+            SERVER_HOST: request.server_host or "",
             NAME: request.name,
             TAGS: ", ".join(request.tags),
         }
@@ -448,13 +322,11 @@ class RunForm(Vertical):
     def request(self, *, check: bool = True) -> RunRequest:
         """The request the fields describe; UsageError with the first reason it cannot run.
         Unchecked (`check=False`) as the base of a sweep, whose points are checked instead."""
-        tool = self._choice("tool")
         protocol = self._choice("protocol") if self._applies("protocol") else None
         compress = self._choice("compress")
-        server_mode = self._choice("server_mode")
-        spec = RunSpec(
+        asked = Asked(
             urls=self._read(URLS),
-            tool=tool,
+            tool=self._choice("tool"),
             connections=self._read(CONNECTIONS),
             threads=self._read_if(THREADS) or DEFAULT_REQUEST.spec.threads,
             requests=self._read_if(REQUESTS),
@@ -465,15 +337,14 @@ class RunForm(Vertical):
             keepalive=self._applies("keepalive") and self.query_one("#keepalive", Checkbox).value,
             headers=self._read(HEADERS),
             compress=None if compress == NO_COMPRESSION else compress,
-        )
-        return RunRequest(
-            spec.validate() if check else spec,
-            server_mode=server_mode,
+            server_mode=self._choice("server_mode"),
             server_pid=self._read_if(SERVER_PID),
             server_name=self._read_if(SERVER_NAME),
+            server_host=self._read_if(SERVER_HOST),
             name=self._read(NAME),
             tags=self._read(TAGS),
         )
+        return run_request(asked, check=check)
 
     def _read(self, field: TextField[T]) -> T:
         try:
@@ -504,6 +375,7 @@ class RunForm(Vertical):
             "requests": mode == "count",
             "server_pid": server == "pid",
             "server_name": server == "name",
+            "server_host": server != "none",
             **{field.id: sweep for field in SWEEP_FIELDS},
         }
         return rules.get(name, True)

@@ -1,0 +1,148 @@
+"""The fields of a run as a person types them: each one's name (the flag it mirrors), its
+reader (text to value, or a one-line UsageError) and its hint. The run form shows them; the
+readers are those the command line's values go through, so both refuse the same things."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+from urllib.parse import urlsplit
+
+from tui_bench.analysis.thresholds import parse_slo
+from tui_bench.errors import UsageError
+from tui_bench.remote.ssh import SshHost
+from tui_bench.request.run import DEFAULT_DURATION_S, RunRequest
+from tui_bench.request.sweep_plan import parse_ramp, parse_vary
+from tui_bench.spec import RunSpec, validate_url
+from tui_bench.values import parse_duration, parse_positive_int
+
+T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
+
+NO_COMPRESSION = "none"
+# `;` separates headers only where a new `Name:` or the end follows, so that values such as
+# `Cookie: a=1; b=2` or `Accept: text/html;q=0.9` keep theirs.
+_HEADER_SEPARATOR = re.compile(r";\s*(?=[!#$%&'*+.^_`|~0-9A-Za-z-]+\s*:|$)")
+
+# As `tuibench run` defaults: h2load, -c 10 -t 1 -d 10.
+DEFAULT_REQUEST = RunRequest(RunSpec(urls=(), duration_s=DEFAULT_DURATION_S))
+
+
+def read_urls(text: str) -> tuple[str, ...]:
+    urls = tuple(text.split())
+    for url in urls:
+        validate_url(url)
+    return urls
+
+
+def read_headers(text: str) -> tuple[str, ...]:
+    """`;`-separated, on one line: `X-A: 1; Cookie: a=1; b=2` is two headers."""
+    return tuple(part for part in (p.strip() for p in _HEADER_SEPARATOR.split(text)) if part)
+
+
+def read_tags(text: str) -> tuple[str, ...]:
+    return tuple(tag for tag in (t.strip() for t in text.split(",")) if tag)
+
+
+def clauses(read: Callable[[str], object]) -> Callable[[str], tuple[str, ...]]:
+    """`;`-separated values of a repeatable flag (`c=1,2; m=1,10` is two `--vary`), each
+    checked by the flag's own reader and kept as typed."""
+
+    def read_clauses(text: str) -> tuple[str, ...]:
+        found = tuple(part for part in (p.strip() for p in text.split(";")) if part)
+        for clause in found:
+            read(clause)
+        return found
+
+    return read_clauses
+
+
+def checked(read: Callable[[str], object]) -> Callable[[str], str]:
+    """The text itself, once `read` accepts it."""
+
+    def read_checked(text: str) -> str:
+        read(text)
+        return text
+
+    return read_checked
+
+
+def required(read: Callable[[str], T]) -> Callable[[str], T]:
+    def read_required(text: str) -> T:
+        if not text:
+            raise UsageError("required")
+        return read(text)
+
+    return read_required
+
+
+def optional(read: Callable[[str], T]) -> Callable[[str], T | None]:
+    def read_optional(text: str) -> T | None:
+        return read(text) if text else None
+
+    return read_optional
+
+
+@dataclass(frozen=True)
+class TextField(Generic[T_co]):
+    """A typed-in field: its Input's id, its label (the flag it mirrors) and its reader."""
+
+    id: str
+    label: str
+    read: Callable[[str], T_co]
+    placeholder: str = ""
+
+
+URLS = TextField("urls", "URL(s)", read_urls, "http://127.0.0.1:8080/ (several: h2load)")
+CONNECTIONS = TextField("connections", "connections -c", required(parse_positive_int))
+THREADS = TextField("threads", "threads -t", required(parse_positive_int))
+STREAMS = TextField("streams", "streams -m", optional(parse_positive_int), "h2load's default: 1")
+DURATION = TextField("duration", "duration -d", required(parse_duration), "10s, 500ms, 2m")
+REQUESTS = TextField("requests", "requests -n", required(parse_positive_int), "e.g. 20000")
+WARM_UP = TextField("warm_up", "warm-up", optional(parse_duration), "none; e.g. 2s")
+HEADERS = TextField("headers", "headers -H", read_headers, "Name: value; Other: value")
+SERVER_PID = TextField("server_pid", "server pid", required(parse_positive_int))
+SERVER_NAME = TextField("server_name", "server name", required(str), "e.g. nginx")
+SERVER_HOST = TextField(
+    "server_host", "server host", optional(checked(SshHost.parse)), "user@host: sample it there"
+)
+NAME = TextField("name", "name", str, "optional")
+TAGS = TextField("tags", "tags", read_tags, "comma-separated")
+VARY = TextField("vary", "vary", clauses(parse_vary), "e.g. c=10,50,100; m=1,10")
+RAMP = TextField("ramp", "ramp", clauses(parse_ramp), "e.g. c=400/4 (c=100,200,300,400)")
+REPEAT = TextField("repeat", "repeat", required(parse_positive_int), "runs of every point")
+COOL_DOWN = TextField("cool_down", "cool-down", required(parse_duration), "between runs; 0: none")
+SLO = TextField("slo", "SLO", optional(checked(parse_slo)), "p99<50ms,errors<1% marks the knee")
+SWEEP_FIELDS = (VARY, RAMP, REPEAT, COOL_DOWN, SLO)
+TEXT_FIELDS: tuple[TextField[object], ...] = (
+    URLS,
+    CONNECTIONS,
+    THREADS,
+    STREAMS,
+    DURATION,
+    REQUESTS,
+    WARM_UP,
+    HEADERS,
+    SERVER_PID,
+    SERVER_NAME,
+    SERVER_HOST,
+    NAME,
+    TAGS,
+    *SWEEP_FIELDS,
+)
+
+
+def protocol_of(spec: RunSpec) -> str:
+    if spec.h1:
+        return "h1"
+    return "h2" if spec.urls and spec.tls else "h2c"
+
+
+def with_scheme(urls: str, scheme: str) -> str:
+    """`urls` with every http:// or https:// URL turned to `scheme`; other words as typed."""
+    return " ".join(
+        f"{scheme}{word[word.index(':') :]}" if urlsplit(word).scheme in ("http", "https") else word
+        for word in urls.split()
+    )
