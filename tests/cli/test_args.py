@@ -1,10 +1,13 @@
 import argparse
+import io
 
 import pytest
 
 from tui_bench.cli.args import build_parser, duration
 from tui_bench.cli.commands import request_from_args
-from tui_bench.cli.progress import second_line
+from tui_bench.cli.progress import ProgressPrinter, second_line
+from tui_bench.engine.events import SecondClosed
+from tui_bench.spec import RunSpec
 
 
 @pytest.mark.parametrize(
@@ -46,7 +49,7 @@ def test_progress_line_shows_what_the_second_measured() -> None:
         "server_rss_bytes": 12 * 2**20,
         "client_cpu_pct": 88.0,
     }
-    line = second_line(row, None)
+    line = second_line(row)
     assert line.startswith("[   3s]")
     for part in (
         "45,123 req/s",
@@ -56,3 +59,32 @@ def test_progress_line_shows_what_the_second_measured() -> None:
         "client 88% cpu",
     ):
         assert part in line
+
+
+def test_progress_lines_end_with_the_run_and_say_what_the_percent_is_of() -> None:
+    out = io.StringIO()
+    printer = ProgressPrinter(out, RunSpec(urls=("http://127.0.0.1:1/",), duration_s=4.0))
+    rows = [
+        *({"t_s": t, "window_s": 1.0, "requests": 1000, "rps": 1000} for t in range(4)),
+        # The few milliseconds the run lasted into its fifth second: no line of their own.
+        {"t_s": 4, "window_s": 0.02, "requests": 20, "rps": 1000.0},
+    ]
+    for row in rows:
+        printer(SecondClosed(row))
+    lines = out.getvalue().splitlines()
+    assert [line[:22] for line in lines] == [
+        "[   1s]   25% of -d 4s",
+        "[   2s]   50% of -d 4s",
+        "[   3s]   75% of -d 4s",
+        "[   4s]  100% of -d 4s",
+    ]
+
+
+def test_a_partial_last_second_is_labelled_and_rated_by_what_it_lasted() -> None:
+    out = io.StringIO()
+    printer = ProgressPrinter(out, RunSpec(urls=("http://127.0.0.1:1/",), requests=2500))
+    printer(SecondClosed({"t_s": 0, "window_s": 1.0, "requests": 2000, "rps": 2000}))
+    printer(SecondClosed({"t_s": 1, "window_s": 0.5, "requests": 500, "rps": 1000.0}))
+    first, last = out.getvalue().splitlines()
+    assert first.startswith("[   1s]   80% of -n 2,500  2,000 req/s")
+    assert last.startswith("[ 1.5s]  100% of -n 2,500  1,000 req/s")

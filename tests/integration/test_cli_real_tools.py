@@ -50,7 +50,7 @@ def test_h2load_h2c_count_mode(nginx: DemoTarget, sessions: Path) -> None:
     session = store.load(result["session_path"])
     assert session.status == "completed"
     assert session.doc["server"]["name"] == "nginx"
-    assert sum(row["rps"] for row in session.series) == 20000
+    assert sum(row["requests"] for row in session.series) == 20000
     assert "same-machine" in {w["code"] for w in session.doc["warnings"]}
     # Each line of the output with when it came, in order, for the replay: lines cut at
     # newlines only, as the run reads them.
@@ -74,7 +74,7 @@ def test_h2load_duration_with_warm_up_samples_the_server(nginx: DemoTarget, sess
     assert any(row["client_cpu_pct"] for row in session.series)
     assert session.doc["samples"], "resource samples are kept"
     csv = tuibench("export", session.id, "--format", "csv").stdout.splitlines()
-    assert csv[0].startswith("t_s,rps,")
+    assert csv[0].startswith("t_s,window_s,requests,rps,")
     assert len(csv) == len(session.series) + 1
     assert "[" in stderr and "req/s" in stderr, "live progress lines on stderr"
 
@@ -99,7 +99,7 @@ def test_wrk_with_live_counts(nginx: DemoTarget, sessions: Path) -> None:
     assert result["tool"] == "wrk" and result["rps"] > 100
     assert result["latency"]["p99_s"] > 0
     session = store.load(result["session_path"])
-    assert sum(row["rps"] or 0 for row in session.series) > 0, "live counts from the Lua hook"
+    assert sum(row["requests"] or 0 for row in session.series) > 0, "live counts from the Lua hook"
 
 
 def test_ab_count_mode(nginx: DemoTarget, sessions: Path) -> None:
@@ -297,3 +297,22 @@ def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+def test_the_last_partial_second_is_a_partial_window_not_a_cliff(
+    nginx: DemoTarget, sessions: Path
+) -> None:
+    need("h2load")
+    code, result, stderr = run_json("-d", "3.5", "-c", "4", "-m", "4", nginx.urls["h2c"])
+    assert code == 0, stderr
+    series = store.load(result["session_path"]).series
+    assert sum(row["requests"] for row in series) == result["requests"]["total"]
+    whole = [row for row in series if row["window_s"] == 1.0 and row["requests"]]
+    last = series[-1]
+    assert 0.4 <= last["window_s"] < 0.7, [(r["t_s"], r["window_s"]) for r in series]
+    assert last["rps"] == pytest.approx(last["requests"] / last["window_s"], rel=0.01)
+    typical = sorted(row["rps"] for row in whole)[len(whole) // 2]
+    assert last["rps"] > 0.6 * typical, "per real second: no cliff at the end"
+    assert "[ 3.5s]" in stderr and "[   4s]" not in stderr
+    csv = tuibench("export", result["session_path"], "--format", "csv").stdout.splitlines()
+    assert csv[0].startswith("t_s,window_s,requests,rps,")

@@ -36,7 +36,7 @@ def test_tool_crash_mid_run_keeps_what_was_measured(sessions: Path, quiet_url: s
     assert "SIGSEGV" in result["message"]
     assert result["requests"]["total"] == 500, "the request log written before the crash"
     session = store.load(result["session_path"])
-    assert sum(row["rps"] for row in session.series) == 500
+    assert sum(row["requests"] for row in session.series) == 500
     assert "starting benchmark" in session.doc["raw"]["stdout"]
 
 

@@ -329,7 +329,7 @@ async def test_export_format_follows_the_choice_and_the_extension(
         await pilot.press("enter")
         await until(pilot, (tmp_path / "series.csv").exists, "the csv export")
         await app.workers.wait_for_complete()
-        assert (tmp_path / "series.csv").read_text().startswith("t_s,rps,")
+        assert (tmp_path / "series.csv").read_text().startswith("t_s,window_s,requests,rps,")
 
 
 async def test_export_errors_and_escape(store_dir: Path, tmp_path: Path) -> None:

@@ -108,7 +108,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 async def run_headless(spec: RunSpec, tool: Tool, engine: EngineOptions) -> RunFinished:
-    return await until_done(engine.controller(spec, tool, ProgressPrinter()))
+    return await until_done(engine.controller(spec, tool, ProgressPrinter(spec=spec)))
 
 
 class Stoppable(Protocol[T_co]):

@@ -9,12 +9,22 @@ from typing import Any, TextIO
 from tui_bench.engine.events import Event, Progress, RunFinished, RunWarning, SecondClosed
 from tui_bench.formats import fmt_bytes, fmt_count, fmt_seconds
 from tui_bench.report.text import result_rows
+from tui_bench.spec import RunSpec
+from tui_bench.values import format_duration
+
+# A last window shorter than this gets no line of its own: a rate over a few milliseconds is
+# noise. Its requests are in the series and the summary all the same.
+MIN_LINE_WINDOW_S = 0.25
 
 
-def second_line(row: Mapping[str, Any], progress: Progress | None) -> str:
-    parts = [f"[{row['t_s'] + 1:>4}s]"]
-    if progress is not None and progress.fraction is not None:
-        parts.append(f"{progress.fraction * 100:3.0f}%")
+def second_line(row: Mapping[str, Any], done: str | None = None) -> str:
+    """`[   3s]  30% of -d 10s  45,123 req/s ...`: the end of the row's window (`[ 3.5s]`
+    for a partial one), how far the run is (`done`), then what the window measured."""
+    window = row.get("window_s") or 1.0
+    end = row["t_s"] + window
+    parts = [f"[{end:>4.0f}s]" if window == 1.0 else f"[{end:>4.1f}s]"]
+    if done is not None:
+        parts.append(done)
     if row.get("rps") is not None:
         parts.append(f"{fmt_count(row['rps'])} req/s")
     if row.get("errors"):
@@ -37,20 +47,43 @@ class ProgressPrinter:
     must go on being saved, so such errors only silence the printer.
     """
 
-    def __init__(self, out: TextIO = sys.stderr) -> None:
+    def __init__(self, out: TextIO = sys.stderr, spec: RunSpec | None = None) -> None:
         self.out = out
+        self.spec = spec
         self._progress: Progress | None = None
+        self._requests = 0
         self._silent = False
 
     def __call__(self, event: Event) -> None:
         if isinstance(event, Progress):
             self._progress = event
         elif isinstance(event, SecondClosed):
-            self.write(second_line(event.row, self._progress))
+            self._requests += event.row.get("requests") or 0
+            if (event.row.get("window_s") or 1.0) >= MIN_LINE_WINDOW_S:
+                self.write(second_line(event.row, self._done(event.row)))
         elif isinstance(event, RunWarning):
             self.write(f"warning: {event.message}")
         elif isinstance(event, RunFinished) and event.message:
             self.write(f"{event.status}: {event.message}")
+
+    def _done(self, row: Mapping[str, Any]) -> str | None:
+        """How far the run is at the end of `row`, from the row itself (the last lines of a
+        run come together at its end: the latest Progress would be stale for them)."""
+        spec = self.spec
+        if spec is None:
+            return None
+        if spec.requests is not None:
+            fraction = self._requests / spec.requests if self._requests else None
+            if fraction is None and self._progress is not None:
+                fraction = self._progress.fraction
+            whole = f"-n {spec.requests:,}"
+        else:
+            planned = spec.planned_s
+            if not planned:
+                return None
+            fraction = (row["t_s"] + (row.get("window_s") or 1.0)) / planned
+            whole = f"-d {format_duration(planned)}"
+        return None if fraction is None else f"{min(fraction, 1.0) * 100:3.0f}% of {whole}"
 
     def write(self, line: str) -> None:
         if self._silent:

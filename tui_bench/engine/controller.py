@@ -44,7 +44,7 @@ from tui_bench.engine.events import (
 from tui_bench.engine.log_ingest import LogIngest, LogTail
 from tui_bench.engine.outcome import build_result, judge
 from tui_bench.engine.reach import unreachable
-from tui_bench.engine.series import SeriesBuilder, traffic_from_log
+from tui_bench.engine.series import SeriesBuilder, traffic_from_log, window_of
 from tui_bench.errors import TuibenchError
 from tui_bench.remote.server import RemoteServer, ServerOnHost, spawn_ssh
 from tui_bench.runners.invocation import Invocation, build
@@ -426,8 +426,10 @@ class RunController:
                     self._count_row()
             self._emit(Progress(elapsed, self._progress(elapsed), self._done, self._phase))
 
-    def _count_row(self) -> None:
-        self._row(self._series.traffic_from_count(self._count_second, self._done))
+    def _count_row(self, end_s: float | None = None) -> None:
+        """The row of the current second; `end_s`: the run ended then, within it."""
+        window = 1.0 if end_s is None else window_of(self._count_second, end_s)
+        self._row(self._series.traffic_from_count(self._count_second, self._done, window))
         self._count_second += 1
 
     def _ingest_step(self) -> list[Any]:
@@ -435,15 +437,16 @@ class RunController:
         return self._ingest.feed(self._tail.read_new())
 
     async def _final_traffic(self) -> None:
+        end_s = time.monotonic() - self._t0
         if self._ingest is None or self._tail is None:
             # The last, partial second of a tool that only reports running counts.
-            self._count_row()
+            self._count_row(end_s)
             return
         closed = await asyncio.to_thread(self._ingest_step)
         # Up to the end of the run: seconds after the last request show as zeros (a stall).
-        end_us = self._t0_us + int((time.monotonic() - self._t0) * 1e6)
+        end_us = self._t0_us + int(end_s * 1e6)
         for stats in [*closed, *self._ingest.close(end_us)]:
-            self._row(traffic_from_log(stats))
+            self._row(traffic_from_log(stats, window_of(stats.t_s, end_s)))
         self._tail.close()
 
     def _row(self, traffic: dict[str, Any]) -> None:

@@ -62,8 +62,8 @@ class LiveState:
         # Counts every line ever seen, so a log pane knows how many of `output` are new.
         self.lines_seen = 0
         self.finished: RunFinished | None = None
-        self._rps_sum = 0.0
-        self._rps_rows = 0
+        self._requests_seen = 0.0
+        self._seconds_seen = 0.0
 
     def apply(self, event: Event) -> None:
         if isinstance(event, OutputLine):
@@ -104,8 +104,12 @@ class LiveState:
         self.rows.append(row)
         self.rows_version += 1
         if row.get("rps") is not None:
-            self._rps_sum += row["rps"]
-            self._rps_rows += 1
+            # Requests over seconds, so a partial last second weighs what it lasted (a
+            # row saved before windows were kept is a whole second of `rps` requests).
+            window = row.get("window_s") or 1.0
+            requests = row.get("requests")
+            self._requests_seen += requests if requests is not None else row["rps"] * window
+            self._seconds_seen += window
         self.error_total += row.get("errors") or 0
         for key in STATUS_CLASSES:
             self.status_totals[key] += row.get(key) or 0
@@ -144,7 +148,7 @@ class LiveState:
 
     @property
     def rps_overall(self) -> float | None:
-        return self._rps_sum / self._rps_rows if self._rps_rows else None
+        return self._requests_seen / self._seconds_seen if self._seconds_seen else None
 
     @property
     def latency(self) -> dict[str, float | None]:

@@ -6,9 +6,10 @@ request time in µs. A request belongs to the second of its completion, start + 
 counted from the run's start `t0_us`.
 
 h2load's threads append lines as their requests finish, so lines come roughly, not exactly,
-in completion order. A second therefore stays open until a completion at least GRACE_S past
-its end has been seen; only then is it emitted. Results do not depend on how the file was cut
-into chunks as long as no line arrives more than GRACE_S late.
+in completion order. A second therefore stays open until a completion at least GRACE_US past
+its end has been seen; only then is it emitted (a quarter second after it ends, not a whole
+one). Results do not depend on how the file was cut into chunks as long as no line arrives
+more than GRACE_US late.
 
 Parsing is one `np.fromstring` call per chunk plus a few vectorized checks; only a chunk
 that fails them is re-read line by line to skip and count the bad lines.
@@ -30,7 +31,9 @@ from tui_bench.histogram import MAX_US, LatencyHistogram
 from tui_bench.result import STATUS_CLASSES
 from tui_bench.storage.session import OVERALL_PERCENTILES
 
-GRACE_S = 1
+# h2load writes a line as its request completes: lines from its threads interleave within
+# milliseconds, far below this.
+GRACE_US = 250_000
 
 _US_PER_S = 1_000_000
 # h2load writes start_us with 16 digits (every date from 2001 to 2286).
@@ -177,7 +180,8 @@ class LogIngest:
         self._open: dict[int, _OpenSecond] = {}
         # Every second before this one has been emitted: it is the oldest open second.
         self._next_emit = 0
-        self._newest = -1
+        # The latest completion seen, in µs since t0.
+        self._newest_us = -1
         self._overall = LatencyHistogram()
         self._requests = 0
         self._errors = 0
@@ -204,7 +208,7 @@ class LogIngest:
             self._discarding = True
         if end:
             self._ingest(data[:end])
-        return self._emit_through(self._newest - 1 - GRACE_S)
+        return self._emit_through((self._newest_us - GRACE_US) // _US_PER_S - 1)
 
     def close(self, end_us: int | None = None) -> list[SecondStats]:
         """Reads an unterminated last line and emits every second still open. With `end_us`
@@ -252,7 +256,9 @@ class LogIngest:
         if not rows.size:
             return
         start, status, duration = rows[:, 0], rows[:, 1], rows[:, 2]
-        seconds = (start + duration - self._t0_us) // _US_PER_S
+        completed_us = start + duration - self._t0_us
+        self._newest_us = max(self._newest_us, int(completed_us.max()))
+        seconds = completed_us // _US_PER_S
         # A line for a second already emitted is counted in the oldest open second: late
         # by more than the grace, it can no longer change what was reported.
         np.maximum(seconds, self._next_emit, out=seconds)
@@ -267,7 +273,6 @@ class LogIngest:
             bounds = [0, *cuts.tolist(), seconds.size]
         for lo, hi in pairwise(bounds):
             self._add(int(seconds[lo]), status[lo:hi], duration[lo:hi])
-        self._newest = max(self._newest, last)
 
     def _add(self, t_s: int, status: Int64Array, duration: Int64Array) -> None:
         second = self._open.get(t_s)

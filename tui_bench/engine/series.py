@@ -17,12 +17,16 @@ from tui_bench.storage.session import OVERALL_LATENCY_COLUMNS
 GOOD_CLASSES = ("2xx", "3xx")
 
 
-def traffic_from_log(stats: SecondStats) -> dict[str, Any]:
+def traffic_from_log(stats: SecondStats, window_s: float = 1.0) -> dict[str, Any]:
+    """A row of the series; `window_s` is how much of its second the run lasted (the last
+    one is usually cut short): the rates are per real second of it."""
     good = sum(stats.status.get(c, 0) for c in GOOD_CLASSES)
     return {
         "t_s": stats.t_s,
-        "rps": stats.requests,
-        "good_rps": good,
+        "window_s": window_s,
+        "requests": stats.requests,
+        "rps": rate(stats.requests, window_s),
+        "good_rps": rate(good, window_s),
         # Anything that did not get a 2xx/3xx: transport failures and 4xx/5xx alike.
         "errors": stats.requests - good,
         **{c: stats.status.get(c, 0) for c in STATUS_CLASSES},
@@ -47,13 +51,20 @@ class SeriesBuilder:
     def add_sample(self, sample: ResourceSample) -> None:
         self._samples[math.floor(sample.t_s)].append(sample)
 
-    def traffic_from_count(self, t_s: int, done_total: int | None) -> dict[str, Any]:
+    def traffic_from_count(
+        self, t_s: int, done_total: int | None, window_s: float = 1.0
+    ) -> dict[str, Any]:
         """A row for tools that only report a running count (wrk's hook, ab's lines)."""
         if done_total is None:
-            return {"t_s": t_s, "rps": None}
-        rps = max(0, done_total - self._done_before)
+            return {"t_s": t_s, "window_s": window_s, "requests": None, "rps": None}
+        requests = max(0, done_total - self._done_before)
         self._done_before = max(self._done_before, done_total)
-        return {"t_s": t_s, "rps": rps}
+        return {
+            "t_s": t_s,
+            "window_s": window_s,
+            "requests": requests,
+            "rps": rate(requests, window_s),
+        }
 
     def row(self, traffic: Mapping[str, Any]) -> dict[str, Any]:
         """`traffic` plus the resources of the same second; older samples are released."""
@@ -62,6 +73,17 @@ class SeriesBuilder:
         for stale in [k for k in self._samples if k < t_s]:
             del self._samples[stale]
         return {**traffic, **resources_of(samples)}
+
+
+def rate(count: int, window_s: float) -> float:
+    """Per real second of the window; a whole second gives the count itself."""
+    return count if window_s == 1.0 else round(count / window_s, 2)
+
+
+def window_of(t_s: int, end_s: float) -> float:
+    """How much of second `t_s` a run that ended `end_s` into it lasted: 1 before its last
+    second, the part of it the run lasted in that one (never 0: at least a millisecond)."""
+    return round(min(1.0, max(0.001, end_s - t_s)), 3)
 
 
 def resources_of(samples: list[ResourceSample]) -> dict[str, Any]:

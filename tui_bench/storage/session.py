@@ -52,6 +52,10 @@ OVERALL_LATENCY_KEYS = tuple(f"p{q}_s" for q in OVERALL_PERCENTILES)
 # Columns of the per-interval series, in export order; the CSV header is this list.
 SERIES_COLUMNS = (
     "t_s",
+    # How long the row's window is (the last one is usually cut short) and how many
+    # requests completed in it; rps and good_rps are per real second of it.
+    "window_s",
+    "requests",
     "rps",
     "good_rps",
     "errors",
