@@ -23,6 +23,7 @@ from textual.widgets import Footer, ProgressBar, RichLog
 from tui_bench.engine.events import Event, RunFinished
 from tui_bench.engine.live_state import LiveState
 from tui_bench.errors import TuibenchError
+from tui_bench.formats import fmt_bytes, fmt_compact, fmt_seconds
 from tui_bench.report.exit_codes import EXIT_CODES
 from tui_bench.spec import RunSpec
 from tui_bench.storage import store
@@ -111,11 +112,15 @@ class MonitorScreen(Screen[None]):
         yield ProgressBar(total=1.0, show_eta=False, id="progress")
         yield SteadyStatic(id="summary")
         with Container(id="panels"):
-            yield MetricPanel("Throughput", sparklines=["req/s"], id="throughput")
-            yield MetricPanel("Latency (1 s window)", sparklines=["p99"], id="latency")
+            yield MetricPanel("Throughput", sparklines={"req/s": fmt_compact}, id="throughput")
+            yield MetricPanel("Latency (1 s window)", sparklines={"p99": fmt_seconds}, id="latency")
             yield MetricPanel("Status & errors", id="status")
-            yield MetricPanel("Server", sparklines=["cpu", "rss"], id="server")
-            yield MetricPanel("Client (load generator)", sparklines=["cpu"], id="client")
+            yield MetricPanel(
+                "Server", sparklines={"cpu": render.pct, "rss": fmt_bytes}, id="server"
+            )
+            yield MetricPanel(
+                "Client (load generator)", sparklines={"cpu": render.pct}, id="client"
+            )
             yield MetricPanel("Warnings", id="warnings")
         yield RunChart(id="chart")
         yield RichLog(id="log", max_lines=self.state.output.maxlen, markup=False, wrap=False)

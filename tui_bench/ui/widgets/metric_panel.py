@@ -5,7 +5,7 @@ Every panel of the live screen is one of these; they differ only in what they ar
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -29,24 +29,29 @@ class MetricPanel(Vertical, can_focus=True):
         & > .spark { height: 1; }
         & > .spark > Label { width: 6; color: $text-muted; }
         & > .spark > Sparkline { width: 1fr; height: 1; }
+        & > .spark > .top { width: auto; min-width: 5; padding-left: 1; color: $text-muted; }
         &.-expanded > .spark { height: 1fr; max-height: 8; }
         &.-expanded > .spark > Sparkline { height: 1fr; }
     }
     """
 
-    def __init__(self, title: str, *, sparklines: Sequence[str] = (), id: str) -> None:
+    def __init__(
+        self, title: str, *, sparklines: Mapping[str, Callable[[float], str]] | None = None, id: str
+    ) -> None:
+        """`sparklines`: each one's name, and how its greatest value is written beside it."""
         super().__init__(id=id)
         self.border_title = title
-        self._spark_names = tuple(sparklines)
+        self._sparklines = dict(sparklines or {})
         # The last note set: reading border_subtitle back builds its markup each time.
         self._note: str | None = None
 
     def compose(self) -> ComposeResult:
         yield SteadyStatic(classes="body")
-        for name in self._spark_names:
+        for name in self._sparklines:
             with Horizontal(classes="spark"):
                 yield Label(name)
                 yield Sparkline([], name=name)
+                yield Label("", classes="top", name=name)
 
     def show(
         self,
@@ -60,7 +65,18 @@ class MetricPanel(Vertical, can_focus=True):
         self.query_one(".body", SteadyStatic).show(body)
         if note is not None and note != self._note:
             self._note = self.border_subtitle = note
+        if series is None:
+            return
         for spark in self.query(Sparkline):
-            if series is not None and spark.name is not None and spark.name in series:
-                # Sparkline only notices a new list, not a changed one.
-                spark.data = series[spark.name]
+            if spark.name is not None and spark.name in series:
+                values = series[spark.name]
+                # Anchored at zero, so that a 4 % wobble looks like one (Sparkline scales
+                # from the data's least value to its greatest). A new list: Sparkline only
+                # notices that, not a changed one.
+                spark.data = [0.0, *values] if values else []
+        for top in self.query(".top").results(Label):
+            if top.name is not None and top.name in series:
+                values = series[top.name]
+                text = f"≤{self._sparklines[top.name](max(values))}" if values else ""
+                if text != top.content:
+                    top.update(text)

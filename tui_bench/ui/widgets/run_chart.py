@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, cast
 
 from textual_plotext import PlotextPlot
 
 from tui_bench.engine.live_state import LiveState
+
+# A last window shorter than this is not drawn: a rate over a few milliseconds is noise.
+MIN_WINDOW_S = 0.25
+# The legend, in the border (plotext's own would cover the first seconds): each line has
+# its own marker and says its axis in words, not told apart by colour alone.
+LEGEND = "• req/s (left axis)   x p99 ms (right axis)"
 
 
 def thin(values: Sequence[float], most: int) -> list[float]:
@@ -16,26 +23,49 @@ def thin(values: Sequence[float], most: int) -> list[float]:
     return list(values[(len(values) - 1) % step :: step])
 
 
+def window_end(row: Mapping[str, Any]) -> float:
+    """A row is drawn where its window ends: the first second at 1 s, a last half at 3.5 s."""
+    return float(row["t_s"]) + float(row.get("window_s") or 1.0)
+
+
 class RunChart(PlotextPlot):
     DEFAULT_CSS = """
     RunChart { height: 2fr; min-height: 8; border: round $primary-darken-1; }
     """
 
+    def on_mount(self) -> None:
+        self.border_subtitle = LEGEND
+
     def show(self, state: LiveState) -> None:
-        rows = [r for r in state.rows if r.get("rps") is not None]
+        rows = [
+            r
+            for r in state.rows
+            if r.get("rps") is not None and (r.get("window_s") or 1.0) >= MIN_WINDOW_S
+        ]
         most = 2 * max(self.size.width, 1)
-        seconds = thin([float(r["t_s"]) for r in rows], most)
         plt = self.plt
         plt.clear_data()
-        plt.title("req/s and p99 (ms)")
-        if seconds:
-            plt.plot(seconds, thin([float(r["rps"]) for r in rows], most), label="req/s")
-            p99 = [r for r in rows if r.get("p99_s") is not None]
-            if p99:
-                plt.plot(
-                    thin([float(r["t_s"]) for r in p99], most),
-                    thin([r["p99_s"] * 1e3 for r in p99], most),
-                    label="p99 ms",
-                    yside="right",
-                )
+        plt.title("req/s and p99 over the run (s)")
+        if not rows:
+            self.refresh()
+            return
+        seconds = thin([window_end(r) for r in rows], most)
+        rps = thin([float(r["rps"]) for r in rows], most)
+        plt.plot(seconds, rps, marker="•")
+        # From the start of the run, and room above the highest point: a single point (or a
+        # flat line) is not drawn on the frame's edge.
+        plt.xlim(0, max(seconds[-1], 1.0))
+        # plotext's own hints type `yside` as a number; it takes "left" or "right".
+        ylim = cast(Callable[..., None], plt.ylim)
+        ylim(0, max(rps) * 1.1 or 1.0, yside="left")
+        p99 = [r for r in rows if r.get("p99_s") is not None]
+        if p99:
+            ms = thin([r["p99_s"] * 1e3 for r in p99], most)
+            plt.plot(
+                thin([window_end(r) for r in p99], most),
+                ms,
+                marker="x",
+                yside="right",
+            )
+            ylim(0, max(ms) * 1.1 or 1.0, yside="right")
         self.refresh()

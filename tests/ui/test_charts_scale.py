@@ -1,0 +1,56 @@
+"""Small changes look small: sparklines are anchored at zero and say their top; the big
+chart starts at the run's start and keeps a single point off the frame."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.widgets import Label, Sparkline
+
+from tui_bench.engine.events import SecondClosed
+from tui_bench.engine.live_state import LiveState
+from tui_bench.formats import fmt_compact
+from tui_bench.spec import RunSpec
+from tui_bench.ui.widgets.metric_panel import MetricPanel
+from tui_bench.ui.widgets.run_chart import LEGEND, RunChart, window_end
+
+
+class Panel(App[None]):
+    def compose(self) -> ComposeResult:
+        yield MetricPanel("Throughput", sparklines={"req/s": fmt_compact}, id="throughput")
+
+
+async def test_a_four_percent_wobble_is_drawn_against_zero() -> None:
+    app = Panel()
+    async with app.run_test(size=(60, 8)) as pilot:
+        panel = app.query_one(MetricPanel)
+        panel.show(Text("now"), {"req/s": [50_000.0, 52_000.0, 50_500.0]})
+        await pilot.pause()
+        spark = panel.query_one(Sparkline)
+        assert spark.data == [0.0, 50_000.0, 52_000.0, 50_500.0]
+        top = panel.query_one(".top", Label)
+        assert str(top.content) == "≤52k"
+
+
+def test_rows_are_drawn_where_their_window_ends() -> None:
+    assert window_end({"t_s": 0}) == 1.0
+    assert window_end({"t_s": 3, "window_s": 0.5}) == 3.5
+
+
+class Chart(App[None]):
+    def compose(self) -> ComposeResult:
+        yield RunChart()
+
+
+async def test_one_second_of_data_has_axes_from_zero_and_a_legend_in_words() -> None:
+    app = Chart()
+    state = LiveState(RunSpec(urls=("http://127.0.0.1:1/",), duration_s=1.0))
+    state.apply(SecondClosed({"t_s": 0, "window_s": 1.0, "rps": 4000, "p99_s": 0.002}))
+    async with app.run_test(size=(80, 20)) as pilot:
+        chart = app.query_one(RunChart)
+        chart.show(state)
+        await pilot.pause()
+        assert chart.border_subtitle == LEGEND and "req/s (left axis)" in LEGEND
+        drawn = chart.plt.uncolorize(chart.plt.build()).splitlines()
+        assert drawn[2].startswith("4400.0┤"), "the point sits below the top, not on it"
+        assert drawn[-1].split()[0] == "0.00", "the time axis starts with the run"
