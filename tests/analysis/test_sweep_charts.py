@@ -113,7 +113,8 @@ def test_a_single_run_is_drawn_over_time() -> None:
     session = store.load(EXAMPLE_RUN)
     rps, latency = charts(session, metrics_of("rps,p50,p99", sweep=False))
     assert rps.title == "req/s over the run" and rps.x.label == "time (s)"
-    assert rps.lines[0].x == tuple(float(r["t_s"]) for r in session.series)
+    # Each second where it ends, from the first: 1 s, 2 s ...
+    assert rps.lines[0].x == tuple(float(r["t_s"]) + 1 for r in session.series)
     assert latency.title == "latency over the run"
     assert [line.name for line in latency.lines] == ["p50", "p99"]
     assert latency.lines[1].y[0] == session.series[0]["p99_s"] * 1e3

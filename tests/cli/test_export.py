@@ -20,7 +20,7 @@ def session(tmp_path: Path) -> Path:
 def test_export_to_a_file(session: Path, tmp_path: Path) -> None:
     target = tmp_path / "out.csv"
     assert main(["export", str(session), "-f", "csv", "-o", str(target)]) == 0
-    assert target.read_text().startswith("t_s,rps,good_rps,")
+    assert target.read_text().startswith("t_s,window_s,requests,rps,good_rps,")
 
 
 def test_export_over_the_session_itself_is_refused(

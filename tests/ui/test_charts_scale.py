@@ -11,8 +11,9 @@ from tui_bench.engine.events import SecondClosed
 from tui_bench.engine.live_state import LiveState
 from tui_bench.formats import fmt_compact
 from tui_bench.spec import RunSpec
+from tui_bench.storage.session import window_end
 from tui_bench.ui.widgets.metric_panel import MetricPanel
-from tui_bench.ui.widgets.run_chart import LEGEND, RunChart, window_end
+from tui_bench.ui.widgets.run_chart import LEGEND, RunChart
 
 
 class Panel(App[None]):

@@ -19,7 +19,7 @@ from typing import Any
 
 from tui_bench.analysis.sweep_points import verdict_of
 from tui_bench.errors import UsageError
-from tui_bench.storage.session import Session
+from tui_bench.storage.session import Session, shown_window, window_end
 from tui_bench.storage.sweep_doc import LABEL, parameters, point_parameters, shown
 
 # Numbers whose largest is this many times the smallest are spaced by their logarithm.
@@ -256,11 +256,11 @@ def run_charts(series: Sequence[Mapping[str, Any]], metrics: Sequence[Metric]) -
         for metric in group:
             column = metric.column
             assert column is not None, "metrics_of keeps a run to the series' columns"
-            rows = [r for r in series if r.get(column) is not None]
+            rows = [r for r in series if r.get(column) is not None and shown_window(r)]
             lines.append(
                 Line(
                     name=metric.title if len(group) > 1 else "",
-                    x=tuple(float(r["t_s"]) for r in rows),
+                    x=tuple(window_end(r) for r in rows),
                     y=tuple(r[column] * metric.scale for r in rows),
                 )
             )

@@ -10,11 +10,8 @@ from tui_bench.engine.events import Event, Progress, RunFinished, RunWarning, Se
 from tui_bench.formats import fmt_bytes, fmt_count, fmt_seconds
 from tui_bench.report.text import result_rows
 from tui_bench.spec import RunSpec
+from tui_bench.storage.session import shown_window
 from tui_bench.values import format_duration
-
-# A last window shorter than this gets no line of its own: a rate over a few milliseconds is
-# noise. Its requests are in the series and the summary all the same.
-MIN_LINE_WINDOW_S = 0.25
 
 
 def second_line(row: Mapping[str, Any], done: str | None = None) -> str:
@@ -59,7 +56,7 @@ class ProgressPrinter:
             self._progress = event
         elif isinstance(event, SecondClosed):
             self._requests += event.row.get("requests") or 0
-            if (event.row.get("window_s") or 1.0) >= MIN_LINE_WINDOW_S:
+            if shown_window(event.row):
                 self.write(second_line(event.row, self._done(event.row)))
         elif isinstance(event, RunWarning):
             self.write(f"warning: {event.message}")

@@ -76,6 +76,21 @@ SERIES_COLUMNS = (
     "client_thread_max_pct",
     *(f"overall_{key}" for key in OVERALL_LATENCY_KEYS),
 )
+# A window shorter than this is not drawn or printed on its own: a rate over a few
+# milliseconds is noise. Its requests count all the same.
+MIN_SHOWN_WINDOW_S = 0.25
+
+
+def window_end(row: Mapping[str, Any]) -> float:
+    """When a row's window ends, in seconds into the run: 1 for the first second, 3.5 for a
+    last half second (a row saved before windows were kept is a whole second)."""
+    return float(row["t_s"]) + float(row.get("window_s") or 1.0)
+
+
+def shown_window(row: Mapping[str, Any]) -> bool:
+    return float(row.get("window_s") or 1.0) >= MIN_SHOWN_WINDOW_S
+
+
 # The row column of each whole-run percentile, by its key.
 OVERALL_LATENCY_COLUMNS = {key: f"overall_{key}" for key in OVERALL_LATENCY_KEYS}
 

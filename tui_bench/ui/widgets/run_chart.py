@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, cast
+from collections.abc import Callable, Sequence
+from typing import cast
 
 from textual_plotext import PlotextPlot
 
 from tui_bench.engine.live_state import LiveState
+from tui_bench.storage.session import shown_window, window_end
 
-# A last window shorter than this is not drawn: a rate over a few milliseconds is noise.
-MIN_WINDOW_S = 0.25
 # The legend, in the border (plotext's own would cover the first seconds): each line has
 # its own marker and says its axis in words, not told apart by colour alone.
 LEGEND = "• req/s (left axis)   x p99 ms (right axis)"
@@ -23,11 +22,6 @@ def thin(values: Sequence[float], most: int) -> list[float]:
     return list(values[(len(values) - 1) % step :: step])
 
 
-def window_end(row: Mapping[str, Any]) -> float:
-    """A row is drawn where its window ends: the first second at 1 s, a last half at 3.5 s."""
-    return float(row["t_s"]) + float(row.get("window_s") or 1.0)
-
-
 class RunChart(PlotextPlot):
     DEFAULT_CSS = """
     RunChart { height: 2fr; min-height: 8; border: round $primary-darken-1; }
@@ -37,11 +31,7 @@ class RunChart(PlotextPlot):
         self.border_subtitle = LEGEND
 
     def show(self, state: LiveState) -> None:
-        rows = [
-            r
-            for r in state.rows
-            if r.get("rps") is not None and (r.get("window_s") or 1.0) >= MIN_WINDOW_S
-        ]
+        rows = [r for r in state.rows if r.get("rps") is not None and shown_window(r)]
         most = 2 * max(self.size.width, 1)
         plt = self.plt
         plt.clear_data()
