@@ -120,3 +120,10 @@ def validate_url(url: str) -> None:
         parts.port  # noqa: B018 - raises on a bad port
     except ValueError:
         raise UsageError(f"bad URL {url!r}: bad port") from None
+
+
+def with_scheme(url: str, scheme: str) -> str:
+    """An http:// or https:// `url` turned to `scheme`; anything else as it is."""
+    if urlsplit(url).scheme in ("http", "https"):
+        return f"{scheme}{url[url.index(':') :]}"
+    return url

@@ -49,7 +49,7 @@ def test_vary(text: str, name: str, values: tuple[object, ...]) -> None:
         ("c=", "expected NAME=V1,V2"),
         ("tool=curl", "'curl' is not one of h2load, wrk, ab"),
         ("d=ten", "bad duration 'ten'"),
-        ("protocol=h3", "not one of h1, h2"),
+        ("protocol=h3", "not one of h1, h2c, h2"),
     ],
 )
 def test_bad_vary_is_one_line(text: str, message: str) -> None:
@@ -148,13 +148,18 @@ def test_count_and_duration_replace_each_other() -> None:
 
 def test_url_and_protocol_values_apply() -> None:
     plan = build_plan(
-        [variant(urls=())], [parse_vary("url=http://127.0.0.1:1/"), parse_vary("protocol=h1,h2")]
+        [variant(urls=())],
+        [parse_vary("url=http://127.0.0.1:1/"), parse_vary("protocol=h1,h2c,h2")],
     )
-    assert [(p.spec.urls, p.spec.h1) for p in plan.points] == [
-        (("http://127.0.0.1:1/",), True),
-        (("http://127.0.0.1:1/",), False),
+    # As the run form has them: h2c is HTTP/2 over http://, h2 over TLS.
+    assert [(p.spec.urls, p.spec.h1, p.spec.expected_protocol) for p in plan.points] == [
+        (("http://127.0.0.1:1/",), True, "http/1.1"),
+        (("http://127.0.0.1:1/",), False, "h2c"),
+        (("https://127.0.0.1:1/",), False, "h2"),
     ]
     assert plan.points[0].name == "url=http://127.0.0.1:1/ protocol=h1"
+    https = build_plan([variant(urls=("https://a/",))], [parse_vary("protocol=h2c")])
+    assert https.points[0].spec.urls == ("http://a/",)
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,6 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
-from urllib.parse import urlsplit
 
 from tui_bench.analysis.thresholds import parse_slo
 from tui_bench.errors import UsageError
@@ -16,6 +15,7 @@ from tui_bench.remote.ssh import SshHost
 from tui_bench.request.run import DEFAULT_DURATION_S, RunRequest
 from tui_bench.request.sweep_plan import parse_ramp, parse_vary
 from tui_bench.spec import RunSpec, validate_url
+from tui_bench.spec import with_scheme as url_with_scheme
 from tui_bench.values import parse_duration, parse_positive_int
 
 T = TypeVar("T")
@@ -142,7 +142,4 @@ def protocol_of(spec: RunSpec) -> str:
 
 def with_scheme(urls: str, scheme: str) -> str:
     """`urls` with every http:// or https:// URL turned to `scheme`; other words as typed."""
-    return " ".join(
-        f"{scheme}{word[word.index(':') :]}" if urlsplit(word).scheme in ("http", "https") else word
-        for word in urls.split()
-    )
+    return " ".join(url_with_scheme(word, scheme) for word in urls.split())

@@ -18,13 +18,15 @@ from typing import Any
 
 from tui_bench.errors import UsageError
 from tui_bench.request.run import RunRequest
-from tui_bench.spec import COMPRESSIONS, TOOLS, RunSpec
+from tui_bench.spec import COMPRESSIONS, TOOLS, RunSpec, with_scheme
 from tui_bench.storage.sweep_doc import shown
 from tui_bench.values import parse_duration, parse_positive_int
 
 Value = int | float | str
 
-PROTOCOLS = ("h1", "h2")
+# As the run form names them: h1 is --h1 (the URL's scheme kept), h2c HTTP/2 over http://,
+# h2 HTTP/2 over TLS (https://).
+PROTOCOLS = ("h1", "h2c", "h2")
 
 
 @dataclass(frozen=True)
@@ -51,6 +53,13 @@ def _url(text: str) -> str:
     return text
 
 
+def _with_protocol(spec: RunSpec, protocol: str) -> RunSpec:
+    if protocol == "h1":
+        return replace(spec, h1=True)
+    scheme = "https" if protocol == "h2" else "http"
+    return replace(spec, h1=False, urls=tuple(with_scheme(url, scheme) for url in spec.urls))
+
+
 _PARAMETERS = (
     Parameter("c", parse_positive_int, lambda s, v: replace(s, connections=v), ramp="whole"),
     Parameter("t", parse_positive_int, lambda s, v: replace(s, threads=v), ramp="whole"),
@@ -73,7 +82,7 @@ _PARAMETERS = (
     ),
     Parameter("tool", _choice(TOOLS), lambda s, v: replace(s, tool=v)),
     Parameter("url", _url, lambda s, v: replace(s, urls=(v,))),
-    Parameter("protocol", _choice(PROTOCOLS), lambda s, v: replace(s, h1=v == "h1")),
+    Parameter("protocol", _choice(PROTOCOLS), lambda s, v: _with_protocol(s, v)),
     Parameter(
         "compress",
         _choice((*COMPRESSIONS, "none")),
