@@ -85,7 +85,7 @@ def test_runs_that_did_not_complete_are_listed_but_not_averaged() -> None:
     assert [(r["row_type"], r["runs"]) for r in never] == [("point", 0)]
     md = export(sweep("sweep-grid-interrupted"), "md")
     assert "left out of the mean rows and the points" in md
-    assert "| **16** | **8** | **mean** |" in md and "**not run** |" in md
+    assert "| c=16 m=8 | 0/0 |" in md, "a point never run is in the points table"
 
 
 def test_the_csv_is_one_rectangular_table() -> None:
@@ -111,7 +111,17 @@ def test_without_histograms_a_point_has_its_worst_runs_latency() -> None:
     runs, point = rows[:2], rows[2]
     assert point["latency_from"] == "worst run"
     assert point["p99_s"] == max(r["p99_s"] for r in runs)
-    assert "c=4, c=32: the tool reports no per-request times" in export(session, "md")
+    md = export(session, "md")
+    assert "c=4, c=32: the tool reports no per-request times" in md
+    assert (
+        md.count("**mean, worst run's latency**") == 2 and "**mean**" not in md.split("\n\n**")[0]
+    )
+
+
+def test_one_run_a_point_has_no_mean_row_repeating_it() -> None:
+    md = export(sweep("sweep-grid-interrupted"), "md")
+    runs_table = md.split("## Points")[0]
+    assert "**mean**" not in runs_table and "| 2 | 1 | 1 | 17,221 |" in runs_table
 
 
 def test_a_labelled_sweep_has_a_label_column() -> None:

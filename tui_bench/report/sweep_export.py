@@ -234,9 +234,12 @@ def _run_table(rows: Sequence[Mapping[str, Any]], names: Sequence[str]) -> list[
     cells = []
     for row in rows:
         point = row["row_type"] == "point"
+        if point and (row["runs"] or 0) <= 1:
+            # One run: its own row says it all; a mean of one would only repeat it.
+            continue
         line = [
             *(shown(n, row[n]) for n in names),
-            "mean" if point else str(row["run"]),
+            _mean_label(row) if point else str(row["run"]),
             fmt_count(row["requests"]),
             fmt_seconds(row["duration_s"]),
             fmt_count(row["rps"]),
@@ -252,6 +255,12 @@ def _run_table(rows: Sequence[Mapping[str, Any]], names: Sequence[str]) -> list[
     )
 
 
+def _mean_label(row: Mapping[str, Any]) -> str:
+    """A point's row: means, and latencies of the merged histograms or, for a tool that
+    reports no per-request times, of the worst run (not a mean: said so)."""
+    return "mean, worst run's latency" if row["latency_from"] == "worst run" else "mean"
+
+
 def _runs_text(row: Mapping[str, Any]) -> str:
     if not row["runs"]:
         return "not run"
@@ -259,16 +268,19 @@ def _runs_text(row: Mapping[str, Any]) -> str:
 
 
 def _run_notes(rows: Sequence[Mapping[str, Any]]) -> list[str]:
-    notes = [
-        "**mean** rows: requests, duration, req/s, bytes/s and errors are means over the "
-        "point's completed runs; the latencies are percentiles of those runs' merged "
-        "histograms (every request weighs the same), never averaged percentiles."
-    ]
-    worst = [r["name"] or "all" for r in rows if r["latency_from"] == "worst run"]
+    notes = []
+    means = [r for r in rows if r["row_type"] == "point" and (r["runs"] or 0) > 1]
+    if means:
+        notes.append(
+            "**mean** rows: requests, duration, req/s, bytes/s and errors are means over the "
+            "point's completed runs; the latencies are percentiles of those runs' merged "
+            "histograms (every request weighs the same), never averaged percentiles."
+        )
+    worst = [r["name"] or "all" for r in means if r["latency_from"] == "worst run"]
     if worst:
         notes.append(
             f"{', '.join(worst)}: the tool reports no per-request times, so the latencies of "
-            "the mean row are those of the point's worst run."
+            "the mean row are those of the point's worst run, as its label says."
         )
     if any(r["row_type"] == "run" and r["status"] != "completed" for r in rows):
         notes.append(
