@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from tui_bench.engine.events import OutputLine, SecondClosed
+from tui_bench.engine.events import OutputLine, RunFinished, SecondClosed
 from tui_bench.engine.live_state import LiveState
+from tui_bench.result import Requests, Result
 from tui_bench.spec import RunSpec
 from tui_bench.ui import render
-from tui_bench.ui.tones import ANSI
+from tui_bench.ui.tones import ANSI, Tones
 
 
 @pytest.mark.parametrize(
@@ -47,3 +50,18 @@ def test_errors_without_a_response_are_told_apart_from_4xx_and_5xx() -> None:
     answered = LiveState(state.spec)
     answered.apply(SecondClosed({**row, "errors": 2}))
     assert "no response" not in render.status(answered, ANSI).plain
+
+
+def test_wrk_live_counts_show_unknown_status_until_its_summary() -> None:
+    state = LiveState(RunSpec(urls=("http://127.0.0.1:1/",), tool="wrk", duration_s=2.0))
+    state.apply(SecondClosed({"t_s": 0, "window_s": 1.0, "requests": 900, "rps": 900}))
+    tones = Tones("red", "yellow", "green")
+    live = render.status(state, tones).plain
+    assert "2xx –" in live and "5xx –" in live and "errors –" in live
+    assert render.throughput(state).plain.splitlines()[2].endswith("– req/s"), "good req/s"
+    result = Result(tool="wrk", status={"2xx": 1790, "5xx": 10}, rps=900.0).with_(
+        requests=Requests(total=1800, succeeded=1790)
+    )
+    state.apply(RunFinished("completed", 0, result, Path("/tmp/s.json"), None))
+    ended = render.status(state, tones).plain
+    assert "2xx 1,790" in ended and "5xx 10" in ended and "errors 10" in ended

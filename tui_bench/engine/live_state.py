@@ -55,6 +55,8 @@ class LiveState:
         # Bumped only by new rows, so a chart can skip frames where only text changed.
         self.rows_version = 0
         self.status_totals: dict[str, int] = dict.fromkeys(STATUS_CLASSES, 0)
+        # Whether the rows tell status codes at all: wrk's live counts do not.
+        self.status_known = False
         self.error_total = 0
         self.sample: ResourceSample | None = None
         self.warnings: list[RunWarning] = []
@@ -113,6 +115,25 @@ class LiveState:
         self.error_total += row.get("errors") or 0
         for key in STATUS_CLASSES:
             self.status_totals[key] += row.get(key) or 0
+        if any(key in row for key in STATUS_CLASSES):
+            self.status_known = True
+
+    @property
+    def status_counts(self) -> Mapping[str, int] | None:
+        """Responses by status class: the tool's summary once it has one, else the rows'
+        sums; None while nothing tells them (wrk before its summary): unknown, not 0."""
+        result = self.result
+        if result is not None and result.status:
+            return {key: result.status.get(key, 0) for key in STATUS_CLASSES}
+        return self.status_totals if self.status_known else None
+
+    @property
+    def errors_seen(self) -> int | None:
+        """Requests that failed or got 4xx/5xx so far; None while unknown."""
+        result = self.result
+        if result is not None and result.error_count is not None:
+            return result.error_count
+        return self.error_total if self.status_known else None
 
     @property
     def running(self) -> bool:

@@ -119,18 +119,24 @@ def latency_count(state: LiveState) -> str:
 
 
 def status(state: LiveState, tones: Tones) -> Text:
-    totals = state.status_totals
+    counts, failed = state.status_counts, state.errors_seen
     first, second = STATUS_CLASSES[:2], STATUS_CLASSES[2:]
-    errors = Text.assemble(("errors ", LABEL), f"{state.error_total:,}")
-    if state.error_total:
+    errors = Text.assemble(("errors ", LABEL), fmt_count(failed))
+    if failed:
         errors.stylize(f"bold {tones.error}")
     # The kinds: 4xx and 5xx above, and requests that got no response at all.
-    unanswered = state.error_total - totals["4xx"] - totals["5xx"]
-    if unanswered > 0:
-        errors.append_text(Text.assemble(("  no response ", LABEL), f"{unanswered:,}"))
+    if counts is not None and failed is not None:
+        unanswered = failed - counts["4xx"] - counts["5xx"]
+        if unanswered > 0:
+            errors.append_text(Text.assemble(("  no response ", LABEL), f"{unanswered:,}"))
+
+    def cell(key: str) -> tuple[str, str]:
+        # wrk's live counts carry no status: unknown until its summary, never 0.
+        return key, "–" if counts is None else f"{counts[key]:,}"
+
     return _lines(
-        _pairs(*((key, f"{totals[key]:,}") for key in first)),
-        _pairs(*((key, f"{totals[key]:,}") for key in second)),
+        _pairs(*map(cell, first)),
+        _pairs(*map(cell, second)),
         errors,
         _pairs(("last s", f"{fmt_count(state.last_row.get('errors'))} errors")),
     )
