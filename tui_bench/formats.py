@@ -6,9 +6,12 @@ from __future__ import annotations
 import math
 
 
-def fmt_seconds(value: float | None) -> str:
+def fmt_seconds(value: float | None, resolution_s: float | None = None) -> str:
+    """`12.50 ms`; under the tool's `resolution_s` (ab's whole ms) `<1 ms`, never `0 µs`."""
     if value is None:
         return "–"
+    if resolution_s is not None and value < resolution_s:
+        return f"<{resolution_s * 1e3:g} ms" if resolution_s < 1 else f"<{resolution_s:g} s"
     if value < 1e-3:
         return f"{value * 1e6:.0f} µs"
     if value < 1:

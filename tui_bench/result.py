@@ -33,6 +33,8 @@ class Distribution:
     mean_s: float | None = None
     sd_s: float | None = None
     percentiles: Mapping[str, float] = field(default_factory=dict)
+    # The tool's unit when it rounds (ab: whole ms): a value below it is "under", not 0.
+    resolution_s: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -43,6 +45,8 @@ class Distribution:
         }
         for key in sorted(self.percentiles, key=percentile_of_key):
             out[key] = self.percentiles[key]
+        if self.resolution_s is not None:
+            out["resolution_s"] = self.resolution_s
         return out
 
     @classmethod
@@ -54,6 +58,7 @@ class Distribution:
             mean_s=data.get("mean_s"),
             sd_s=data.get("sd_s"),
             percentiles=pct,
+            resolution_s=data.get("resolution_s"),
         )
 
 

@@ -5,7 +5,8 @@ import pytest
 from tests.parsers import capture, fixture
 from tui_bench.parsers import ParseError
 from tui_bench.parsers.ab import parse
-from tui_bench.result import Requests, Tls, Traffic
+from tui_bench.report.text import result_rows
+from tui_bench.result import Requests, Result, Tls, Traffic
 
 NO_ERRORS = {"connect": 0, "read": 0, "length": 0, "exceptions": 0, "write": 0, "non_2xx": 0}
 
@@ -132,3 +133,15 @@ def test_without_confidence_columns() -> None:
 def test_fatal_errors_leave_no_report(name: str) -> None:
     with pytest.raises(ParseError, match="no ab report"):
         parse(capture(name))
+
+
+def test_a_zero_in_whole_milliseconds_is_under_a_millisecond() -> None:
+    result = parse(fixture("ab-2.3-k.txt"))
+    latency = result.latency
+    assert latency is not None and latency.resolution_s == 0.001
+    assert latency.percentiles["p50_s"] == 0.0 and latency.percentiles["p99_s"] == 0.003
+    rows = dict(result_rows(result))
+    assert "p50 <1 ms" in rows["latency"] and "p99 3.00 ms" in rows["latency"]
+    assert "0 µs" not in rows["latency"]
+    again = Result.from_dict(result.to_dict()).latency
+    assert again is not None and again.resolution_s == 0.001, "kept in the session"

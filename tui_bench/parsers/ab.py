@@ -7,6 +7,7 @@ so a sub-millisecond run shows 0 s latencies: that is all ab measured.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from tui_bench.parsers import ParseError
 from tui_bench.parsers.units import (
@@ -144,14 +145,16 @@ def _times(text: str) -> dict[str, Distribution | None]:
         if name is None or name in out:
             continue
         cells = table_row(header, row[2].split(), _COLUMNS)
-        out[name] = distribution({k: _ms(v) for k, v in cells.items()})
+        out[name] = replace(distribution({k: _ms(v) for k, v in cells.items()}), resolution_s=MS)
     percentiles = _percentages(text)
     latency = out.get("latency") or Distribution()
     if percentiles:
         # The 100% row is the longest request: the maximum, not a percentile.
         longest = percentiles.pop("p100", latency.max_s)
         merged = {**latency.percentiles, **distribution(percentiles).percentiles}
-        out["latency"] = Distribution(latency.min_s, longest, latency.mean_s, latency.sd_s, merged)
+        out["latency"] = Distribution(
+            latency.min_s, longest, latency.mean_s, latency.sd_s, merged, resolution_s=MS
+        )
     return out
 
 
@@ -164,6 +167,10 @@ def _percentages(text: str) -> dict[str, float]:
         for row in table_rows(text, header.end(), _PERCENTAGE_ROW)
         if 0 < int(row[1]) <= 100
     }
+
+
+# ab writes its times in whole milliseconds: a 0 there is under a millisecond.
+MS = 0.001
 
 
 def _ms(cell: str) -> float:

@@ -48,11 +48,14 @@ def result_rows(result: Result) -> list[tuple[str, str]]:
 
 
 def distribution_text(dist: Distribution) -> str:
-    parts = [f"min {fmt_seconds(dist.min_s)}", f"mean {fmt_seconds(dist.mean_s)}"]
+    def shown(value: float | None) -> str:
+        return fmt_seconds(value, dist.resolution_s)
+
+    parts = [f"min {shown(dist.min_s)}", f"mean {shown(dist.mean_s)}"]
     for key in ("p50_s", "p90_s", "p99_s", "p99_9_s"):
         if key in dist.percentiles:
-            parts.append(f"{metric_label(key)} {fmt_seconds(dist.percentiles[key])}")
-    parts.append(f"max {fmt_seconds(dist.max_s)}")
+            parts.append(f"{metric_label(key)} {shown(dist.percentiles[key])}")
+    parts.append(f"max {shown(dist.max_s)}")
     return ", ".join(parts)
 
 
