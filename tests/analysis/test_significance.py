@@ -374,3 +374,18 @@ def test_the_markdown_report() -> None:
     assert "| connections | 10 | 20 |" in text
     single = report_markdown(compare_sides(side_of(Session(run(0, 1))), a))
     assert "| req/s | 1/10 |" in single and "fewer than 4 runs a side (A has 1)" in single
+
+
+def test_an_interrupted_invalid_or_much_shorter_side_is_said() -> None:
+    a = side_of(Session(run(0, 40_000.0)))
+    stopped = side_of(Session(run(1, 40_000.0, status="interrupted")))
+    report = compare_sides(a, stopped)
+    assert report.to_dict()["b"]["validity"]["verdict"] == "invalid"
+    assert any(w.startswith("B is invalid: stopped before the end") for w in report.warnings)
+    assert report.to_dict()["a"]["validity"] == {"verdict": "valid", "reasons": []}
+    short_doc = run(2, 40_000.0)
+    short_doc["result"] = {**short_doc["result"], "duration_s": 2.0}
+    short = compare_sides(a, side_of(Session(short_doc)))
+    assert any(w.startswith("B measured 2 s, the other 10 s") for w in short.warnings)
+    fair = compare_sides(a, side_of(Session(run(3, 41_000.0))))
+    assert not any((" is " in w and "valid" in w) or "measured" in w for w in fair.warnings)

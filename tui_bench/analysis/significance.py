@@ -35,6 +35,7 @@ from tui_bench.analysis.compare import (
 )
 from tui_bench.errors import UsageError
 from tui_bench.storage.session import Session
+from tui_bench.validity import Validity, of_point, of_session
 
 if TYPE_CHECKING:
     from tui_bench.analysis.stats import Comparison
@@ -89,7 +90,22 @@ class Side:
             "left_out": self.left_out,
             "tool": spec.tool,
             "urls": list(spec.urls),
+            "validity": self.validity().to_dict(),
         }
+
+    def validity(self) -> Validity:
+        """The side's verdict: its run's, or for a point the worst of its runs' (those that
+        did not complete make it suspect)."""
+        judged = [v for v in (of_session(run.doc) for run in self.runs) if v is not None]
+        if not self.is_point:
+            return judged[0] if judged else Validity("valid")
+        return of_point(judged, len(self.runs) + self.left_out)
+
+    @property
+    def duration_s(self) -> float | None:
+        """How long its runs measured (the median of them)."""
+        found = [r.result.duration_s for r in self.runs if r.result and r.result.duration_s]
+        return median(found) if found else None
 
 
 def side_of(session: Session, point: str | None = None) -> Side:
@@ -258,7 +274,8 @@ def _notes(a: Side, b: Side, adjusted: Sequence[Comparison]) -> list[str]:
     from tui_bench.analysis.stats import ALPHA, MIN_RUNS, correction_note
 
     sides = (("A", a), ("B", b))
-    notes = [
+    notes = [*_fairness(a, b)]
+    notes += [
         f"{letter}: {side.left_out} of {side.left_out + len(side.runs)} runs did not complete "
         "and are left out"
         for letter, side in sides
@@ -278,6 +295,29 @@ def _notes(a: Side, b: Side, adjusted: Sequence[Comparison]) -> list[str]:
         notes.append(
             f"with {len(a.runs)} and {len(b.runs)} runs and {tested} metrics tested, no "
             "difference can reach significance after the adjustment: repeat more runs"
+        )
+    return notes
+
+
+# A side that measured this many times shorter than the other is compared with care.
+SHORTER = 2.0
+
+
+def _fairness(a: Side, b: Side) -> list[str]:
+    """What makes the comparison unfair: a side that is not valid (an interrupted run, too
+    many errors, a saturated generator ...), or one much shorter than the other."""
+    notes = []
+    for letter, side in (("A", a), ("B", b)):
+        validity = side.validity()
+        if not validity.is_valid:
+            why = "; ".join(r.message for r in validity.reasons)
+            notes.append(f"{letter} is {validity.verdict}: {why}")
+    short, long = sorted((a, b), key=lambda s: s.duration_s or 0)
+    if short.duration_s and long.duration_s and long.duration_s >= SHORTER * short.duration_s:
+        letter = "A" if short is a else "B"
+        notes.append(
+            f"{letter} measured {short.duration_s:.3g} s, the other {long.duration_s:.3g} s: "
+            "a much shorter run is noisier and may not reach a steady state"
         )
     return notes
 
