@@ -128,3 +128,23 @@ def test_the_command_line_starts_without_scipy() -> None:
     code = "import sys, tui_bench.cli.commands; print('scipy' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_markdown_to_stdout_or_a_new_file_never_over_one(
+    store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["compare", BASE, FASTER, "--format", "md"]) == 0
+    printed = capsys.readouterr().out
+    assert printed.startswith("# ") and "| req/s |" in printed
+    target = tmp_path / "cmp.md"
+    assert main(["compare", BASE, FASTER, "--format", "md", "-o", str(target)]) == 0
+    assert target.read_text() == printed
+    assert f"comparison written to {target}" in capsys.readouterr().err
+    target.write_text("kept")
+    assert main(["compare", BASE, FASTER, "--format", "md", "-o", str(target)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "exists" in err and "--force" in err
+    assert target.read_text() == "kept"
+    assert main(["compare", BASE, FASTER, "--format", "md", "-o", str(target), "--force"]) == 0
+    assert target.read_text() == printed
+    assert main(["compare", BASE, FASTER, "-o", str(target)]) == 2

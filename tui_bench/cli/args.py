@@ -110,6 +110,15 @@ def build_parser() -> Parser:
     compare.add_argument(
         "--json", action="store_true", help="print the comparison as JSON instead of the screen"
     )
+    compare.add_argument(
+        "--format",
+        choices=("json", "md"),
+        help="print the comparison as JSON or markdown instead of the screen",
+    )
+    compare.add_argument(
+        "-o", "--output", metavar="FILE", help="with --format: write it there, not to stdout"
+    )
+    compare.add_argument("--force", action="store_true", help="with -o: overwrite FILE")
     add_ui_options(compare)
 
     sessions = commands.add_parser("sessions", help="list saved sessions")

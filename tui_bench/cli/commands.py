@@ -15,7 +15,13 @@ from typing import Any, Protocol, TextIO, TypeVar
 import orjson
 import psutil
 
-from tui_bench.analysis.significance import Side, compare_sides, side_of, split_ref
+from tui_bench.analysis.significance import (
+    Side,
+    compare_sides,
+    report_markdown,
+    side_of,
+    split_ref,
+)
 from tui_bench.analysis.sweep_points import latency_keys, run_values
 from tui_bench.analysis.thresholds import Threshold, evaluate, parse_slo, parse_threshold
 from tui_bench.cli.args import check_interval, label_parser
@@ -45,6 +51,7 @@ from tui_bench.request.sweep_plan import Variant, build_plan, parse_label, parse
 from tui_bench.runners.tools import Tool, find_tool
 from tui_bench.spec import TOOLS, RunSpec
 from tui_bench.storage import store
+from tui_bench.storage.atomic import write_new
 from tui_bench.storage.catalog import session_row
 from tui_bench.validity import of_session
 
@@ -217,9 +224,22 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
+    fmt = "json" if args.json else args.format
+    if args.output and fmt is None:
+        raise UsageError("-o needs --format json or md")
     a, b = load_side(args.a), load_side(args.b)
-    if args.json:
-        _print(orjson.dumps(compare_sides(a, b).to_dict()).decode())
+    if fmt is not None:
+        report = compare_sides(a, b)
+        text = (
+            orjson.dumps(report.to_dict()).decode() + "\n"
+            if fmt == "json"
+            else report_markdown(report)
+        )
+        if args.output:
+            written = write_new(Path(args.output), text, force=args.force)
+            _print(f"comparison written to {written}", sys.stderr)
+        else:
+            sys.stdout.write(text)
         return 0
     from tui_bench.ui.launch import UiOptions, run_compare
 

@@ -6,6 +6,8 @@ import os
 import tempfile
 from pathlib import Path
 
+from tui_bench.errors import UsageError
+
 
 def write_atomic(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -33,3 +35,16 @@ def _fsync_dir(directory: Path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def write_new(path: Path, text: str, *, force: bool = False) -> Path:
+    """Write `text` to `path` (atomically), never over an existing file unless `force`;
+    the absolute path written. UsageError (one line) when it cannot."""
+    target = path.expanduser().absolute()
+    if target.exists() and not force:
+        raise UsageError(f"{target} exists: choose another file, or --force to overwrite it")
+    try:
+        write_atomic(target, text.encode())
+    except OSError as exc:
+        raise UsageError(f"cannot write {target}: {exc.strerror}") from None
+    return target
