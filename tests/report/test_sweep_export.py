@@ -136,3 +136,15 @@ def test_metric_names_and_values_as_people_write_them() -> None:
     assert fmt_metric("rps", 22662.4) == "22,662 req/s"
     assert fmt_metric("error_rate", 0.0125) == "1.25 %"
     assert fmt_metric("p99_s", 0.0055) == "5.50 ms"
+
+
+def test_a_sweep_of_two_parameters_has_a_pivot_table() -> None:
+    md = export(sweep("sweep-grid-interrupted"), "md")
+    pivot = md.split("## req/s side by side (Δ % against the first column)\n\n")[1].split("\n\n")[0]
+    assert pivot.splitlines() == [
+        "| c \\ m | 1 | 8 |",
+        "| --- | ---: | ---: |",
+        "| 2 | 17,221 | 13,666 (-20.6 %) |",
+        "| 16 | – | – |",
+    ]
+    assert "side by side" not in export(sweep("sweep-c-repeat2"), "md"), "one parameter"

@@ -18,7 +18,7 @@ from tui_bench.analysis.sweep_points import LATENCY_KEYS, run_values, summarize_
 from tui_bench.formats import fmt_bytes, fmt_count, fmt_metric, fmt_seconds, metric_label
 from tui_bench.result import Result
 from tui_bench.storage.session import Session
-from tui_bench.storage.sweep_doc import parameters, point_parameters, shown
+from tui_bench.storage.sweep_doc import LABEL, parameters, point_parameters, shown
 from tui_bench.validity import of_session
 
 # The latency columns of the tables, beside those the sweep itself aggregates.
@@ -157,6 +157,9 @@ def sweep_markdown(session: Session) -> str:
     lines = [f"# {session.name or session.id}", "", *_header(session), ""]
     lines += ["## Runs", "", *_run_table(rows, names), "", *_run_notes(rows), ""]
     lines += ["## Points", "", *_point_table(rows, doc), ""]
+    pivot = pivot_table(rows, names)
+    if pivot:
+        lines += ["## req/s side by side (Δ % against the first column)", "", *pivot, ""]
     knee = doc.get("knee")
     if knee:
         lines += ["## Knee", "", _knee_text(knee), ""]
@@ -326,6 +329,40 @@ def _point_table(rows: Sequence[Mapping[str, Any]], doc: Mapping[str, Any]) -> l
         cells.append([*line, "◀ knee" if row["knee"] else ""] if knee else line)
     align = "l" + "r" * (len(header) - 2) + "l"
     return _table([*header, "knee"], cells, align + "l") if knee else _table(header, cells, align)
+
+
+def pivot_table(rows: Sequence[Mapping[str, Any]], names: Sequence[str]) -> list[str]:
+    """Points' mean req/s with the first varied parameter down and the labels (or the
+    second parameter) across, each cell's Δ % against its row's first column; empty for a
+    sweep of one parameter. An invalid point's cell says so."""
+    if len(names) < 2:
+        return []
+    across = names[0] if names[0] == LABEL else names[1]
+    down = next(n for n in names if n != across)
+    points = [r for r in rows if r["row_type"] == "point"]
+    columns = list(dict.fromkeys(r[across] for r in points))
+    lines = list(dict.fromkeys(r[down] for r in points))
+    cell = {(r[down], r[across]): r for r in points}
+    table = []
+    for value in lines:
+        first = (cell.get((value, columns[0])) or {}).get("rps")
+        cells = [shown(down, value)]
+        for column in columns:
+            row = cell.get((value, column)) or {}
+            cells.append(_pivot_cell(row, first, column == columns[0]))
+        table.append(cells)
+    header = [f"{down} \\ {across}", *(shown(across, c) for c in columns)]
+    return _table(header, table, "l" + "r" * len(columns))
+
+
+def _pivot_cell(row: Mapping[str, Any], first: float | None, is_first: bool) -> str:
+    rps = row.get("rps")
+    if rps is None:
+        return "–"
+    text = fmt_count(rps)
+    if not is_first and first:
+        text += f" ({(rps - first) / first * 100:+.1f} %)"
+    return text + (" **INVALID**" if row.get("validity") == "invalid" else "")
 
 
 def _verdict_text(verdict: str | None) -> str:
