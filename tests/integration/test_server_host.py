@@ -160,3 +160,25 @@ def test_doctor_on_an_unreachable_host_is_one_line(ssh_config: Path) -> None:
     assert proc.stderr.strip() == (
         "tuibench: error: root@127.0.0.9:1: cannot connect (connection refused)"
     )
+
+
+def test_a_refused_login_is_one_line_before_any_load(
+    nginx: DemoTarget, sessions: Path, ssh_hosts: tuple[Path, list[SshServer]], tmp_path: Path
+) -> None:
+    config, (server_host, _) = ssh_hosts
+    stranger = tmp_path / "stranger"
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(stranger)], check=True)
+    refused = tmp_path / "ssh_config"
+    refused.write_text(config.read_text().replace(str(config.parent / "id_ed25519"), str(stranger)))
+    proc = subprocess.run(
+        [*TUIBENCH, "run", "--headless", "--server-host", server_host.alias, "-d", "5",
+         nginx.urls["h2c"]],
+        capture_output=True, text=True, timeout=60, check=False,
+        env={**os.environ, "TUIBENCH_SSH_CONFIG": str(refused)},
+    )  # fmt: skip
+    assert proc.returncode == 2
+    assert proc.stderr == (
+        f"tuibench: error: {server_host.alias}: the login was refused: load a key the host "
+        "accepts into the ssh agent\n"
+    )
+    assert not sessions.exists() or not list(sessions.iterdir()), "no load started"
