@@ -32,6 +32,14 @@ def probes() -> list[psutil.Process]:
     return found
 
 
+def run_with_config(config: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*TUIBENCH, "run", "--headless", *args],
+        capture_output=True, text=True, timeout=60, check=False,
+        env={**os.environ, "TUIBENCH_SSH_CONFIG": str(config)},
+    )  # fmt: skip
+
+
 def wait_no_probes(timeout_s: float = 10.0) -> None:
     deadline = time.monotonic() + timeout_s
     while probes() and time.monotonic() < deadline:
@@ -70,12 +78,9 @@ def test_an_unknown_host_key_is_refused_before_any_load(
     empty = tmp_path / "known_hosts"
     empty.write_text("")
     strict.write_text(config.read_text().replace(str(config.parent / "known_hosts"), str(empty)))
-    proc = subprocess.run(
-        [*TUIBENCH, "run", "--headless", "--server-host", server_host.target, "-d", "5",
-         nginx.urls["h2c"]],
-        capture_output=True, text=True, timeout=60, check=False,
-        env={**os.environ, "TUIBENCH_SSH_CONFIG": str(strict)},
-    )  # fmt: skip
+    proc = run_with_config(
+        strict, "--server-host", server_host.target, "-d", "5", nginx.urls["h2c"]
+    )
     assert proc.returncode == 2
     assert proc.stderr.count("\n") == 1, proc.stderr
     port = str(server_host.port)
@@ -170,12 +175,9 @@ def test_a_refused_login_is_one_line_before_any_load(
     subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(stranger)], check=True)
     refused = tmp_path / "ssh_config"
     refused.write_text(config.read_text().replace(str(config.parent / "id_ed25519"), str(stranger)))
-    proc = subprocess.run(
-        [*TUIBENCH, "run", "--headless", "--server-host", server_host.alias, "-d", "5",
-         nginx.urls["h2c"]],
-        capture_output=True, text=True, timeout=60, check=False,
-        env={**os.environ, "TUIBENCH_SSH_CONFIG": str(refused)},
-    )  # fmt: skip
+    proc = run_with_config(
+        refused, "--server-host", server_host.alias, "-d", "5", nginx.urls["h2c"]
+    )
     assert proc.returncode == 2
     assert proc.stderr == (
         f"tuibench: error: {server_host.alias}: the login was refused: load a key the host "

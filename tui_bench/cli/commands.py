@@ -45,7 +45,7 @@ from tui_bench.remote.ssh import SshHost
 from tui_bench.report.exit_codes import EXIT_CODES, exit_code, sweep_exit_code
 from tui_bench.report.export import export, export_to_file
 from tui_bench.report.text import result_rows, run_line, verdict_line
-from tui_bench.request.asked import Asked, run_request, server_mode_of
+from tui_bench.request.asked import run_request, server_mode_of
 from tui_bench.request.run import RunRequest
 from tui_bench.request.sweep_plan import Variant, build_plan, parse_label, parse_ramp, parse_vary
 from tui_bench.runners.tools import Tool, find_tool
@@ -59,9 +59,9 @@ STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 T_co = TypeVar("T_co", covariant=True)
 
 
-def asked_of(args: argparse.Namespace) -> Asked:
-    """What the flags ask for, as the run form would say it."""
-    return Asked(
+def asked_of(args: argparse.Namespace) -> RunRequest:
+    """What the flags ask for, as the run form would say it: read, not yet defaulted."""
+    spec = RunSpec(
         urls=tuple(args.urls),
         tool=args.tool,
         connections=args.connections,
@@ -74,6 +74,9 @@ def asked_of(args: argparse.Namespace) -> Asked:
         keepalive=args.keepalive,
         headers=tuple(args.header),
         compress=args.compress,
+    )
+    return RunRequest(
+        spec,
         server_mode=server_mode_of(args.server_pid, args.server_name, args.no_server),
         server_pid=args.server_pid,
         server_name=args.server_name,

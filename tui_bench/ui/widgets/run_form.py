@@ -33,7 +33,7 @@ from textual.widgets import Button, Checkbox, Input, Label, Select
 
 from tui_bench.errors import UsageError
 from tui_bench.request import recent
-from tui_bench.request.asked import Asked, run_request
+from tui_bench.request.asked import run_request
 from tui_bench.request.fields import (
     CONNECTIONS,
     COOL_DOWN,
@@ -65,7 +65,7 @@ from tui_bench.request.recent import Config
 from tui_bench.request.run import DEFAULT_DURATION_S, SERVER_MODES, RunRequest
 from tui_bench.request.sweep_plan import sweep_summary
 from tui_bench.request.sweep_settings import SweepSettings
-from tui_bench.spec import COMPRESSIONS, TOOLS
+from tui_bench.spec import COMPRESSIONS, TOOLS, RunSpec
 from tui_bench.ui.messages import StartRun, StartSweep
 from tui_bench.ui.widgets.steady_static import SteadyStatic
 from tui_bench.values import format_duration
@@ -324,7 +324,7 @@ class RunForm(Vertical):
         Unchecked (`check=False`) as the base of a sweep, whose points are checked instead."""
         protocol = self._choice("protocol") if self._applies("protocol") else None
         compress = self._choice("compress")
-        asked = Asked(
+        spec = RunSpec(
             urls=self._read(URLS),
             tool=self._choice("tool"),
             connections=self._read(CONNECTIONS),
@@ -337,6 +337,9 @@ class RunForm(Vertical):
             keepalive=self._applies("keepalive") and self.query_one("#keepalive", Checkbox).value,
             headers=self._read(HEADERS),
             compress=None if compress == NO_COMPRESSION else compress,
+        )
+        asked = RunRequest(
+            spec,
             server_mode=self._choice("server_mode"),
             server_pid=self._read_if(SERVER_PID),
             server_name=self._read_if(SERVER_NAME),
