@@ -15,10 +15,9 @@ import signal
 import tempfile
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from statistics import fmean
 from typing import Any, Protocol
 
 import psutil
@@ -45,8 +44,9 @@ from tui_bench.engine.log_ingest import LogIngest, LogTail
 from tui_bench.engine.outcome import build_result, judge
 from tui_bench.engine.reach import unreachable
 from tui_bench.engine.series import SeriesBuilder, traffic_from_log, window_of
-from tui_bench.errors import TuibenchError
-from tui_bench.remote.server import RemoteServer, ServerOnHost, spawn_ssh
+from tui_bench.engine.server_watch import WARNINGS as WATCH_WARNINGS
+from tui_bench.engine.server_watch import ServerWatch
+from tui_bench.remote.server import ServerOnHost
 from tui_bench.runners.invocation import Invocation, build
 from tui_bench.runners.tools import Tool
 from tui_bench.sampling.discover import same_machine
@@ -65,10 +65,6 @@ TAIL_INTERVAL_S = 0.2
 STOP_GRACE_S = 3.0
 READ_CHUNK = 65536
 OVERRUN_GRACE_S = 10.0
-# A remote reading older than this many intervals is not the server's present state.
-STALE_READINGS = 3
-# Warnings of the run's own finding, kept with those run_warnings gives at the end.
-RUN_WARNINGS = frozenset({"server-host", "server-host-lost"})
 # A last stretch shorter than this gives a CPU figure of noise, not of the load.
 CLOSING_SAMPLE_MIN_S = 0.1
 
@@ -149,7 +145,7 @@ class RunController:
         self.live_hook = live_hook
         self.max_errors = max_errors
         self.server_host = server_host
-        self._remote: RemoteServer | None = None
+        self._watch = ServerWatch(server, server_host, interval_s, self._warn)
         # Why the target cannot be reached, once a probe beside the tool has found out.
         self._unreachable: str | None = None
         self._listener = listener or (lambda event: None)
@@ -159,7 +155,6 @@ class RunController:
         self._warned: set[str] = set()
         # Found during the run beside what the tool's output and result tell (run_warnings).
         self._run_warnings: list[Warning] = []
-        self._probe_cpu: list[float] = []
         self._proc: Process | None = None
         self._series = SeriesBuilder()
         self._ingest: LogIngest | None = None
@@ -189,27 +184,11 @@ class RunController:
     async def run(self) -> RunFinished:
         workdir = Path(tempfile.mkdtemp(prefix="tuibench-run-"))
         try:
-            await self._reach_server_host()
+            await self._watch.start()
             return await self._run(workdir)
         finally:
-            if self._remote is not None:
-                await self._remote.stop()
+            await self._watch.stop()
             shutil.rmtree(workdir, ignore_errors=True)
-
-    async def _reach_server_host(self) -> None:
-        """Start sampling the server on its host; without it the run goes on, told why."""
-        if self.server_host is None:
-            return
-        remote = RemoteServer(
-            self.server_host.host, self.server_host.selector, self.interval_s, spawn=spawn_ssh
-        )
-        try:
-            await remote.start()
-        except TuibenchError as exc:
-            await remote.stop()
-            self._warn(Warning("server-host", f"{exc}: no server metrics"))
-            return
-        self._remote = remote
 
     async def _run(self, workdir: Path) -> RunFinished:
         invocation = build(
@@ -226,7 +205,7 @@ class RunController:
             started_at=started.isoformat(),
             name=self.name,
             tags=self.tags,
-            server=self._describe_server(),
+            server=self._watch.describe(),
         )
         journal = self._journal = JournalWriter(
             journal_path(self.store, session_id), draft.header()
@@ -312,7 +291,7 @@ class RunController:
         """Tell listeners once per kind of warning, as soon as it is known."""
         if warning.code not in self._warned:
             self._warned.add(warning.code)
-            if warning.code in RUN_WARNINGS:
+            if warning.code in WATCH_WARNINGS:
                 self._run_warnings.append(warning)
             self._emit(RunWarning(warning.code, warning.message))
 
@@ -371,46 +350,13 @@ class RunController:
         if closing is not None:
             self._record(closing)
 
-    def _describe_server(self) -> dict[str, Any] | None:
-        remote = self._remote
-        if remote is None:
-            return describe_server(self.server)
-        return {**remote.found, "clock_offset_s": remote.clock_offset_s, "rtt_s": remote.rtt_s}
-
     def _record(self, sample: ResourceSample) -> None:
-        if self._remote is not None:
-            sample = self._with_remote(sample, self._remote)
+        sample = self._watch.merged(sample)
         self._samples.append(sample)
         self._series.add_sample(sample)
         assert self._journal is not None
         self._journal.write("sample", asdict(sample))
         self._emit(ResourcesSampled(sample))
-
-    def _with_remote(self, sample: ResourceSample, remote: RemoteServer) -> ResourceSample:
-        """The local sample with the server and its host as read there; no server figures
-        once the readings stop (the connection dropped), told once."""
-        if remote.lost is not None:
-            self._warn(Warning("server-host-lost", f"{remote.lost}: no more server metrics"))
-        reading = remote.latest
-        fresh = reading is not None and (
-            time.time() - remote.local_time(reading) <= STALE_READINGS * self.interval_s
-        )
-        if reading is None or not fresh or remote.lost is not None:
-            return replace(sample, server_cpu_pct=None, server_rss_bytes=None, server_procs=None)
-        self._probe_cpu.append(reading.probe_cpu_pct)
-        return replace(
-            sample,
-            server_cpu_pct=reading.cpu_pct,
-            server_rss_bytes=reading.rss_bytes,
-            server_uss_bytes=None,
-            server_pss_bytes=None,
-            server_procs=reading.procs,
-            server_threads=None,
-            server_fds=None,
-            system_cpu_pct=reading.cores,
-            system_mem_used_bytes=reading.mem_used_bytes,
-            system_mem_total_bytes=reading.mem_total_bytes,
-        )
 
     async def _traffic_loop(self) -> None:
         while True:
@@ -516,7 +462,7 @@ class RunController:
             "result": result.to_dict() if result else None,
             "resources": {
                 **summarize(self._samples),
-                "server_probe_cpu_mean_pct": fmean(self._probe_cpu) if self._probe_cpu else None,
+                "server_probe_cpu_mean_pct": self._watch.probe_cpu_mean_pct,
             },
             "message": message,
             "validity": validity.to_dict(),
@@ -543,12 +489,3 @@ def _signal_group(pid: int, sig: signal.Signals) -> None:
     # The tool runs in its own session, so the group is the tool and nothing else.
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pid, sig)
-
-
-def describe_server(proc: psutil.Process | None) -> dict[str, Any] | None:
-    if proc is None:
-        return None
-    try:
-        return {"pid": proc.pid, "name": proc.name(), "cmdline": proc.cmdline()}
-    except psutil.Error:
-        return {"pid": proc.pid}

@@ -30,8 +30,9 @@ import psutil
 
 from tui_bench.analysis.sweep_points import aggregate, latency_keys, point_verdicts, run_values
 from tui_bench.analysis.thresholds import Threshold
-from tui_bench.engine.controller import EngineOptions, Listener, RunController, describe_server
+from tui_bench.engine.controller import EngineOptions, Listener, RunController
 from tui_bench.engine.events import Event, RunFinished
+from tui_bench.engine.server_watch import describe_server
 from tui_bench.errors import UsageError
 from tui_bench.remote.server import ServerOnHost
 from tui_bench.request.sweep_plan import Point, Slot, SweepPlan
