@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.app import App, ComposeResult
-from textual.widgets import Label, Sparkline
+from textual.widgets import Label
 
 from tui_bench.engine.events import SecondClosed
 from tui_bench.engine.live_state import LiveState
@@ -14,6 +14,7 @@ from tui_bench.spec import RunSpec
 from tui_bench.storage.session import window_end
 from tui_bench.ui.widgets.metric_panel import MetricPanel
 from tui_bench.ui.widgets.run_chart import LEGEND, RunChart
+from tui_bench.ui.widgets.zero_sparkline import ZeroSparkline, levels
 
 
 class Panel(App[None]):
@@ -27,8 +28,11 @@ async def test_a_four_percent_wobble_is_drawn_against_zero() -> None:
         panel = app.query_one(MetricPanel)
         panel.show(Text("now"), {"req/s": [50_000.0, 52_000.0, 50_500.0]})
         await pilot.pause()
-        spark = panel.query_one(Sparkline)
-        assert spark.data == [0.0, 50_000.0, 52_000.0, 50_500.0]
+        spark = panel.query_one(ZeroSparkline)
+        assert spark.data == [50_000.0, 52_000.0, 50_500.0]
+        drawn = str(spark.render())
+        # Against zero: the lowest second is ~96 % of the highest, one step down at most.
+        assert set(drawn) <= {"▇", "█"} and len(drawn) == spark.size.width
         top = panel.query_one(".top", Label)
         assert str(top.content) == "≤52k"
 
@@ -55,3 +59,10 @@ async def test_one_second_of_data_has_axes_from_zero_and_a_legend_in_words() -> 
         drawn = chart.plt.uncolorize(chart.plt.build()).splitlines()
         assert drawn[2].startswith("4400.0┤"), "the point sits below the top, not on it"
         assert drawn[-1].split()[0] == "0.00", "the time axis starts with the run"
+
+
+def test_levels_stretch_few_values_and_keep_the_greatest_of_many() -> None:
+    assert levels([1.0, 2.0], 4) == [0.5, 0.5, 1.0, 1.0]
+    assert levels([1.0, 4.0, 2.0, 2.0], 2) == [1.0, 0.5]
+    assert levels([0.0, 0.0], 3) == [0.0, 0.0, 0.0]
+    assert levels([], 5) == []

@@ -10,9 +10,10 @@ from collections.abc import Callable, Mapping
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Label, Sparkline
+from textual.widgets import Label
 
 from tui_bench.ui.widgets.steady_static import SteadyStatic
+from tui_bench.ui.widgets.zero_sparkline import ZeroSparkline
 
 
 class MetricPanel(Vertical, can_focus=True):
@@ -50,7 +51,7 @@ class MetricPanel(Vertical, can_focus=True):
         for name in self._sparklines:
             with Horizontal(classes="spark"):
                 yield Label(name)
-                yield Sparkline([], name=name)
+                yield ZeroSparkline([], name=name)
                 yield Label("", classes="top", name=name)
 
     def show(
@@ -67,13 +68,10 @@ class MetricPanel(Vertical, can_focus=True):
             self._note = self.border_subtitle = note
         if series is None:
             return
-        for spark in self.query(Sparkline):
+        for spark in self.query(ZeroSparkline):
             if spark.name is not None and spark.name in series:
-                values = series[spark.name]
-                # Anchored at zero, so that a 4 % wobble looks like one (Sparkline scales
-                # from the data's least value to its greatest). A new list: Sparkline only
-                # notices that, not a changed one.
-                spark.data = [0.0, *values] if values else []
+                # A new list: Sparkline only notices that, not a changed one.
+                spark.data = list(series[spark.name])
         for top in self.query(".top").results(Label):
             if top.name is not None and top.name in series:
                 values = series[top.name]

@@ -1,0 +1,49 @@
+"""A one-row sparkline scaled from zero to its greatest value.
+
+Textual's Sparkline scales from the data's least value to its greatest, so a 4 % wobble
+fills the row from bottom to top; against zero it looks like the 4 % it is.
+"""
+
+from __future__ import annotations
+
+from rich.color import Color
+from rich.style import Style
+from rich.text import Text
+from textual.app import RenderResult
+from textual.color import Color as TextualColor
+from textual.widgets import Sparkline
+
+BARS = "▁▂▃▄▅▆▇█"
+
+
+def levels(data: list[float], width: int) -> list[float]:
+    """Each cell's share of the greatest value (0 to 1): a cell's value is the greatest of
+    those it covers, or, with fewer values than cells, the value it stretches."""
+    if not data or width <= 0:
+        return []
+    cells = []
+    for cell in range(width):
+        start = cell * len(data) // width
+        end = max(start + 1, (cell + 1) * len(data) // width)
+        cells.append(max(data[start:end]))
+    top = max(cells)
+    return [max(0.0, value) / top if top > 0 else 0.0 for value in cells]
+
+
+class ZeroSparkline(Sparkline):
+    def render(self) -> RenderResult:
+        shares = levels(list(self.data or []), self.size.width)
+        low = self.get_component_rich_style("sparkline--min-color").color
+        high = self.get_component_rich_style("sparkline--max-color").color
+        text = Text()
+        for share in shares:
+            colour = _blend(low, high, share)
+            text.append(BARS[round(share * (len(BARS) - 1))], Style(color=colour))
+        return text
+
+
+def _blend(low: Color | None, high: Color | None, share: float) -> Color | None:
+    if low is None or high is None:
+        return high
+    a, b = TextualColor.from_rich_color(low), TextualColor.from_rich_color(high)
+    return a.blend(b, share).rich_color
