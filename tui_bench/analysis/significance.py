@@ -11,7 +11,7 @@ computed, so resolving sides (and opening the compare screen) stays quick.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from math import comb
 from statistics import median
@@ -100,6 +100,17 @@ class Side:
         if not self.is_point:
             return judged[0] if judged else Validity("valid")
         return of_point(judged, len(self.runs) + self.left_out)
+
+    @property
+    def summary(self) -> Mapping[str, Any] | None:
+        """A point's aggregate as the sweep keeps it; None for a single run."""
+        if not self.is_point:
+            return None
+        names = _refs(_names(self.session))
+        index = names.index(self.point) if self.point in names else 0
+        return next(
+            (p for p in self.session.doc.get("points") or [] if p.get("index") == index), None
+        )
 
     @property
     def duration_s(self) -> float | None:

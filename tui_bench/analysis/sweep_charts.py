@@ -20,7 +20,14 @@ from typing import Any
 from tui_bench.analysis.sweep_points import verdict_of
 from tui_bench.errors import UsageError
 from tui_bench.storage.session import Session, shown_window, window_end
-from tui_bench.storage.sweep_doc import LABEL, parameters, point_parameters, shown
+from tui_bench.storage.sweep_doc import (
+    LABEL,
+    parameters,
+    point_latency,
+    point_parameters,
+    point_rps,
+    shown,
+)
 
 # Numbers whose largest is this many times the smallest are spaced by their logarithm.
 LOG_SPAN = 10
@@ -38,13 +45,13 @@ class Metric:
 
 
 def _latency(key: str) -> Callable[[Mapping[str, Any]], float | None]:
-    return lambda point: point["latency"].get(key)
+    return lambda point: point_latency(point, key)
 
 
 METRICS: Mapping[str, Metric] = {
     m.name: m
     for m in (
-        Metric("rps", "req/s", "req/s", 1, lambda p: p["rps"]["mean"], "rps"),
+        Metric("rps", "req/s", "req/s", 1, point_rps, "rps"),
         Metric("p50", "p50", "ms", 1e3, _latency("p50_s"), "p50_s", latency=True),
         Metric("p90", "p90", "ms", 1e3, _latency("p90_s"), "p90_s", latency=True),
         Metric("p99", "p99", "ms", 1e3, _latency("p99_s"), "p99_s", latency=True),

@@ -11,6 +11,7 @@ from typing import Any
 from tui_bench.analysis.thresholds import Threshold, evaluate, find_knee
 from tui_bench.result import Result
 from tui_bench.storage.session import histogram_of
+from tui_bench.storage.sweep_doc import point_latency, point_rps
 from tui_bench.validity import Validity, of_point, of_session
 
 LATENCY_KEYS = ("min_s", "mean_s", "p50_s", "p90_s", "p99_s", "p99_9_s", "max_s")
@@ -123,11 +124,12 @@ def verdict_of(point: Mapping[str, Any]) -> str | None:
 
 
 def point_values(summary: Mapping[str, Any]) -> dict[str, float | None]:
-    """What thresholds and the SLO read from a point: mean rps, merged latencies, errors."""
+    """What thresholds and the SLO read from a point: its req/s and latencies as every view
+    shows them (storage.sweep_doc), and its error rate."""
     return {
-        "rps": summary["rps"]["mean"],
+        "rps": point_rps(summary),
         "error_rate": summary["error_rate"],
-        **summary["latency"],
+        **{key: point_latency(summary, key) for key in summary["latency"]},
     }
 
 

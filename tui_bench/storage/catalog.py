@@ -14,6 +14,7 @@ from typing import Any
 from tui_bench.spec import RunSpec
 from tui_bench.storage.session import SWEEP, Session
 from tui_bench.storage.store import SessionEntry
+from tui_bench.storage.sweep_doc import point_latency, point_rps
 from tui_bench.validity import of_session
 
 UNREADABLE = "unreadable"
@@ -58,8 +59,8 @@ def _sweep_headline(session: Session) -> dict[str, Any]:
             "url": " ".join(spec.urls),
             "c": spec.connections,
             "m": spec.streams,
-            "rps": float(point["rps"]["mean"]),
-            "p99_s": point["latency"].get("p99_s"),
+            "rps": point_rps(point),
+            "p99_s": point_latency(point, "p99_s"),
             "errors": None if rate is None or requests is None else round(rate * requests),
             # The verdict on the point whose figures the row shows.
             "validity": (point.get("validity") or {}).get("verdict"),
@@ -75,14 +76,13 @@ def best_point(doc: Mapping[str, Any]) -> Mapping[str, Any] | None:
     measured: list[Mapping[str, Any]] = [
         p
         for p in doc.get("points") or []
-        if (p.get("rps") or {}).get("mean") is not None
-        and (p.get("validity") or {}).get("verdict") != "invalid"
+        if point_rps(p) is not None and (p.get("validity") or {}).get("verdict") != "invalid"
     ]
     knee = (doc.get("knee") or {}).get("point")
     for point in measured:
         if point["index"] == knee:
             return point
-    return max(measured, key=lambda p: p["rps"]["mean"], default=None)
+    return max(measured, key=lambda p: point_rps(p) or 0.0, default=None)
 
 
 def _point_spec(session: Session, index: int) -> RunSpec:

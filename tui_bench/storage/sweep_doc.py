@@ -30,3 +30,17 @@ def shown(name: str, value: Any) -> str:
     if value is None:
         return "–"
     return format_duration(value) if name in _SECONDS else str(value)
+
+
+def point_rps(summary: Mapping[str, Any]) -> float | None:
+    """A point's req/s, the one every view shows: the mean of its completed runs' (the
+    sweep's aggregates give their spread, median and CI beside it)."""
+    value = (summary.get("rps") or {}).get("mean")
+    return None if value is None else float(value)
+
+
+def point_latency(summary: Mapping[str, Any], key: str) -> float | None:
+    """A point's latency percentile (`p99_s`), the one every view shows: of its runs'
+    merged histograms, or for a tool without per-request times its worst run's."""
+    value = (summary.get("latency") or {}).get(key)
+    return None if value is None else float(value)

@@ -21,6 +21,7 @@ from textual.widgets import DataTable, Static
 from tui_bench.analysis.compare import METRICS, fmt_value, session_title
 from tui_bench.analysis.significance import Side, median_of, point_refs, side_of
 from tui_bench.storage.session import Session
+from tui_bench.storage.sweep_doc import point_latency, point_rps
 from tui_bench.ui.widgets.dialogs import DIALOG_CSS
 
 RPS, P99 = (next(m for m in METRICS if m.name == name) for name in ("rps", "p99_s"))
@@ -39,7 +40,12 @@ class PointChoice:
 
     @classmethod
     def of(cls, side: Side, ref: str | None = None) -> PointChoice:
-        return cls(ref, side, median_of(RPS, side), median_of(P99, side))
+        """A point is listed by its figures as every view shows them (storage.sweep_doc);
+        a single run by its own."""
+        summary = side.summary
+        if summary is None:
+            return cls(ref, side, median_of(RPS, side), median_of(P99, side))
+        return cls(ref, side, point_rps(summary), point_latency(summary, "p99_s"))
 
 
 def point_choices(session: Session) -> list[PointChoice]:
