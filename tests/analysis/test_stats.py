@@ -17,6 +17,7 @@ from tui_bench.analysis.stats import (
     per_run_spread,
     summaries,
     summarize,
+    tier_of,
 )
 from tui_bench.histogram import LatencyHistogram
 
@@ -157,19 +158,24 @@ def test_many_runs_use_the_normal_approximation() -> None:
     assert c.verdict == "better"
 
 
-def test_under_four_runs_a_side_is_insufficient_but_shows_the_delta() -> None:
+def test_under_four_runs_a_side_is_likely_at_most_and_shows_the_delta() -> None:
     c = compare_samples([100, 101, 99], [150, 151, 149, 150], "higher")
-    assert c.verdict == "insufficient data"
+    assert c.verdict == "likely better" and tier_of(c) == "likely"
     assert c.delta_pct == pytest.approx(50.0)
     assert c.p_value is not None and c.ci_low_pct is not None
+    overlapping = compare_samples([100, 110, 90], [120, 105, 125], "higher")
+    assert overlapping.verdict == "insufficient data" and tier_of(overlapping) is None
+    close = compare_samples([100, 101, 99], [108, 109, 110], "higher")
+    assert close.verdict == "insufficient data", "apart, but within the margin"
 
 
-def test_one_run_a_side_gives_a_delta_only() -> None:
-    c = compare_samples([200.0], [150.0], "lower")
-    assert c.delta_pct == pytest.approx(-25.0)
+def test_one_run_a_side_gives_a_delta_and_likely_only_beyond_the_margin() -> None:
+    c = compare_samples([200.0], [180.0], "lower")
+    assert c.delta_pct == pytest.approx(-10.0)
     assert c.ci_low_pct is None and c.ci_high_pct is None
     assert c.p_value is None and c.p_adjusted is None and c.prob_b_higher is None
     assert c.verdict == "insufficient data"
+    assert compare_samples([200.0], [140.0], "lower").verdict == "likely better"
 
 
 def test_missing_values_are_dropped_before_counting() -> None:
@@ -256,11 +262,11 @@ def test_adjusting_one_metric_changes_nothing() -> None:
     assert correction_note(adjust([only])) is None
 
 
-def test_adjusting_real_comparisons_keeps_insufficient_data() -> None:
+def test_adjusting_real_comparisons_keeps_the_likely_tier_apart() -> None:
     few = compare_samples([1, 2, 3], [7, 8, 9], "higher")
     many = compare_samples([1, 2, 3, 4, 5, 6], [7, 8, 9, 10, 11, 12], "lower")
     out = adjust([few, many])
-    assert out[0].verdict == "insufficient data"
+    assert out[0].verdict == "likely better" and tier_of(out[0]) == "likely"
     assert out[1].p_adjusted == pytest.approx(min(1.0, 2 * (many.p_value or 0)))
     assert out[1].verdict == "worse"
     assert correction_note(out) == (

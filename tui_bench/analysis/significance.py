@@ -212,6 +212,9 @@ class MetricVerdict:
     comparison: Comparison
 
     def to_dict(self) -> dict[str, Any]:
+        # Imported here: analysis.stats imports scipy, which takes seconds.
+        from tui_bench.analysis.stats import tier_of
+
         c = self.comparison
         return {
             "name": self.metric.name,
@@ -228,6 +231,7 @@ class MetricVerdict:
             "n_a": c.n_a,
             "n_b": c.n_b,
             "verdict": c.verdict,
+            "tier": tier_of(c),
         }
 
 
@@ -282,7 +286,13 @@ def compare_sides(a: Side, b: Side) -> Report:
 
 
 def _notes(a: Side, b: Side, adjusted: Sequence[Comparison]) -> list[str]:
-    from tui_bench.analysis.stats import ALPHA, MIN_RUNS, correction_note
+    from tui_bench.analysis.stats import (
+        ALPHA,
+        LIKELY_MARGIN_ONE_RUN_PCT,
+        LIKELY_MARGIN_PCT,
+        MIN_RUNS,
+        correction_note,
+    )
 
     sides = (("A", a), ("B", b))
     notes = [*_fairness(a, b)]
@@ -295,8 +305,11 @@ def _notes(a: Side, b: Side, adjusted: Sequence[Comparison]) -> list[str]:
     few = [f"{letter} has {len(side.runs)}" for letter, side in sides if len(side.runs) < MIN_RUNS]
     if few:
         notes.append(
-            f"fewer than {MIN_RUNS} runs a side ({', '.join(few)}): deltas are shown, no "
-            "verdict is given; repeat runs with `tuibench sweep --repeat N`"
+            f"fewer than {MIN_RUNS} runs a side ({', '.join(few)}): no tested verdict; "
+            "'likely better/worse' only where every run of one side is beyond every run of "
+            f"the other by {LIKELY_MARGIN_PCT:g} % or more ({LIKELY_MARGIN_ONE_RUN_PCT:g} % "
+            "with one run a side), run-to-run noise not measured; repeat runs with "
+            "`tuibench sweep --repeat N` for a tested one"
         )
     note = correction_note(adjusted)
     if note:

@@ -23,13 +23,25 @@ from tui_bench.histogram import LatencyHistogram
 from tui_bench.result import percentile_key, percentile_of_key
 
 Direction = Literal["higher", "lower"]
-Verdict = Literal["better", "worse", "no difference", "insufficient data"]
+Verdict = Literal[
+    "better", "worse", "likely better", "likely worse", "no difference", "insufficient data"
+]
+# What a verdict rests on: "tested" (a rank test over MIN_RUNS runs a side or more), or
+# "likely" (fewer runs: every run of one side beyond every run of the other, by a margin
+# that run-to-run noise rarely reaches; that noise itself is not measured).
+Tier = Literal["tested", "likely"]
 
 ALPHA = 0.05
 CONFIDENCE = 0.95
 # Below this many runs a side a verdict is a coin toss: with 3 runs a side even complete
 # separation gives a two-sided Mann–Whitney p of 0.1.
 MIN_RUNS = 4
+# The "likely" tier's margins, in % between the medians: with one run a side nothing says
+# how much runs differ by themselves (runs 3-8 % apart in CV differ by up to ~25 %); with
+# two or three, the sides must not overlap either. Chosen so that the tier's false alarms
+# on A/A pairs stay under 5 % (tests/analysis/test_stats_simulation.py).
+LIKELY_MARGIN_ONE_RUN_PCT = 25.0
+LIKELY_MARGIN_PCT = 15.0
 BOOTSTRAP_RESAMPLES = 2000
 PERMUTATION_RESAMPLES = 9999
 # Up to this many runs a side the p-value is exact (or a permutation test when values tie);
@@ -102,6 +114,8 @@ class Comparison:
     direction: Direction
     n_a: int
     n_b: int
+    # Every run of one side above every run of the other.
+    separated: bool
     median_a: float | None
     median_b: float | None
     delta_pct: float | None
@@ -151,10 +165,12 @@ def compare_samples(
     if n_a >= 2 and n_b >= 2:
         ci_low, ci_high = _bootstrap_ci(xa, xb, seed)
         p_value, prob_b_higher = _mann_whitney(xa, xb, seed)
+    separated = bool(n_a and n_b and (xb.min() > xa.max() or xb.max() < xa.min()))
     comparison = Comparison(
         direction=direction,
         n_a=n_a,
         n_b=n_b,
+        separated=separated,
         median_a=median_a,
         median_b=median_b,
         delta_pct=delta,
@@ -231,13 +247,32 @@ def _mann_whitney(a: FloatArray, b: FloatArray, seed: int) -> tuple[float, float
 
 def _verdict(c: Comparison) -> Verdict:
     if c.n_a < MIN_RUNS or c.n_b < MIN_RUNS:
-        return "insufficient data"
+        return _likely(c)
     if c.p_adjusted is None or c.prob_b_higher is None:
         return "no difference"
     if c.p_adjusted >= c.alpha or c.prob_b_higher == 0.5:
         return "no difference"
     b_higher = c.prob_b_higher > 0.5
     return "better" if b_higher == (c.direction == "higher") else "worse"
+
+
+def _likely(c: Comparison) -> Verdict:
+    """Under MIN_RUNS a side: "likely better/worse" when the sides do not overlap and the
+    medians are further apart than the margin; else there is too little to tell."""
+    if not c.separated or c.delta_pct is None:
+        return "insufficient data"
+    margin = LIKELY_MARGIN_ONE_RUN_PCT if min(c.n_a, c.n_b) == 1 else LIKELY_MARGIN_PCT
+    if abs(c.delta_pct) < margin:
+        return "insufficient data"
+    b_higher = c.delta_pct > 0
+    return "likely better" if b_higher == (c.direction == "higher") else "likely worse"
+
+
+def tier_of(c: Comparison) -> Tier | None:
+    """What the verdict rests on; None when there is no verdict."""
+    if c.verdict == "insufficient data":
+        return None
+    return "likely" if c.verdict.startswith("likely") else "tested"
 
 
 def adjust(comparisons: Sequence[Comparison]) -> list[Comparison]:

@@ -71,6 +71,11 @@ def change_style(word: str | None, tones: Tones) -> str:
         return f"bold {tones.success}"
     if word == "worse":
         return f"bold {tones.error}"
+    # The lower tier in the same colours, not bold: it rests on few runs.
+    if word == "likely better":
+        return tones.success
+    if word == "likely worse":
+        return tones.error
     return LABEL
 
 
