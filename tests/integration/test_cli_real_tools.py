@@ -16,6 +16,11 @@ import pytest
 
 from tests.conftest import need
 from tui_bench.demo.nginx_target import DemoTarget
+from tui_bench.engine.controller import EngineOptions
+from tui_bench.engine.events import Event, SecondClosed
+from tui_bench.engine.live_state import LiveState
+from tui_bench.runners.tools import find_tool
+from tui_bench.spec import RunSpec
 from tui_bench.storage import store
 
 pytestmark = pytest.mark.integration
@@ -316,3 +321,35 @@ def test_the_last_partial_second_is_a_partial_window_not_a_cliff(
     assert "[ 3.5s]" in stderr and "[   4s]" not in stderr
     csv = tuibench("export", result["session_path"], "--format", "csv").stdout.splitlines()
     assert csv[0].startswith("t_s,window_s,requests,rps,")
+
+
+def test_ab_keep_alive_under_a_millisecond_reads_less_than_one_ms(
+    nginx: DemoTarget, sessions: Path
+) -> None:
+    need("ab")
+    proc = tuibench("run", "--headless", "--tool", "ab", "-n", "3000", "-c", "2", "-k",
+                    nginx.urls["h1"])  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    latency = next(line for line in proc.stderr.splitlines() if line.startswith("latency"))
+    # ab writes whole milliseconds: on loopback with keep-alive most requests are under one.
+    assert "p50 <1 ms" in latency and "0 µs" not in latency, latency
+
+
+async def test_wrk_rows_say_nothing_of_status_classes(nginx: DemoTarget, sessions: Path) -> None:
+    need("wrk")
+    spec = RunSpec(urls=(nginx.urls["h1"],), tool="wrk", connections=4, threads=1, duration_s=2)
+    state = LiveState(spec)
+    seen: list[tuple[str, Any]] = []
+
+    def listen(event: Event) -> None:
+        state.apply(event)
+        if isinstance(event, SecondClosed):
+            seen.append(("row", state.status_counts))
+
+    finished = await EngineOptions(None).controller(spec, find_tool("wrk"), listen).run()
+    assert seen and all(counts is None for _, counts in seen), "– while live, never 0"
+    assert finished.result is not None and finished.result.requests.total
+    # wrk's summary counts the responses outside 2xx/3xx, not each class: the classes stay
+    # unknown, the errors are its count.
+    assert state.status_counts is None
+    assert state.errors_seen == finished.result.error_count == 0
