@@ -144,7 +144,6 @@ class RunController:
         self.interval_s = interval_s
         self.live_hook = live_hook
         self.max_errors = max_errors
-        self.server_host = server_host
         self._watch = ServerWatch(server, server_host, interval_s, self._warn)
         # Why the target cannot be reached, once a probe beside the tool has found out.
         self._unreachable: str | None = None

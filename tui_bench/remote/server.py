@@ -97,7 +97,6 @@ class RemoteServer:
     _proc: asyncio.subprocess.Process | None = None
     _pongs: asyncio.Queue[float] = field(default_factory=asyncio.Queue)
     _reader: asyncio.Task[None] | None = None
-    _stderr: bytes = b""
 
     async def start(self) -> dict[str, Any]:
         """Connect, find the server and measure the clock offset; UsageError (one line,
