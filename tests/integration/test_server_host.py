@@ -129,7 +129,7 @@ def test_the_server_host_lost_mid_run_is_a_warning(
     _, (server_host, _) = ssh_hosts
     proc = subprocess.Popen(
         [*TUIBENCH, "run", "--headless", "--json", "--server-host", server_host.alias,
-         "-d", "4", nginx.urls["h2c"]],
+         "-d", "8", nginx.urls["h2c"]],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     wait_for_run(sessions)
@@ -144,7 +144,13 @@ def test_the_server_host_lost_mid_run_is_a_warning(
 
     session = store.load(orjson.loads(out)["session_path"])
     assert "server-host-lost" in {w["code"] for w in session.doc["warnings"]}
-    assert session.doc["validity"]["verdict"] == "valid", "the load was measured all the same"
+    # The load was measured all the same: losing the server's host is a note, not a reason
+    # (a saturated generator on a busy machine may still make the run suspect).
+    codes = {r["code"] for r in session.doc["validity"]["reasons"]}
+    assert session.doc["validity"]["verdict"] != "invalid" and not codes & {
+        "server-host",
+        "server-host-lost",
+    }
 
 
 def test_doctor_checks_another_host_as_it_checks_this_one(

@@ -105,7 +105,8 @@ def test_an_invalid_point_is_marked_never_the_knee_and_exits_1(
     need("h2load")
     closing, healthy = nginx.urls["closing_h2c"], nginx.urls["h2c"]
     code, out, stderr = sweep_json(
-        "--vary", f"url={closing},{healthy}", "-d", "1.5", "-c", "4", "--slo", "p99<5s",
+        "--vary", f"url={closing},{healthy}", "-d", "1.5", "-c", "4", "-t", "2",
+        "--slo", "p99<5s",
         healthy,
     )  # fmt: skip
     assert code == 1, stderr

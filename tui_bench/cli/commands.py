@@ -507,7 +507,7 @@ def sweep_summary_text(finished: SweepFinished) -> str:
         found = (
             f"{knee['name']} ({fmt_count(knee['rps'])} req/s)"
             if knee["point"] is not None
-            else "no point meets it"
+            else "no valid point meets it"
         )
         lines.append(f"knee      {found} for {knee['slo']}")
     lines.append(f"session   {finished.session_path}")

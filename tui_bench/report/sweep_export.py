@@ -372,7 +372,7 @@ def _verdict_text(verdict: str | None) -> str:
 
 def _knee_text(knee: Mapping[str, Any]) -> str:
     if knee.get("point") is None:
-        return f"No point meets the SLO {knee.get('slo')}."
+        return f"No valid point meets the SLO {knee.get('slo')}."
     return (
         f"The point with the most req/s that meets the SLO {knee.get('slo')}: "
         f"**{knee.get('name') or 'all'}** ({fmt_count(knee.get('rps'))} req/s)."

@@ -135,7 +135,7 @@ def summary(state: SweepState, tones: Tones) -> Table:
     knee = doc.get("knee")
     if isinstance(knee, Mapping):
         if knee.get("point") is None:
-            found = Text(f"no point meets {knee.get('slo')}")
+            found = Text(f"no valid point meets {knee.get('slo')}")
         else:
             found = Text.assemble(
                 (f"{KNEE_MARKER} {knee.get('name')}", "bold"),
