@@ -39,3 +39,16 @@ def test_an_unwritable_target_is_one_line(
     assert main(["export", str(session), "-o", str(tmp_path / "no" / "dir.json")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "cannot write" in err
+
+
+def test_an_existing_file_is_not_overwritten_without_force(
+    session: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "out.md"
+    target.write_text("mine")
+    assert main(["export", str(session), "-f", "md", "-o", str(target)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "exists" in err and "--force" in err
+    assert target.read_text() == "mine"
+    assert main(["export", str(session), "-f", "md", "-o", str(target), "--force"]) == 0
+    assert target.read_text().startswith("# ")

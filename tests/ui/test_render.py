@@ -65,3 +65,12 @@ def test_wrk_live_counts_show_unknown_status_until_its_summary() -> None:
     state.apply(RunFinished("completed", 0, result, Path("/tmp/s.json"), None))
     ended = render.status(state, tones).plain
     assert "2xx 1,790" in ended and "5xx 10" in ended and "errors 10" in ended
+
+
+def test_before_the_first_second_the_panels_say_they_are_waiting() -> None:
+    state = LiveState(RunSpec(urls=("http://127.0.0.1:1/",), duration_s=5.0))
+    tones = Tones("red", "yellow", "green")
+    for text in (render.throughput(state), render.latency(state), render.status(state, tones)):
+        assert text.plain == "waiting for the first second"
+    state.apply(SecondClosed({"t_s": 0, "window_s": 1.0, "requests": 10, "rps": 10}))
+    assert "10 req/s" in render.throughput(state).plain

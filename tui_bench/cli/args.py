@@ -84,6 +84,7 @@ def build_parser() -> Parser:
     exp.add_argument("session", metavar="SESSION", help="session file, id or id prefix")
     exp.add_argument("--format", "-f", choices=FORMATS, default="json")
     exp.add_argument("--output", "-o", metavar="FILE", help="default: standard output")
+    exp.add_argument("--force", action="store_true", help="with -o: overwrite FILE")
 
     plot = commands.add_parser(
         "plot",

@@ -283,7 +283,9 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 def cmd_export(args: argparse.Namespace) -> int:
     if args.output:
-        export_to_file(store.resolve(args.session), args.format, Path(args.output))
+        export_to_file(
+            store.resolve(args.session), args.format, Path(args.output), force=args.force
+        )
     else:
         sys.stdout.write(export(store.load(args.session), args.format))
     return 0

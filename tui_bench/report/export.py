@@ -12,27 +12,26 @@ from typing import Any
 from tui_bench.errors import SessionError, UsageError
 from tui_bench.report.text import result_rows
 from tui_bench.storage import store
+from tui_bench.storage.atomic import write_new
 from tui_bench.storage.session import SERIES_COLUMNS, Session
 from tui_bench.validity import of_session
 
 FORMATS = ("json", "csv", "md")
 
 
-def export_to_file(source: Path, fmt: str, target: Path, directory: Path | None = None) -> Path:
+def export_to_file(
+    source: Path, fmt: str, target: Path, directory: Path | None = None, *, force: bool = False
+) -> Path:
     """Write the session in `source` as `fmt` into `target`; the absolute path written.
-    TuibenchError (one line) when it cannot, and never over the session file itself."""
+    TuibenchError (one line) when it cannot, never over the session file itself, and never
+    over another file unless `force`."""
     if not source.is_file():
         # Gone since it was listed (store.load would look it up as an id).
         raise SessionError(f"{source.name}: no such session file any more")
     target = target.expanduser().absolute()
     if target.resolve() == source.resolve():
         raise UsageError(f"{target} is the session file itself: choose another file")
-    text = export(store.load(source, directory), fmt)
-    try:
-        target.write_text(text)
-    except OSError as exc:
-        raise UsageError(f"cannot write {target}: {exc.strerror}") from None
-    return target
+    return write_new(target, export(store.load(source, directory), fmt), force=force)
 
 
 def export(session: Session, fmt: str) -> str:

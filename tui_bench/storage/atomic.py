@@ -41,6 +41,9 @@ def write_new(path: Path, text: str, *, force: bool = False) -> Path:
     """Write `text` to `path` (atomically), never over an existing file unless `force`;
     the absolute path written. UsageError (one line) when it cannot."""
     target = path.expanduser().absolute()
+    # A directory that is not there is a typo more often than a wish: not made.
+    if not target.parent.is_dir():
+        raise UsageError(f"cannot write {target}: No such file or directory")
     if target.exists() and not force:
         raise UsageError(f"{target} exists: choose another file, or --force to overwrite it")
     try:

@@ -94,7 +94,17 @@ def header(state: LiveState, tool_label: str, *, paused: bool, stopping: bool) -
     return _lines(top, bottom)
 
 
+# Until the first second closes there is nothing to show: said, not a row of dashes.
+WAITING = "waiting for the first second"
+
+
+def _waiting(state: LiveState) -> bool:
+    return not state.rows and state.running
+
+
 def throughput(state: LiveState) -> Text:
+    if _waiting(state):
+        return Text(WAITING, LABEL)
     return _lines(
         _pairs(("now    ", f"{fmt_count(state.rps_now)} req/s")),
         _pairs(("overall", f"{fmt_count(state.rps_overall)} req/s")),
@@ -103,6 +113,8 @@ def throughput(state: LiveState) -> Text:
 
 
 def latency(state: LiveState) -> Text:
+    if _waiting(state):
+        return Text(WAITING, LABEL)
     lat, run = state.latency, state.latency_overall
     return _lines(
         _pairs(("p50", fmt_seconds(lat["p50_s"])), ("p90", fmt_seconds(lat["p90_s"]))),
@@ -119,6 +131,8 @@ def latency_count(state: LiveState) -> str:
 
 
 def status(state: LiveState, tones: Tones) -> Text:
+    if _waiting(state):
+        return Text(WAITING, LABEL)
     counts, failed = state.status_counts, state.errors_seen
     first, second = STATUS_CLASSES[:2], STATUS_CLASSES[2:]
     errors = Text.assemble(("errors ", LABEL), fmt_count(failed))
