@@ -28,7 +28,12 @@ from tui_bench.ui.messages import OpenCompare, OpenReplay, OpenRunForm
 from tui_bench.ui.sessions_screen import ConfirmDelete, ExportDialog, SessionsScreen
 from tui_bench.ui.tones import tones_of
 from tui_bench.ui.widgets.dialogs import HelpScreen
-from tui_bench.ui.widgets.session_table import COMPACT_COLUMNS, SessionTable, short_url
+from tui_bench.ui.widgets.session_table import (
+    COMPACT_COLUMNS,
+    SessionTable,
+    elide_middle,
+    short_url,
+)
 
 # The example sweep, then the newest single run.
 NEWEST = "20261121-114906-878-sweep-c-sweep"
@@ -492,3 +497,11 @@ def test_snapshot_export_dialog_80x24(snap_compare: Any, tmp_path: Path) -> None
 
     app = browser(example_store(tmp_path))
     assert snap_compare(app, terminal_size=(80, 24), run_before=export)
+
+
+def test_long_names_give_up_their_middle_not_the_end_that_tells_them_apart() -> None:
+    old, new = Text("sweep c-ramp-nginx-old"), Text("sweep c-ramp-nginx-new")
+    assert elide_middle(old, 12).plain == "sweep …x-old"
+    assert elide_middle(new, 12).plain == "sweep …x-new"
+    assert elide_middle(old, 12).plain.endswith("old") and elide_middle(old, 12).cell_len == 12
+    assert elide_middle(old, 40) is old, "room enough: as it is"

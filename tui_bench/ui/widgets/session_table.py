@@ -68,6 +68,23 @@ SCROLLBAR_WIDTH = 2
 MARK_STYLE = "bold reverse"
 
 
+# Names and URLs that differ at their end (`sweep c-ramp-old` and `sweep c-ramp-new`, the
+# path of a URL): elided in the middle, so that what tells them apart stays.
+MIDDLE_ELIDED = ("name", "url")
+
+
+def elide_middle(text: Text, width: int) -> Text:
+    """`text` within `width` cells, its middle given up for one `…`."""
+    if text.cell_len <= width or width < 3:
+        return text
+    tail = (width - 1) // 2
+    head = width - 1 - tail
+    out = text[:head]
+    out.append("…")
+    out.append_text(text[len(text.plain) - tail :])
+    return out
+
+
 def local_time(moment: datetime | None, *, year: bool = False) -> str:
     """In the local time zone; compact (no year) unless asked for."""
     if moment is None:
@@ -325,7 +342,8 @@ class SessionTable(DataTable[Text]):
             self.add_column(self._label(key), width=column_width, key=key)
         for row in self.shown_rows:
             texts = cells[row.path]
-            self.add_row(*(self._cell(texts, key) for key in self._layout), key=str(row.path))
+            cells_of_row = (self._cell(texts, key, width) for key, width in self._layout.items())
+            self.add_row(*cells_of_row, key=str(row.path))
         paths = [row.path for row in self.shown_rows]
         if kept is not None and kept.path in paths:
             self.move_cursor(row=paths.index(kept.path))
@@ -356,9 +374,11 @@ class SessionTable(DataTable[Text]):
         return label
 
     @staticmethod
-    def _cell(texts: Mapping[str, Text], key: str) -> Text:
+    def _cell(texts: Mapping[str, Text], key: str, width: int) -> Text:
         # A copy: one Text may fill several cells, each with its own alignment.
         text = texts[key].copy() if key in texts else Text("")
+        if key in MIDDLE_ELIDED:
+            text = elide_middle(text, width)
         text.justify = COLUMNS[key].justify
         text.no_wrap = True
         text.overflow = "ellipsis"
