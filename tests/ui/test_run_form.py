@@ -240,7 +240,7 @@ async def test_switching_the_tool_takes_away_what_it_does_not_take() -> None:
         assert not any(form.query_one(f"#row-{s[1:]}").display for s in only_h2load)
         # Kept for when h2load comes back, but not part of a wrk run.
         assert value(form, "streams") == "10"
-        wrk = form.request().spec
+        wrk = form.typed().request().spec
         assert (wrk.tool, wrk.streams, wrk.warm_up_s, wrk.h1) == ("wrk", None, None, False)
         form.query_one("#tool", Select).value = "ab"
         await until(pilot, lambda: "ready: ab" in status(form))
@@ -377,7 +377,7 @@ async def test_protocol_and_url_scheme_follow_each_other() -> None:
         await until(pilot, lambda: " http/1.1 " in status(form))
         await type_into(pilot, "urls", "https://127.0.0.1:9443/")
         await until(pilot, lambda: "https://127.0.0.1:9443/" in status(form))
-        assert protocol.value == "h1" and form.request().spec.h1
+        assert protocol.value == "h1" and form.typed().request().spec.h1
 
 
 async def test_picking_a_recent_config_fills_the_form(config_home: Path) -> None:
@@ -386,12 +386,12 @@ async def test_picking_a_recent_config_fills_the_form(config_home: Path) -> None
     recent.remember(Config(LABELLED), path)
     async with FormApp().run_test(size=(160, 48)) as pilot:
         form = await ready(pilot, "before [nginx] [h2c]")
-        assert form.request() == LABELLED  # opened without a request: the newest
+        assert form.typed().request() == LABELLED  # opened without a request: the newest
         picker = form.query_one("#recent", Select)
         picker.focus()
         await pilot.press("enter", "down", "down", "enter")
         await until(pilot, lambda: "ready: ab" in status(form))
-        assert form.request() == AB
+        assert form.typed().request() == AB
         assert (value(form, "connections"), value(form, "requests")) == ("8", "20000")
         assert form.query_one("#keepalive", Checkbox).value
         assert form.query_one("#server_mode", Select).value == "none"

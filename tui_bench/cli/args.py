@@ -11,6 +11,8 @@ from tui_bench import __version__
 from tui_bench.analysis.sweep_charts import METRICS, RUN_METRICS, SWEEP_METRICS
 from tui_bench.errors import UsageError
 from tui_bench.report.export import FORMATS
+from tui_bench.request.asked import DEFAULT_REQUEST
+from tui_bench.request.sweep_settings import DEFAULT_COOL_DOWN_S
 from tui_bench.spec import COMPRESSIONS, TOOLS
 from tui_bench.validity import DEFAULT_MAX_ERRORS
 from tui_bench.values import parse_duration, parse_percent, parse_positive_int
@@ -134,9 +136,13 @@ def build_parser() -> Parser:
 
 
 def add_run_options(run: argparse.ArgumentParser) -> None:
-    run.add_argument("--tool", choices=TOOLS, default="h2load")
-    run.add_argument("-c", "--connections", type=positive_int, default=10, metavar="N")
-    run.add_argument("-t", "--threads", type=positive_int, default=1, metavar="N")
+    # The run form starts from the same values.
+    defaults = DEFAULT_REQUEST.spec
+    run.add_argument("--tool", choices=TOOLS, default=defaults.tool)
+    run.add_argument(
+        "-c", "--connections", type=positive_int, default=defaults.connections, metavar="N"
+    )
+    run.add_argument("-t", "--threads", type=positive_int, default=defaults.threads, metavar="N")
     mode = run.add_mutually_exclusive_group()
     mode.add_argument("-n", "--requests", type=positive_int, metavar="N", help="run N requests")
     mode.add_argument(
@@ -268,7 +274,7 @@ def add_sweep_options(sweep: argparse.ArgumentParser) -> None:
     sweep.add_argument(
         "--cool-down",
         type=duration,
-        default=2.0,
+        default=DEFAULT_COOL_DOWN_S,
         metavar="S",
         help="pause between runs (default 2 s; 0 for none)",
     )

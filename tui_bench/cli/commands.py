@@ -47,7 +47,14 @@ from tui_bench.report.export import export, export_to_file
 from tui_bench.report.text import result_rows, run_line, verdict_line
 from tui_bench.request.asked import run_request, server_mode_of
 from tui_bench.request.run import RunRequest
-from tui_bench.request.sweep_plan import Variant, build_plan, parse_label, parse_ramp, parse_vary
+from tui_bench.request.sweep_plan import (
+    SweepPlan,
+    Variant,
+    build_plan,
+    parse_label,
+    parse_ramp,
+    parse_vary,
+)
 from tui_bench.runners.tools import Tool, find_tool
 from tui_bench.spec import TOOLS, RunSpec
 from tui_bench.storage import store
@@ -357,10 +364,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     interval = check_interval(args.interval)
     thresholds = tuple(parse_threshold(text) for text in args.threshold)
     slo = tuple(parse_slo(args.slo)) if args.slo else ()
-    dimensions = [
-        parse_vary(text) if flag == "--vary" else parse_ramp(text) for flag, text in args.dimensions
-    ]
-    plan = build_plan(sweep_variants(args), dimensions, args.repeat)
+    plan = plan_from_args(args)
     targets = prepare(plan)
     for on_host in dict.fromkeys(t.server_host for t in targets if t.server_host):
         asyncio.run(check(on_host, interval))
@@ -397,6 +401,14 @@ def cmd_sweep(args: argparse.Namespace) -> int:
             _print(f"point {where}: {reason['message']} ({reason['code']})", sys.stderr)
     print_verdicts(finished.document.get("thresholds") or [])
     return sweep_exit_code(finished.status, finished.document)
+
+
+def plan_from_args(args: argparse.Namespace) -> SweepPlan:
+    """The sweep the flags ask for; UsageError for the first clause or point that cannot run."""
+    dimensions = [
+        parse_vary(text) if flag == "--vary" else parse_ramp(text) for flag, text in args.dimensions
+    ]
+    return build_plan(sweep_variants(args), dimensions, args.repeat)
 
 
 # Options of which a labelled command may set one: setting it clears the common others.

@@ -6,6 +6,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from tui_bench.request.run import DEFAULT_DURATION_S, RunRequest
+from tui_bench.spec import RunSpec
+
+# As `tuibench run` defaults: h2load, -c 10 -t 1 -d 10.
+DEFAULT_REQUEST = RunRequest(RunSpec(urls=(), duration_s=DEFAULT_DURATION_S))
 
 
 def server_mode_of(pid: int | None, name: str | None, none: bool) -> str:

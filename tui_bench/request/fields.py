@@ -8,11 +8,11 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
+from urllib.parse import urlsplit
 
 from tui_bench.analysis.thresholds import parse_slo
 from tui_bench.errors import UsageError
 from tui_bench.remote.ssh import SshHost
-from tui_bench.request.run import DEFAULT_DURATION_S, RunRequest
 from tui_bench.request.sweep_plan import parse_ramp, parse_vary
 from tui_bench.spec import RunSpec, validate_url
 from tui_bench.spec import with_scheme as url_with_scheme
@@ -25,9 +25,6 @@ NO_COMPRESSION = "none"
 # `;` separates headers only where a new `Name:` or the end follows, so that values such as
 # `Cookie: a=1; b=2` or `Accept: text/html;q=0.9` keep theirs.
 _HEADER_SEPARATOR = re.compile(r";\s*(?=[!#$%&'*+.^_`|~0-9A-Za-z-]+\s*:|$)")
-
-# As `tuibench run` defaults: h2load, -c 10 -t 1 -d 10.
-DEFAULT_REQUEST = RunRequest(RunSpec(urls=(), duration_s=DEFAULT_DURATION_S))
 
 
 def read_urls(text: str) -> tuple[str, ...]:
@@ -138,6 +135,15 @@ def protocol_of(spec: RunSpec) -> str:
     if spec.h1:
         return "h1"
     return "h2" if spec.urls and spec.tls else "h2c"
+
+
+def protocol_of_urls(urls: str) -> str | None:
+    """h2 when the first URL is https://, h2c when it is http://; None for anything else."""
+    words = urls.split()
+    scheme = urlsplit(words[0]).scheme if words else ""
+    if scheme not in ("http", "https"):
+        return None
+    return "h2" if scheme == "https" else "h2c"
 
 
 def with_scheme(urls: str, scheme: str) -> str:

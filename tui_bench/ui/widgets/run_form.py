@@ -3,7 +3,9 @@
 Each field checks what it can alone while it is typed (Input validators built on the readers
 the command line uses); the whole request is checked by RunSpec.validate, whose one-line
 reason shows under the form. Fields the chosen tool or mode does not take are hidden and left
-out of the request; they keep their text for when that tool or mode is picked again.
+out of the request; they keep their text for when that tool or mode is picked again. What the
+fields ask for is read outside the widget (`request/typed.py`), through the same run_request
+as the command line's flags.
 
 Protocol is h2load's h1 / h2c / h2. As on the command line, the URL's scheme says whether TLS
 is used: picking h2c or h2 rewrites the URLs to http:// or https://, and typing a URL picks h2c
@@ -18,9 +20,8 @@ line, the run options are then the base of every point, and only the points must
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import ClassVar, TypeVar
-from urllib.parse import urlsplit
 
 from rich.text import Text
 from textual import events, on
@@ -33,45 +34,37 @@ from textual.widgets import Button, Checkbox, Input, Label, Select
 
 from tui_bench.errors import UsageError
 from tui_bench.request import recent
-from tui_bench.request.asked import run_request
+from tui_bench.request.asked import DEFAULT_REQUEST
 from tui_bench.request.fields import (
     CONNECTIONS,
-    COOL_DOWN,
-    DEFAULT_REQUEST,
     DURATION,
     HEADERS,
     NAME,
     NO_COMPRESSION,
-    RAMP,
-    REPEAT,
     REQUESTS,
     SERVER_HOST,
     SERVER_NAME,
     SERVER_PID,
-    SLO,
     STREAMS,
     SWEEP_FIELDS,
     TAGS,
     TEXT_FIELDS,
     THREADS,
     URLS,
-    VARY,
     WARM_UP,
     TextField,
-    protocol_of,
+    protocol_of_urls,
     with_scheme,
 )
 from tui_bench.request.recent import Config
-from tui_bench.request.run import DEFAULT_DURATION_S, SERVER_MODES, RunRequest
-from tui_bench.request.sweep_plan import sweep_summary
+from tui_bench.request.run import SERVER_MODES, RunRequest
 from tui_bench.request.sweep_settings import SweepSettings
-from tui_bench.spec import COMPRESSIONS, TOOLS, RunSpec
+from tui_bench.request.typed import CHOICES, Typed, sweep_texts
+from tui_bench.spec import COMPRESSIONS, TOOLS
 from tui_bench.ui.messages import StartRun, StartSweep
 from tui_bench.ui.widgets.steady_static import SteadyStatic
-from tui_bench.values import format_duration
 
 T = TypeVar("T")
-T_co = TypeVar("T_co", covariant=True)
 
 # From this width of the form its two groups of fields stand side by side.
 WIDE_FROM = 110
@@ -211,7 +204,7 @@ class RunForm(Vertical):
         self.query_one("#load").border_title = "Load"
         self.query_one("#labels").border_title = "Request · server · labels"
         self.query_one("#sweep-group").border_title = "Sweep"
-        self._fill_sweep(SweepSettings())
+        self._set_texts(sweep_texts(SweepSettings()))
         self.fill(Config(self._given or DEFAULT_REQUEST))
         self.run_worker(self._load_recent(), group="recent")
 
@@ -224,52 +217,16 @@ class RunForm(Vertical):
     def fill(self, config: Config) -> None:
         """Show `config` in the fields; checking follows as their change messages arrive. A
         single run leaves the Sweep group's text as it was, unticked."""
-        request, spec = config.request, config.request.spec
-        texts = {
-            URLS: " ".join(spec.urls),
-            CONNECTIONS: str(spec.connections),
-            THREADS: str(spec.threads),
-            STREAMS: _text(spec.streams),
-            DURATION: format_duration(spec.duration_s or DEFAULT_DURATION_S),
-            REQUESTS: _text(spec.requests),
-            WARM_UP: "" if spec.warm_up_s is None else format_duration(spec.warm_up_s),
-            HEADERS: "; ".join(spec.headers),
-            SERVER_PID: _text(request.server_pid),
-            SERVER_NAME: request.server_name or "",
-            SERVER_HOST: request.server_host or "",
-            NAME: request.name,
-            TAGS: ", ".join(request.tags),
-        }
-        self._set_texts(texts)
-        choices = {
-            "tool": spec.tool,
-            "protocol": protocol_of(spec),
-            "mode": "count" if spec.requests is not None else "duration",
-            "compress": spec.compress or NO_COMPRESSION,
-            "server_mode": request.server_mode,
-        }
-        for select_id, value in choices.items():
-            self.query_one(f"#{select_id}", Select).value = value
-        self.query_one("#keepalive", Checkbox).value = spec.keepalive
-        self.query_one("#sweep", Checkbox).value = config.sweep is not None
-        if config.sweep is not None:
-            self._fill_sweep(config.sweep)
+        typed = Typed.of(config)
+        self._set_texts(typed.texts)
+        for name, value in typed.choices.items():
+            self.query_one(f"#{name}", Select).value = value
+        self.query_one("#keepalive", Checkbox).value = typed.keepalive
+        self.query_one("#sweep", Checkbox).value = typed.sweep
 
-    def _fill_sweep(self, sweep: SweepSettings) -> None:
-        self._set_texts(
-            {
-                VARY: "; ".join(sweep.vary),
-                RAMP: "; ".join(sweep.ramp),
-                REPEAT: str(sweep.repeat),
-                # format_duration says 0ms.
-                COOL_DOWN: format_duration(sweep.cool_down_s) if sweep.cool_down_s else "0",
-                SLO: sweep.slo or "",
-            }
-        )
-
-    def _set_texts(self, texts: dict[TextField[object], str]) -> None:
-        for field, text in texts.items():
-            self._input(field).value = text
+    def _set_texts(self, texts: Mapping[str, str]) -> None:
+        for field_id, text in texts.items():
+            self.query_one(f"#{field_id}", Input).value = text
 
     async def _load_recent(self) -> None:
         self.recent = await asyncio.to_thread(recent.load)
@@ -297,91 +254,18 @@ class RunForm(Vertical):
 
     # Reading
 
+    def typed(self) -> Typed:
+        """What the controls hold, hidden ones included: Typed leaves those out."""
+        return Typed(
+            {field.id: self._input(field).value for field in TEXT_FIELDS},
+            {name: self._choice(name) for name in CHOICES},
+            keepalive=self.query_one("#keepalive", Checkbox).value,
+            sweep=self.query_one("#sweep", Checkbox).value,
+        )
+
     def config(self) -> Config:
-        """What Start starts: the run, or the sweep of it the Sweep group asks for; UsageError
-        with the first reason it cannot start."""
-        sweep = self.sweep()
-        config = Config(self.request(check=sweep is None), sweep)
-        config.check()
-        return config
-
-    def sweep(self) -> SweepSettings | None:
-        """The Sweep group's settings; None for a single run (unticked, or nothing varies nor
-        repeats)."""
-        if not self._applies(VARY.id):
-            return None
-        settings = SweepSettings(
-            vary=self._read(VARY),
-            ramp=self._read(RAMP),
-            repeat=self._read(REPEAT),
-            cool_down_s=self._read(COOL_DOWN),
-            slo=self._read(SLO),
-        )
-        return settings if settings.is_sweep else None
-
-    def request(self, *, check: bool = True) -> RunRequest:
-        """The request the fields describe; UsageError with the first reason it cannot run.
-        Unchecked (`check=False`) as the base of a sweep, whose points are checked instead."""
-        protocol = self._choice("protocol") if self._applies("protocol") else None
-        compress = self._choice("compress")
-        spec = RunSpec(
-            urls=self._read(URLS),
-            tool=self._choice("tool"),
-            connections=self._read(CONNECTIONS),
-            threads=self._read_if(THREADS) or DEFAULT_REQUEST.spec.threads,
-            requests=self._read_if(REQUESTS),
-            duration_s=self._read_if(DURATION),
-            warm_up_s=self._read_if(WARM_UP),
-            streams=self._read_if(STREAMS),
-            h1=protocol == "h1",
-            keepalive=self._applies("keepalive") and self.query_one("#keepalive", Checkbox).value,
-            headers=self._read(HEADERS),
-            compress=None if compress == NO_COMPRESSION else compress,
-        )
-        asked = RunRequest(
-            spec,
-            server_mode=self._choice("server_mode"),
-            server_pid=self._read_if(SERVER_PID),
-            server_name=self._read_if(SERVER_NAME),
-            server_host=self._read_if(SERVER_HOST),
-            name=self._read(NAME),
-            tags=self._read(TAGS),
-        )
-        return run_request(asked, check=check)
-
-    def _read(self, field: TextField[T]) -> T:
-        try:
-            return field.read(self._input(field).value.strip())
-        except UsageError as exc:
-            reason = str(exc)
-            # The sweep's parsers name what they read (`--vary c=x: …`, `bad SLO …`).
-            if field.label.lower() in reason.lower():
-                raise
-            raise UsageError(f"{field.label}: {reason}") from None
-
-    def _read_if(self, field: TextField[T]) -> T | None:
-        return self._read(field) if self._applies(field.id) else None
-
-    def _applies(self, name: str) -> bool:
-        """Whether the chosen tool, mode and server mode (and the Sweep tick) take this
-        field."""
-        tool, mode, server = (self._choice(s) for s in ("tool", "mode", "server_mode"))
-        sweep = self.query_one("#sweep", Checkbox).value
-        rules = {
-            # ab is single-threaded: -t is not threads there.
-            "threads": tool != "ab",
-            "streams": tool == "h2load",
-            "protocol": tool == "h2load",
-            "warm_up": tool == "h2load" and mode == "duration",
-            "keepalive": tool == "ab",
-            "duration": mode == "duration",
-            "requests": mode == "count",
-            "server_pid": server == "pid",
-            "server_name": server == "name",
-            "server_host": server != "none",
-            **{field.id: sweep for field in SWEEP_FIELDS},
-        }
-        return rules.get(name, True)
+        """What Start starts; UsageError with the first reason it cannot start."""
+        return self.typed().config()
 
     def _choice(self, select_id: str) -> str:
         value = self.query_one(f"#{select_id}", Select).value
@@ -405,12 +289,11 @@ class RunForm(Vertical):
 
     def _protocol_from_urls(self) -> None:
         protocol = self.query_one("#protocol", Select)
-        if not self._applies("protocol") or protocol.value == "h1":
+        if not self.typed().applies("protocol") or protocol.value == "h1":
             return
-        words = self._input(URLS).value.split()
-        scheme = urlsplit(words[0]).scheme if words else ""
-        if scheme in ("http", "https"):
-            protocol.value = "h2" if scheme == "https" else "h2c"
+        scheme_says = protocol_of_urls(self._input(URLS).value)
+        if scheme_says is not None:
+            protocol.value = scheme_says
 
     def _urls_from_protocol(self) -> None:
         protocol = self._choice("protocol")
@@ -423,33 +306,28 @@ class RunForm(Vertical):
 
     def _check(self) -> None:
         """Show what applies, each field's own error beside it, the request's error under."""
+        typed = self.typed()
         for row in self.query(".row"):
-            name = (row.id or "").removeprefix("row-")
-            applies = self._applies(name)
+            applies = typed.applies((row.id or "").removeprefix("row-"))
             row.display = applies
             for control in row.query(".control"):
                 control.disabled = not applies
         for field in TEXT_FIELDS:
             error = self.query_one(f"#{field.id}-error", SteadyStatic)
-            message = ""
-            if self._applies(field.id):
-                try:
-                    field.read(self._input(field).value.strip())
-                except UsageError as exc:
-                    message = str(exc)
+            message = typed.error(field)
             # Checked at every keystroke: an unchanged text must not cost a layout pass.
             error.show(Text(message))
             error.display = bool(message)
         status = self.query_one("#status", SteadyStatic)
         # Until the form is valid, whether it will be a sweep is the tick's guess.
-        sweeping = self._applies(VARY.id)
+        sweeping = typed.sweep
         try:
-            config = self.config()
+            config = typed.config()
         except UsageError as exc:
             status.show(Text(str(exc)))
             self.valid = False
         else:
-            status.show(Text.assemble(("ready: ", "bold"), self._ready(config)))
+            status.show(Text.assemble(("ready: ", "bold"), typed.ready(config)))
             sweeping = config.sweep is not None
             self.valid = True
         status.set_class(not self.valid, "-invalid")
@@ -457,13 +335,6 @@ class RunForm(Vertical):
         start.label = "Start sweep" if sweeping else "Start"
         start.disabled = not self.valid
         self.refresh_bindings()
-
-    def _ready(self, config: Config) -> str:
-        if config.sweep is not None:
-            return sweep_summary(config.sweep.plan(config.request), config.sweep.cool_down_s)
-        if self._applies(VARY.id):
-            return f"{recent.describe(config.request)} · nothing varied: one run"
-        return recent.describe(config.request)
 
     # Starting
 
@@ -503,10 +374,6 @@ class RunForm(Vertical):
             self.notify(f"recent configs not saved: {exc}", severity="warning")
             return
         self._offer_recent()
-
-
-def _text(value: int | None) -> str:
-    return "" if value is None else str(value)
 
 
 def _select(options: Sequence[tuple[str, str]], select_id: str) -> Select[str]:
