@@ -7,6 +7,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from tui_bench.errors import UsageError
+from tui_bench.redaction import check_no_redacted, redact_text
 
 TOOLS = ("h2load", "wrk", "ab")
 COMPRESSIONS = ("gzip", "br", "zstd")
@@ -78,6 +79,7 @@ class RunSpec:
             raise UsageError(f"unknown tool {self.tool!r}: choose one of {', '.join(TOOLS)}")
         if not self.urls:
             raise UsageError("no URL given")
+        check_no_redacted([*self.headers, *self.urls])
         for url in self.urls:
             validate_url(url)
         if self.tool != "h2load" and len(self.urls) > 1:
@@ -101,7 +103,7 @@ class RunSpec:
         for header in self.headers:
             name, sep, _ = header.partition(":")
             if not sep or not name.strip() or any(c in header for c in "\r\n"):
-                raise UsageError(f"bad header {header!r}: expected 'Name: value'")
+                raise UsageError(f"bad header {redact_text(header)!r}: expected 'Name: value'")
         if self.tool == "wrk" and self.duration_s is None:
             raise UsageError("wrk runs for a duration: give -d SECONDS")
         if self.tool != "h2load" and (self.streams or self.h1 or self.warm_up_s):
@@ -112,6 +114,8 @@ class RunSpec:
 def validate_url(url: str) -> None:
     """Reject what no load generator can use, before any tool is started."""
     parts = urlsplit(url)
+    # What is wrong with a URL is said without its password.
+    url = redact_text(url)
     if parts.scheme not in ("http", "https"):
         raise UsageError(f"bad URL {url!r}: expected http:// or https://")
     if not parts.hostname:

@@ -12,13 +12,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 from rich.console import Console, RenderableType
 from rich.table import Table
 from rich.text import Text
 from textual.pilot import Pilot
 from textual.screen import Screen
-from textual.widgets import Static
+from textual.widgets import Input, RadioButton, Static
 
 from tests.analysis.test_significance import runs, sweep
 from tests.ui import help_text, until
@@ -39,6 +40,7 @@ from tui_bench.ui.compare_screen import (
 from tui_bench.ui.messages import OpenCompare
 from tui_bench.ui.tones import ANSI, Tones, tones_of
 from tui_bench.ui.widgets.compare_chart import CompareChart
+from tui_bench.ui.widgets.save_dialog import ConfirmOverwrite, SaveDialog
 
 EXAMPLES = Path(__file__).parents[2] / "sessions"
 
@@ -361,7 +363,7 @@ async def test_help_lists_the_keys() -> None:
     async with make_app(example(H2C), example(H1)).run_test(size=(80, 24)) as pilot:
         await compare_screen(pilot)
         text = await help_text(pilot)
-        for words in ("swap A and B", "charts", "markdown", "back"):
+        for words in ("swap A and B", "charts", "md or json (asks where)", "back"):
             assert words in text
         await pilot.press("escape")
         assert isinstance(pilot.app.screen, CompareScreen)
@@ -389,16 +391,46 @@ async def test_opened_from_another_screen_q_and_escape_go_back(key: str) -> None
         assert app.is_running
 
 
-async def test_e_exports_the_comparison_as_markdown(
+async def test_e_asks_where_and_writes_under_the_sessions_dir(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.chdir(tmp_path)
+    cwd, directory = tmp_path / "cwd", tmp_path / "sessions"
+    cwd.mkdir()
+    monkeypatch.chdir(cwd)
     a, b = example(H2C), example(H1)
-    async with make_app(a, b).run_test(size=(80, 24)) as pilot:
+    app = make_app(a, b, sessions_dir=directory)
+    async with app.run_test(size=(80, 24)) as pilot:
         await settled(pilot)
+        directory.mkdir()
         await pilot.press("e")
-        path = tmp_path / f"compare-{a.id}-vs-{b.id}.md"
+        dialog = app.screen
+        assert isinstance(dialog, SaveDialog)
+        path = directory / f"compare-{a.id}-vs-{b.id}.md"
+        assert dialog.query_one("#path", Input).value == str(path)
+        await pilot.press("enter")
         await until(pilot, path.exists, "the markdown file")
+        await app.workers.wait_for_complete()
+        assert any(f"comparison written to {path}" in n.message for n in app._notifications)
+        # The same dialog as the browser's: json is a choice, and nothing is written over
+        # without a yes.
+        await pilot.press("e")
+        dialog = app.screen
+        assert isinstance(dialog, SaveDialog)
+        dialog.query_one("#format-json", RadioButton).value = True
+        field = dialog.query_one("#path", Input)
+        await until(pilot, lambda: field.value == str(path.with_suffix(".json")), "json")
+        field.value = str(path)
+        await until(pilot, lambda: dialog.fmt == "md", "md again")
+        field.focus()
+        await pilot.press("enter")
+        assert isinstance(app.screen, ConfirmOverwrite)
+        await pilot.press("n")
+        assert app.screen is dialog
+        field.value = str(path.with_suffix(".json"))
+        await pilot.press("enter")
+        await until(pilot, path.with_suffix(".json").exists, "the json file")
+    assert not list(cwd.iterdir())
+    assert orjson.loads(path.with_suffix(".json").read_bytes())["metrics"]
     text = path.read_text()
     assert text.startswith("# h1-duration-warmup against h2c-m10\n")
     assert "| req/s | 1/1 | 42,915 | 41,563 | -3.1% | – | – | – | insufficient data |" in text
@@ -409,10 +441,10 @@ async def test_e_exports_the_comparison_as_markdown(
 async def test_e_names_the_file_after_the_points(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("TUIBENCH_SESSIONS", str(tmp_path))
     async with make_app(*two_points()).run_test(size=(80, 24)) as pilot:
         await settled(pilot)
-        await pilot.press("e")
+        await pilot.press("e", "enter")
         grid = "20260102-140000-000-sweep-grid"
         path = tmp_path / f"compare-{grid}-c=10-vs-{grid}-c=20.md"
         await until(pilot, path.exists, "the markdown file")

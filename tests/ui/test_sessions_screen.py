@@ -25,9 +25,10 @@ from tests.ui.test_tones import styles_at
 from tui_bench.ui import app as app_module
 from tui_bench.ui.app import FirstScreen, TuibenchApp
 from tui_bench.ui.messages import OpenCompare, OpenReplay, OpenRunForm
-from tui_bench.ui.sessions_screen import ConfirmDelete, ExportDialog, SessionsScreen
+from tui_bench.ui.sessions_screen import ConfirmDelete, SessionsScreen
 from tui_bench.ui.tones import tones_of
 from tui_bench.ui.widgets.dialogs import HelpScreen
+from tui_bench.ui.widgets.save_dialog import ConfirmOverwrite, SaveDialog
 from tui_bench.ui.widgets.session_table import (
     COMPACT_COLUMNS,
     SessionTable,
@@ -304,7 +305,7 @@ async def test_export_writes_the_default_file_in_the_current_directory(
     async with app.run_test(size=(120, 30)) as pilot:
         await loaded(pilot)
         await pilot.press("x")
-        assert isinstance(app.screen, ExportDialog)
+        assert isinstance(app.screen, SaveDialog)
         assert app.screen.query_one("#path", Input).value == f"./{NEWEST}.json"
         await pilot.press("enter")
         written = tmp_path / f"{NEWEST}.json"
@@ -323,7 +324,7 @@ async def test_export_format_follows_the_choice_and_the_extension(
         await loaded(pilot)
         await pilot.press("down", "x")  # a single run: its series goes to CSV
         dialog = app.screen
-        assert isinstance(dialog, ExportDialog)
+        assert isinstance(dialog, SaveDialog)
         path = dialog.query_one("#path", Input)
         dialog.query_one("#format-md", RadioButton).value = True
         await until(pilot, lambda: path.value == f"./{SECOND}.md", "the md extension")
@@ -335,6 +336,37 @@ async def test_export_format_follows_the_choice_and_the_extension(
         await until(pilot, (tmp_path / "series.csv").exists, "the csv export")
         await app.workers.wait_for_complete()
         assert (tmp_path / "series.csv").read_text().startswith("t_s,window_s,requests,rps,")
+
+
+async def test_export_asks_before_writing_over_a_file(
+    store_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    earlier = tmp_path / f"{SECOND}.md"
+    earlier.write_text("an earlier export\n")
+    app = browser(store_dir)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await loaded(pilot)
+        await pilot.press("down", "x")
+        dialog = app.screen
+        assert isinstance(dialog, SaveDialog)
+        dialog.query_one("#format-md", RadioButton).value = True
+        path = dialog.query_one("#path", Input)
+        await until(pilot, lambda: path.value == f"./{SECOND}.md", "the md extension")
+        path.focus()
+        await pilot.press("enter")
+        assert isinstance(app.screen, ConfirmOverwrite)
+        assert str(earlier) in str(app.screen.query_one("#question", Static).render())
+        await pilot.press("n")
+        assert app.screen is dialog and path.has_focus
+        assert earlier.read_text() == "an earlier export\n"
+        await pilot.press("enter", "y")
+        await until(pilot, lambda: earlier.read_text().startswith("# "), "the md export")
+        await app.workers.wait_for_complete()
+        assert isinstance(app.screen, SessionsScreen)
+        assert any(f"wrote {earlier}" in note for note in notes(app))
+        # Nothing but the md file: the name followed the format.
+        assert [p.name for p in tmp_path.glob(f"{SECOND}.*")] == [earlier.name]
 
 
 async def test_export_errors_and_escape(store_dir: Path, tmp_path: Path) -> None:
@@ -362,7 +394,7 @@ async def test_export_of_a_vanished_file_or_onto_itself_is_refused(store_dir: Pa
         source = table.shown_rows[0].path
         await pilot.press("x")
         app.screen.query_one("#path", Input).value = str(source)
-        await pilot.press("enter")
+        await pilot.press("enter", "y")  # it exists: even a yes does not write over it
         await until(pilot, lambda: any("session file itself" in n for n in notes(app)), "no")
         assert source.read_text().lstrip().startswith("{")
         source.unlink()

@@ -85,8 +85,7 @@ def build_parser() -> Parser:
     exp = commands.add_parser("export", help="write a session as json, csv or markdown")
     exp.add_argument("session", metavar="SESSION", help="session file, id or id prefix")
     exp.add_argument("--format", "-f", choices=FORMATS, default="json")
-    exp.add_argument("--output", "-o", metavar="FILE", help="default: standard output")
-    exp.add_argument("--force", action="store_true", help="with -o: overwrite FILE")
+    add_output_options(exp, "write it there, not to standard output")
 
     plot = commands.add_parser(
         "plot",
@@ -118,10 +117,7 @@ def build_parser() -> Parser:
         choices=("json", "md"),
         help="print the comparison as JSON or markdown instead of the screen",
     )
-    compare.add_argument(
-        "-o", "--output", metavar="FILE", help="with --format: write it there, not to stdout"
-    )
-    compare.add_argument("--force", action="store_true", help="with -o: overwrite FILE")
+    add_output_options(compare, "with --format: write it there, not to standard output")
     add_ui_options(compare)
 
     sessions = commands.add_parser("sessions", help="list saved sessions")
@@ -356,6 +352,12 @@ colour (also with NO_COLOR set).
 """
 
 
+def add_output_options(parser: argparse.ArgumentParser, what: str) -> None:
+    """-o and --force of every command that writes a file: never over one without --force."""
+    parser.add_argument("-o", "--output", metavar="FILE", help=what)
+    parser.add_argument("--force", action="store_true", help="with -o: overwrite FILE")
+
+
 def add_plot_options(plot: argparse.ArgumentParser) -> None:
     plot.add_argument("session", metavar="SESSION", help="session file, id or id prefix")
     plot.add_argument(
@@ -370,3 +372,4 @@ def add_plot_options(plot: argparse.ArgumentParser) -> None:
     plot.add_argument(
         "--height", type=positive_int, metavar="H", help="lines of each chart (at least 8)"
     )
+    add_output_options(plot, "write the charts there (100x25, no colour), not to standard output")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import copy
+import io
 import signal
 import sys
 from collections.abc import Coroutine, Mapping, Sequence
@@ -18,7 +19,6 @@ import psutil
 from tui_bench.analysis.significance import (
     Side,
     compare_sides,
-    report_markdown,
     side_of,
     split_ref,
 )
@@ -40,8 +40,10 @@ from tui_bench.errors import UsageError
 from tui_bench.formats import fmt_count, fmt_metric, fmt_seconds
 from tui_bench.parsers import ParseError
 from tui_bench.parsers.detect import parse_output
+from tui_bench.redaction import redact_text
 from tui_bench.remote.server import check
 from tui_bench.remote.ssh import SshHost
+from tui_bench.report.comparison import comparison_text
 from tui_bench.report.exit_codes import EXIT_CODES, exit_code, sweep_exit_code
 from tui_bench.report.export import export, export_to_file
 from tui_bench.report.text import result_rows, run_line, verdict_line
@@ -239,17 +241,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         raise UsageError("-o needs --format json or md")
     a, b = load_side(args.a), load_side(args.b)
     if fmt is not None:
-        report = compare_sides(a, b)
-        text = (
-            orjson.dumps(report.to_dict()).decode() + "\n"
-            if fmt == "json"
-            else report_markdown(report)
-        )
-        if args.output:
-            written = write_new(Path(args.output), text, force=args.force)
-            _print(f"comparison written to {written}", sys.stderr)
-        else:
-            sys.stdout.write(text)
+        write_output(args, comparison_text(compare_sides(a, b), fmt), "comparison")
         return 0
     from tui_bench.ui.launch import UiOptions, run_compare
 
@@ -290,11 +282,12 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 def cmd_export(args: argparse.Namespace) -> int:
     if args.output:
-        export_to_file(
+        written = export_to_file(
             store.resolve(args.session), args.format, Path(args.output), force=args.force
         )
+        _print(f"{args.format} written to {written}", sys.stderr)
     else:
-        sys.stdout.write(export(store.load(args.session), args.format))
+        sys.stdout.write(redact_text(export(store.load(args.session), args.format)))
     return 0
 
 
@@ -303,9 +296,19 @@ def cmd_plot(args: argparse.Namespace) -> int:
     from tui_bench.cli.plot import Canvas, plot_session
 
     session = store.load(args.session)
-    canvas = Canvas.of(args.width, args.height, sys.stdout)
-    sys.stdout.write(plot_session(session, args.metric, canvas))
+    # A file is not a terminal: its charts have the fixed size and no colour.
+    canvas = Canvas.of(args.width, args.height, io.StringIO() if args.output else sys.stdout)
+    write_output(args, plot_session(session, args.metric, canvas), "charts")
     return 0
+
+
+def write_output(args: argparse.Namespace, text: str, what: str) -> None:
+    """`text` into -o FILE (never over a file without --force), else on standard output."""
+    if args.output:
+        written = write_new(Path(args.output), text, force=args.force)
+        _print(f"{what} written to {written}", sys.stderr)
+    else:
+        sys.stdout.write(redact_text(text))
 
 
 def cmd_sessions(args: argparse.Namespace) -> int:

@@ -8,6 +8,7 @@ from typing import Any, TextIO
 
 from tui_bench.engine.events import Event, Progress, RunFinished, RunWarning, SecondClosed
 from tui_bench.formats import fmt_bytes, fmt_count, fmt_seconds
+from tui_bench.redaction import redact_text
 from tui_bench.report.text import result_rows
 from tui_bench.spec import RunSpec
 from tui_bench.storage.session import shown_window
@@ -86,7 +87,7 @@ class ProgressPrinter:
         if self._silent:
             return
         try:
-            self.out.write(line + "\n")
+            self.out.write(redact_text(line) + "\n")
             self.out.flush()
         except OSError:
             self._silent = True

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from tui_bench.engine.events import (
     RunWarning,
     SecondClosed,
 )
+from tui_bench.redaction import redact_text
 from tui_bench.result import STATUS_CLASSES, Result
 from tui_bench.sampling.samples import ResourceSample
 from tui_bench.spec import RunSpec
@@ -216,4 +218,6 @@ class LiveState:
     def new_lines(self, seen: int) -> Sequence[OutputLine]:
         """Lines after the first `seen` ever received (those still kept)."""
         fresh = min(self.lines_seen - seen, len(self.output))
-        return list(self.output)[len(self.output) - fresh :] if fresh > 0 else []
+        lines = list(self.output)[len(self.output) - fresh :] if fresh > 0 else []
+        # Redacted here, as they are shown, not where they arrive at event rate.
+        return [replace(line, text=redact_text(line.text)) for line in lines]

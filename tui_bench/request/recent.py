@@ -18,6 +18,7 @@ from typing import Any
 import orjson
 
 from tui_bench.errors import UsageError
+from tui_bench.redaction import redact, stand_in
 from tui_bench.request.run import RunRequest
 from tui_bench.request.sweep_settings import SweepSettings
 from tui_bench.storage.atomic import write_atomic
@@ -80,7 +81,8 @@ def load(path: Path | None = None) -> list[Config]:
 def _config(entry: Any) -> Config | None:
     try:
         config = Config.from_dict(entry)
-        config.check()
+        # Kept without its secrets, it is offered all the same: starting it asks for them.
+        Config.from_dict(stand_in(entry)).check()
     except (KeyError, TypeError, ValueError, AttributeError, UsageError):
         # Hand-edited or from another version: not worth a crash, nor worth offering.
         return None
@@ -93,7 +95,9 @@ def remember(config: Config, path: Path | None = None) -> list[Config]:
     OSError when the file cannot be written."""
     path = path or recent_path()
     recent = [config, *(c for c in load(path) if c != config)][:MAX_RECENT]
-    document = {"version": FORMAT_VERSION, "recent": [c.to_dict() for c in recent]}
+    # Kept without secrets, as sessions are: the form asks for them when one is started.
+    entries = [redact(c.to_dict()) for c in recent]
+    document = {"version": FORMAT_VERSION, "recent": entries}
     write_atomic(path, orjson.dumps(document, option=orjson.OPT_INDENT_2))
     return recent
 

@@ -7,16 +7,35 @@ import tempfile
 from pathlib import Path
 
 from tui_bench.errors import UsageError
+from tui_bench.redaction import redact_text
+
+PRIVATE_DIR = 0o700
+PRIVATE_FILE = 0o600
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
+def private_dir(directory: Path) -> None:
+    """Make `directory` (and its missing parents) and let only its owner in: a store of
+    sessions tells which servers were tested, how and with which headers. An existing one
+    is tightened."""
+    directory.mkdir(mode=PRIVATE_DIR, parents=True, exist_ok=True)
+    if directory.stat().st_mode & 0o777 != PRIVATE_DIR:
+        directory.chmod(PRIVATE_DIR)
+
+
+def write_atomic(path: Path, data: bytes, *, private: bool = True) -> None:
+    """`private`: a file of tuibench's own (a session, the recent configs), 0600 in a 0700
+    directory; else a file the user asked for where they said, made as their umask says."""
+    if private:
+        private_dir(path.parent)
+    else:
+        path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
-        # mkstemp makes the file private; a session is an ordinary file the user may share.
-        umask = os.umask(0)
-        os.umask(umask)
-        os.fchmod(fd, 0o666 & ~umask)
+        if not private:
+            # mkstemp makes the file private; an export is an ordinary file to share.
+            umask = os.umask(0)
+            os.umask(umask)
+            os.fchmod(fd, 0o666 & ~umask)
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
@@ -39,7 +58,8 @@ def _fsync_dir(directory: Path) -> None:
 
 def write_new(path: Path, text: str, *, force: bool = False) -> Path:
     """Write `text` to `path` (atomically), never over an existing file unless `force`;
-    the absolute path written. UsageError (one line) when it cannot."""
+    the absolute path written. UsageError (one line) when it cannot. Every file the user
+    asks for goes through here, its secrets redacted."""
     target = path.expanduser().absolute()
     # A directory that is not there is a typo more often than a wish: not made.
     if not target.parent.is_dir():
@@ -47,7 +67,7 @@ def write_new(path: Path, text: str, *, force: bool = False) -> Path:
     if target.exists() and not force:
         raise UsageError(f"{target} exists: choose another file, or --force to overwrite it")
     try:
-        write_atomic(target, text.encode())
+        write_atomic(target, redact_text(text).encode(), private=False)
     except OSError as exc:
         raise UsageError(f"cannot write {target}: {exc.strerror}") from None
     return target

@@ -17,21 +17,26 @@ from typing import IO, Any
 
 import orjson
 
+from tui_bench.redaction import redact
+from tui_bench.storage.atomic import PRIVATE_FILE, private_dir
+
 JOURNAL_SUFFIX = ".journal"
 
 
 class JournalWriter:
     def __init__(self, path: Path, header: Mapping[str, Any]) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(path.parent)
         self.path = path
-        self._file: IO[bytes] = open(path, "ab")  # noqa: SIM115 - lives as long as the run
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, PRIVATE_FILE)
+        os.fchmod(fd, PRIVATE_FILE)
+        self._file: IO[bytes] = os.fdopen(fd, "ab")
         fcntl.flock(self._file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         self._last_flush = time.monotonic()
         self.write("header", header)
         self.flush()
 
     def write(self, kind: str, record: Mapping[str, Any]) -> None:
-        line = orjson.dumps({"k": kind, **record}, option=orjson.OPT_SERIALIZE_NUMPY)
+        line = orjson.dumps({"k": kind, **redact(record)}, option=orjson.OPT_SERIALIZE_NUMPY)
         self._file.write(line + b"\n")
         now = time.monotonic()
         if now - self._last_flush >= 1.0:

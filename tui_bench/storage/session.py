@@ -37,6 +37,7 @@ import orjson
 
 from tui_bench.errors import SessionError
 from tui_bench.histogram import LatencyHistogram
+from tui_bench.redaction import redact
 from tui_bench.result import Result
 from tui_bench.spec import RunSpec
 
@@ -149,7 +150,9 @@ class Session:
         return [Session(run["session"]) for run in self.doc.get("runs") or []]
 
     def to_json(self) -> bytes:
-        return orjson.dumps(self.doc, option=orjson.OPT_INDENT_2 | orjson.OPT_SERIALIZE_NUMPY)
+        """The document as saved and exported: its secrets redacted (redaction)."""
+        doc = redact(self.doc)
+        return orjson.dumps(doc, option=orjson.OPT_INDENT_2 | orjson.OPT_SERIALIZE_NUMPY)
 
 
 @dataclass
@@ -185,13 +188,14 @@ class SessionDraft:
 
 
 def parse(data: bytes, origin: str) -> Session:
-    """Parse and check a session document; SessionError (one line) when it is not one."""
+    """Parse and check a session document; SessionError (one line) when it is not one. A
+    file saved before secrets were redacted is shown and exported redacted all the same."""
     try:
         doc = orjson.loads(data)
     except orjson.JSONDecodeError as exc:
         raise SessionError(f"{origin}: not a session file (corrupt JSON: {exc.msg})") from None
     check(doc, origin)
-    return Session(doc)
+    return Session(redact(doc))
 
 
 def check(doc: Any, origin: str) -> None:

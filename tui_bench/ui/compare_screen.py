@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Sequence
-from pathlib import Path
 from typing import ClassVar
 
 from rich.table import Table
@@ -46,12 +45,16 @@ from tui_bench.analysis.significance import (
     fmt_n,
     fmt_p,
     median_deltas,
-    report_markdown,
     side_title,
 )
+from tui_bench.errors import TuibenchError
+from tui_bench.report.comparison import COMPARE_FORMATS, comparison_text
+from tui_bench.storage import store
+from tui_bench.storage.atomic import write_new
 from tui_bench.ui.tones import LABEL, Tones, follow_theme
 from tui_bench.ui.widgets.compare_chart import CompareChart, Line, hex_colour
 from tui_bench.ui.widgets.dialogs import HelpScreen
+from tui_bench.ui.widgets.save_dialog import SaveChoice, SaveDialog
 
 WIDE = 120
 # (chart id, title, series column, scale to the unit in the title)
@@ -262,9 +265,7 @@ class CompareScreen(Screen[None]):
         ),
         Binding("x", "swap", "Swap A/B", tooltip="swap A and B: the baseline becomes B"),
         Binding("c", "toggle_charts", "Charts", tooltip="show / hide the charts"),
-        Binding(
-            "e", "export", "Export", tooltip="write the comparison as markdown (current directory)"
-        ),
+        Binding("e", "export", "Export", tooltip="write the comparison as md or json (asks where)"),
         Binding("question_mark", "help", "Help", key_display="?", tooltip="this help"),
     ]
 
@@ -375,21 +376,33 @@ class CompareScreen(Screen[None]):
         self.set_class(not shown, "-no-charts")
         self.query_one("#charts").display = shown
 
-    async def action_export(self) -> None:
+    def action_export(self) -> None:
         a, b = self.a, self.b
-        path = Path.cwd() / f"compare-{file_part(a.label)}-vs-{file_part(b.label)}.md"
-        report = self.report
+        directory = getattr(self.app, "sessions_dir", None) or store.sessions_dir()
+        stem = directory / f"compare-{file_part(a.label)}-vs-{file_part(b.label)}"
+        title = Text.assemble("Export ", (f"{b.label} against {a.label}", "bold"))
+        hint = "md the tables · json every figure of the comparison"
+        dialog = SaveDialog(title, COMPARE_FORMATS, str(stem), hint)
+
+        def chosen(choice: SaveChoice | None) -> None:
+            if choice is not None:
+                self.run_worker(self._export(a, b, choice), group="compare-export")
+
+        self.app.push_screen(dialog, chosen)
+
+    async def _export(self, a: Side, b: Side, choice: SaveChoice) -> None:
+        report = self.report if (a, b) == (self.a, self.b) else None
         if report is None:
             # The tests have not finished yet: wait for a run of them.
             report = await asyncio.to_thread(compare_sides, a, b)
         # Off the loop too: the document reads every run's result again.
-        text = await asyncio.to_thread(report_markdown, report)
+        text = await asyncio.to_thread(comparison_text, report, choice.fmt)
         try:
-            await asyncio.to_thread(path.write_text, text)
-        except OSError as exc:
-            self.notify(f"cannot write {path}: {exc.strerror}", severity="error", timeout=10)
+            written = await asyncio.to_thread(write_new, choice.path, text, force=choice.overwrite)
+        except TuibenchError as exc:
+            self.notify(str(exc), severity="error", timeout=10)
             return
-        self.notify(f"comparison written to {path}", timeout=10)
+        self.notify(f"comparison written to {written}", timeout=10)
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen(b for b in self.BINDINGS if isinstance(b, Binding)))

@@ -11,6 +11,7 @@ from rich.text import Text
 from tui_bench.analysis.compare import protocol_label
 from tui_bench.engine.live_state import LiveState
 from tui_bench.formats import fmt_bytes, fmt_compact, fmt_count, fmt_seconds
+from tui_bench.redaction import redact_text
 from tui_bench.report.text import result_rows
 from tui_bench.result import STATUS_CLASSES
 from tui_bench.spec import RunSpec
@@ -60,7 +61,11 @@ def _load(spec: RunSpec) -> tuple[tuple[str, str], tuple[str, str]]:
 
 def _run_title(tool_label: str, state: LiveState) -> Text:
     return Text.assemble(
-        (tool_label, "bold"), "  ", connection(state), "  ", " ".join(state.spec.urls)
+        (tool_label, "bold"),
+        "  ",
+        connection(state),
+        "  ",
+        redact_text(" ".join(state.spec.urls)),
     )
 
 

@@ -7,7 +7,6 @@ Opening a replay, a comparison or the run form is asked of the app with a messag
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
@@ -16,8 +15,8 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen, Screen
-from textual.widgets import DataTable, Footer, Input, Label, RadioButton, RadioSet, Static
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Input, Label, Static
 
 from tui_bench.errors import TuibenchError
 from tui_bench.report.export import FORMATS, export_to_file
@@ -25,7 +24,8 @@ from tui_bench.storage import store
 from tui_bench.storage.catalog import SessionRow
 from tui_bench.ui.messages import ExitStatus, OpenCompare, OpenReplay, OpenRunForm
 from tui_bench.ui.tones import Tones, follow_theme, tones_of
-from tui_bench.ui.widgets.dialogs import DIALOG_CSS, ConfirmQuit, HelpScreen
+from tui_bench.ui.widgets.dialogs import ConfirmQuit, HelpScreen
+from tui_bench.ui.widgets.save_dialog import SaveChoice, SaveDialog
 from tui_bench.ui.widgets.session_table import COLUMNS, SessionTable, local_time
 
 MARKS = ("A", "B")
@@ -54,78 +54,14 @@ class ConfirmDelete(ConfirmQuit):
             )
 
 
-@dataclass(frozen=True)
-class ExportChoice:
-    fmt: str
-    path: Path
-
-
-class ExportDialog(ModalScreen[ExportChoice | None]):
-    """Asks the format and the file; the file's extension follows the format."""
-
-    DEFAULT_CSS = (
-        DIALOG_CSS.format(name="ExportDialog")
-        + """
-    ExportDialog > Vertical { width: 80; }
-    ExportDialog RadioSet { layout: horizontal; width: auto; margin: 1 0; }
-    ExportDialog RadioSet > RadioButton { width: auto; margin-right: 2; }
-    ExportDialog #path { margin-bottom: 1; }
-    ExportDialog .hint { color: $text-muted; }
-    """
+def export_dialog(row: SessionRow) -> SaveDialog:
+    hint = (
+        "json the whole sweep · csv its runs and points · md its tables"
+        if row.kind == "sweep"
+        else "json the whole session · csv the series · md the result"
     )
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
-
-    def __init__(self, row: SessionRow) -> None:
-        super().__init__()
-        self.row = row
-
-    def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Static(Text.assemble("Export ", (row_title(self.row), "bold")))
-            with RadioSet(id="format"):
-                for i, fmt in enumerate(FORMATS):
-                    yield RadioButton(fmt, value=i == 0, id=f"format-{fmt}")
-            yield Input(f"./{self.row.id}.{FORMATS[0]}", id="path")
-            yield Static(
-                (
-                    "json the whole sweep · csv its runs and points · md its tables\n"
-                    if self.row.kind == "sweep"
-                    else "json the whole session · csv the series · md the result\n"
-                )
-                + "enter writes · tab switches field · escape cancels",
-                classes="hint",
-            )
-
-    def on_mount(self) -> None:
-        self.query_one("#path", Input).focus()
-
-    @property
-    def fmt(self) -> str:
-        return FORMATS[max(self.query_one(RadioSet).pressed_index, 0)]
-
-    @on(RadioSet.Changed)
-    def _format_changed(self) -> None:
-        path = self.query_one("#path", Input)
-        stem, dot, ext = path.value.rpartition(".")
-        if dot and ext in FORMATS:
-            path.value = f"{stem}.{self.fmt}"
-        path.focus()
-
-    @on(Input.Changed, "#path")
-    def _path_changed(self, event: Input.Changed) -> None:
-        ext = event.value.rpartition(".")[2]
-        if ext in FORMATS and ext != self.fmt:
-            self.query_one(f"#format-{ext}", RadioButton).value = True
-
-    @on(Input.Submitted, "#path")
-    def _submitted(self, event: Input.Submitted) -> None:
-        if not event.value.strip():
-            self.notify("give the file to write", severity="warning")
-            return
-        self.dismiss(ExportChoice(self.fmt, Path(event.value.strip())))
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
+    title = Text.assemble("Export ", (row_title(row), "bold"))
+    return SaveDialog(title, FORMATS, f"./{row.id}", hint)
 
 
 class SessionsScreen(Screen[None]):
@@ -360,21 +296,26 @@ class SessionsScreen(Screen[None]):
         if row is None:
             return
 
-        def chosen(choice: ExportChoice | None) -> None:
+        def chosen(choice: SaveChoice | None) -> None:
             if choice is not None:
                 self.run_worker(self._export(row, choice), group="sessions-io")
 
-        self.app.push_screen(ExportDialog(row), chosen)
+        self.app.push_screen(export_dialog(row), chosen)
 
-    async def _export(self, row: SessionRow, choice: ExportChoice) -> None:
+    async def _export(self, row: SessionRow, choice: SaveChoice) -> None:
         try:
             written = await asyncio.to_thread(
-                export_to_file, row.path, choice.fmt, choice.path, self.directory
+                export_to_file,
+                row.path,
+                choice.fmt,
+                choice.path,
+                self.directory,
+                force=choice.overwrite,
             )
         except TuibenchError as exc:
             self.notify(str(exc), severity="error", timeout=10)
             return
-        self.notify(f"wrote {written}")
+        self.notify(f"wrote {written}", timeout=10)
 
     def action_escape(self) -> None:
         field = self.query_one("#filter", Input)

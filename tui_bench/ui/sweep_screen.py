@@ -26,6 +26,7 @@ from tui_bench.engine.sweep import SweepFinished
 from tui_bench.engine.sweep_state import PointRow, StateEvent, SweepState, SweepTitle
 from tui_bench.errors import SessionError
 from tui_bench.formats import fmt_count, fmt_seconds
+from tui_bench.redaction import redact_text
 from tui_bench.report.exit_codes import EXIT_CODES, sweep_exit_code
 from tui_bench.report.text import run_line, verdict_line
 from tui_bench.storage.session import Session
@@ -58,7 +59,8 @@ SweepEngineFactory = Callable[[Callable[[StateEvent], None]], SweepEngine]
 def header(title: SweepTitle, state: SweepState) -> Text:
     """What is swept: name, tools and URL, then what varies, how often and the SLO."""
     top = Text.assemble((" SWEEP ", "reverse bold"))
-    for part, style in ((title.name, "bold"), (title.tool_label, "bold"), (title.target, "")):
+    target = redact_text(title.target)
+    for part, style in ((title.name, "bold"), (title.tool_label, "bold"), (target, "")):
         if part:
             top.append(f"  {part}", style)
     varied = [
