@@ -6,10 +6,11 @@ copies its controls into a Typed, and a Typed into its controls."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TypeVar
 
 from tui_bench.errors import UsageError
+from tui_bench.redaction import Redacted, fill_in, redacted_in, stand_in
 from tui_bench.request import recent
 from tui_bench.request.asked import DEFAULT_REQUEST, run_request
 from tui_bench.request.fields import (
@@ -191,6 +192,21 @@ class Typed:
         config = Config(self.request(check=sweep is None), sweep)
         config.check()
         return config
+
+    def secrets_needed(self) -> list[Redacted]:
+        """The secrets the texts were kept without (a config the recent list offers), when the
+        form is good but for them; empty otherwise. Start asks for them."""
+        needed = redacted_in(list(self.texts.values()))
+        if needed:
+            try:
+                replace(self, texts=stand_in(dict(self.texts))).config()
+            except UsageError:
+                return []
+        return needed
+
+    def with_secrets(self, values: Mapping[str, str]) -> Typed:
+        """The texts with each mark of `values` replaced by the secret given for it."""
+        return replace(self, texts={k: fill_in(v, values) for k, v in self.texts.items()})
 
     def ready(self, config: Config) -> str:
         """What `config` (this form's) will start, in a line."""

@@ -33,6 +33,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, Select
 
 from tui_bench.errors import UsageError
+from tui_bench.redaction import Redacted
 from tui_bench.request import recent
 from tui_bench.request.asked import DEFAULT_REQUEST
 from tui_bench.request.fields import (
@@ -62,6 +63,7 @@ from tui_bench.request.sweep_settings import SweepSettings
 from tui_bench.request.typed import CHOICES, Typed, sweep_texts
 from tui_bench.spec import COMPRESSIONS, TOOLS
 from tui_bench.ui.messages import StartRun, StartSweep
+from tui_bench.ui.widgets.secret_dialog import SecretDialog
 from tui_bench.ui.widgets.steady_static import SteadyStatic
 
 T = TypeVar("T")
@@ -324,8 +326,9 @@ class RunForm(Vertical):
         try:
             config = typed.config()
         except UsageError as exc:
-            status.show(Text(str(exc)))
-            self.valid = False
+            needed = typed.secrets_needed()
+            status.show(Text(asking_line(needed) if needed else str(exc)))
+            self.valid = bool(needed)
         else:
             status.show(Text.assemble(("ready: ", "bold"), typed.ready(config)))
             sweeping = config.sweep is not None
@@ -355,6 +358,10 @@ class RunForm(Vertical):
         self.screen.focus_next()
 
     def action_start(self) -> None:
+        needed = self.typed().secrets_needed()
+        if needed:
+            self.app.push_screen(SecretDialog(needed), self._start_with)
+            return
         try:
             config = self.config()
         except UsageError as exc:
@@ -366,6 +373,11 @@ class RunForm(Vertical):
             self.post_message(StartSweep(config.request, config.sweep))
         # Exclusive: a slow first read must not put back the list from before this run.
         self.run_worker(self._remember(config), group="recent", exclusive=True)
+
+    def _start_with(self, secrets: dict[str, str] | None) -> None:
+        if secrets:
+            self._set_texts(self.typed().with_secrets(secrets).texts)
+            self.action_start()
 
     async def _remember(self, config: Config) -> None:
         try:
@@ -400,3 +412,7 @@ def _text_row(field: TextField[T]) -> Horizontal:
     )
     error = SteadyStatic(id=f"{field.id}-error", classes="error")
     return _row(field.id, field.label, control, error)
+
+
+def asking_line(needed: Sequence[Redacted]) -> str:
+    return f"kept without the secret of {', '.join(r.where for r in needed)}: Start asks for it"
