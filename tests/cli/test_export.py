@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import stat
 from pathlib import Path
 
+import orjson
 import pytest
 
 from tui_bench.cli.main import main
@@ -52,3 +55,22 @@ def test_an_existing_file_is_not_overwritten_without_force(
     assert target.read_text() == "mine"
     assert main(["export", str(session), "-f", "md", "-o", str(target), "--force"]) == 0
     assert target.read_text().startswith("# ")
+
+
+def test_an_export_is_an_ordinary_file_and_holds_no_secret(
+    session: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    doc = orjson.loads(session.read_bytes())
+    doc["argv"] = [*doc["argv"], "-H", "Authorization: Bearer tok-old"]
+    session.write_bytes(orjson.dumps(doc))  # saved before secrets were redacted
+    umask = os.umask(0o022)
+    try:
+        target = tmp_path / "out.md"
+        assert main(["export", str(session), "-f", "md", "-o", str(target)]) == 0
+    finally:
+        os.umask(umask)
+    assert stat.S_IMODE(target.stat().st_mode) == 0o644
+    assert "tok-old" not in target.read_text() and "Authorization: redacted:" in target.read_text()
+    assert capsys.readouterr().err == f"md written to {target}\n"
+    assert main(["export", str(session), "-f", "json"]) == 0
+    assert "tok-old" not in capsys.readouterr().out

@@ -91,3 +91,19 @@ def test_the_canvas_fills_a_terminal_and_is_fixed_elsewhere(
     assert Canvas.of(5, 2, io.StringIO()) == Canvas(30, 8, color=False)
     monkeypatch.setenv("NO_COLOR", "1")
     assert not Canvas.of(None, None, Terminal()).color
+
+
+def test_o_writes_the_charts_into_a_file_never_over_one_without_force(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    target = tmp_path / "charts.txt"
+    code, out, err = plot(capsys, str(SWEEP), "-o", str(target))
+    assert code == 0 and out == "" and err == f"charts written to {target}\n"
+    written = target.read_text()
+    assert "req/s vs c" in written and "\x1b[" not in written
+    target.write_text("mine")
+    code, out, err = plot(capsys, str(SWEEP), "-o", str(target))
+    assert code == 2 and err.count("\n") == 1 and "exists" in err and "--force" in err
+    assert target.read_text() == "mine"
+    assert plot(capsys, str(SWEEP), "-o", str(target), "--force")[0] == 0
+    assert target.read_text() == written

@@ -1,4 +1,5 @@
 import os
+import stat
 import subprocess
 import sys
 from datetime import datetime
@@ -8,6 +9,7 @@ import orjson
 import pytest
 
 from tui_bench.errors import SessionError
+from tui_bench.redaction import fingerprint
 from tui_bench.result import Distribution, Requests, Result
 from tui_bench.spec import RunSpec
 from tui_bench.storage import store
@@ -228,3 +230,36 @@ def test_each_run_of_a_sweep_keeps_its_line_times(tmp_path: Path) -> None:
     assert [r.status for r in runs] == ["completed", "completed", "interrupted"]
     for run in runs:
         assert run.doc["raw_times"] == {"stdout": [0.012, 1.25, 1.25], "stderr": [0.5]}
+
+
+def test_journal_and_session_are_private_and_hold_no_secret(tmp_path: Path) -> None:
+    directory = tmp_path / "sessions"
+    directory.mkdir(mode=0o755)
+    directory.chmod(0o755)  # a store made before: tightened once written to
+    d = draft()
+    url = "http://bench:pw-1@127.0.0.1:1/"
+    d.spec = RunSpec(urls=(url,), headers=("Authorization: Bearer tok-1",), duration_s=1)
+    d.argv = ["wrk", "-H", "Authorization: Bearer tok-1", url]
+    journal = JournalWriter(store.journal_path(directory, d.id), d.header())
+    journal.write("out", {"s": "stdout", "l": f"Running 1s test @ {url}\n"})
+    journal.close()
+    assert stat.S_IMODE(directory.stat().st_mode) == 0o700
+    assert stat.S_IMODE(journal.path.stat().st_mode) == 0o600
+    text = journal.path.read_text()
+    assert "tok-1" not in text and "pw-1" not in text and text.count("redacted:") == 5
+    path = store.finalize(journal.path)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert "tok-1" not in path.read_text() and "pw-1" not in path.read_text()
+    store.amend(path, {"name": "y"})
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+def test_a_session_saved_with_its_secrets_is_read_without_them(tmp_path: Path) -> None:
+    """Files written before secrets were redacted: shown and exported redacted all the same."""
+    d = draft()
+    d.spec = RunSpec(urls=("http://127.0.0.1:1/",), headers=("Cookie: c-1",), duration_s=1)
+    doc = {**d.header(), "series": [], "status": "completed"}
+    path = tmp_path / f"{d.id}.json"
+    path.write_bytes(orjson.dumps(doc))
+    session = store.load(path)
+    assert session.spec.headers == (f"Cookie: redacted:{fingerprint('c-1')}",)
