@@ -205,7 +205,7 @@ def check_no_redacted(texts: Sequence[str]) -> None:
     if missing:
         first = missing[0]
         raise UsageError(
-            f"{first.where} is {first.mark}, a value saved without its secret: "
+            f"{first.where} is {first.mark}, a value saved without its secret; "
             "give the real value again"
         )
 

@@ -415,4 +415,5 @@ def _text_row(field: TextField[T]) -> Horizontal:
 
 
 def asking_line(needed: Sequence[Redacted]) -> str:
-    return f"kept without the secret of {', '.join(r.where for r in needed)}: Start asks for it"
+    where = ", ".join(r.where for r in needed)
+    return f"kept without the secret of {where}; Start asks for it"
