@@ -532,4 +532,5 @@ def sweep_summary_text(finished: SweepFinished) -> str:
 
 
 def _print(text: str, out: Any = None) -> None:
-    print(text, file=out or sys.stdout)
+    # A message or a line of output may quote the URL or a header as the user gave them.
+    print(redact_text(text), file=out or sys.stdout)

@@ -87,14 +87,16 @@ class LiveState:
         elif isinstance(event, ResourcesSampled):
             self.sample = event.sample
         elif isinstance(event, RunWarning):
-            self.warnings.append(event)
+            # Shown as it is saved: a message may quote the URL or a line of output.
+            self.warnings.append(replace(event, message=redact_text(event.message)))
         elif isinstance(event, RunStarted):
             self.session_id = event.session_id
             self.argv = event.argv
             self.pid = event.pid
             self.server = event.server
         elif isinstance(event, RunFinished):
-            self.finished = event
+            message = event.message and redact_text(event.message)
+            self.finished = event = replace(event, message=message)
             if event.result is not None:
                 self.protocol = event.result.protocol or self.protocol
                 if event.result.tls is not None:

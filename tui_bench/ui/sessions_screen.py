@@ -14,7 +14,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, Label, Static
 
@@ -24,7 +24,7 @@ from tui_bench.storage import store
 from tui_bench.storage.catalog import SessionRow
 from tui_bench.ui.messages import ExitStatus, OpenCompare, OpenReplay, OpenRunForm
 from tui_bench.ui.tones import Tones, follow_theme, tones_of
-from tui_bench.ui.widgets.dialogs import ConfirmQuit, HelpScreen
+from tui_bench.ui.widgets.dialogs import Confirm, HelpScreen
 from tui_bench.ui.widgets.save_dialog import SaveChoice, SaveDialog
 from tui_bench.ui.widgets.session_table import COLUMNS, SessionTable, local_time
 
@@ -35,23 +35,16 @@ def row_title(row: SessionRow) -> str:
     return (row.name or row.id) if row.readable else row.path.name
 
 
-class ConfirmDelete(ConfirmQuit):
-    """The quit dialog's y / n, asking about a file to delete."""
-
+class ConfirmDelete(Confirm):
     def __init__(self, row: SessionRow) -> None:
-        super().__init__()
-        self.row = row
-
-    def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Static(
-                Text.assemble(
-                    "Delete the session ",
-                    (row_title(self.row), "bold"),
-                    f"?\n\nIts file {self.row.path.name} is removed for good.\n\ny yes · n no",
-                ),
-                id="question",
+        super().__init__(
+            Text.assemble(
+                "Delete the session ",
+                (row_title(row), "bold"),
+                f"?\n\nIts file {row.path.name} is removed for good.",
             )
+        )
+        self.row = row
 
 
 def export_dialog(row: SessionRow) -> SaveDialog:

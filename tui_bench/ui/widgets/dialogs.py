@@ -118,3 +118,15 @@ class LabelDialog(ModalScreen[Labels | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+class Confirm(ConfirmQuit):
+    """The quit dialog's y / n, asking `question` instead."""
+
+    def __init__(self, question: Text) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(Text.assemble(self.question, "\n\ny yes · n no"), id="question")

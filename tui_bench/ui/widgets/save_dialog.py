@@ -17,7 +17,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, RadioButton, RadioSet, Static
 
-from tui_bench.ui.widgets.dialogs import DIALOG_CSS, ConfirmQuit
+from tui_bench.ui.widgets.dialogs import DIALOG_CSS, Confirm
 
 
 @dataclass(frozen=True)
@@ -28,21 +28,10 @@ class SaveChoice:
     overwrite: bool = False
 
 
-class ConfirmOverwrite(ConfirmQuit):
-    """The quit dialog's y / n, asking about a file to write over."""
-
+class ConfirmOverwrite(Confirm):
     def __init__(self, path: Path) -> None:
-        super().__init__()
+        super().__init__(Text.assemble((str(path), "bold"), " exists.\n\nWrite over it?"))
         self.path = path
-
-    def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Static(
-                Text.assemble(
-                    (str(self.path), "bold"), " exists.\n\nWrite over it?\n\ny yes · n no"
-                ),
-                id="question",
-            )
 
 
 class SaveDialog(ModalScreen[SaveChoice | None]):
