@@ -128,3 +128,9 @@ def test_the_secrets_found_filled_in_and_stood_in_for() -> None:
     values = {found[0].mark: "c=2", found[1].mark: "pw"}
     assert [fill_in(t, values) for t in (header, url)] == ["Cookie: c=2", "http://u:pw@h/"]
     assert stand_in({"h": [header]}) == {"h": ["Cookie: secret"]}
+
+
+def test_h2load_s_tls_lines_are_not_secrets() -> None:
+    line = "Server Temp Key: X25519 253 bits\nCipher: TLS_AES_128_GCM_SHA256\n"
+    assert redact_text(line) == line
+    assert redact_text("Client-Key: k") == f"Client-Key: {marked('k')}"

@@ -24,6 +24,8 @@ Keys added within schema version 1, each optional (a document without them stays
   runs), `knee` (with `--slo`: the point with the most req/s that meets it). `spec` is the
   first point's, `result` is null (a sweep has no single result) and `series` is empty.
   While a sweep goes, its runs are journaled in `<id>.runs/` beside its journal.
+- `redacted`: true when the file was written with its secrets redacted (every file from the
+  version that added it on); a file without it is redacted as it is read.
 """
 
 from __future__ import annotations
@@ -37,12 +39,14 @@ import orjson
 
 from tui_bench.errors import SessionError
 from tui_bench.histogram import LatencyHistogram
-from tui_bench.redaction import redact
+from tui_bench.redaction import redact, redact_document
 from tui_bench.result import Result
 from tui_bench.spec import RunSpec
 
 SCHEMA = "tuibench.session"
 SCHEMA_VERSION = 1
+# True in a document whose secrets were redacted as it was written.
+REDACTED = "redacted"
 SWEEP = "sweep"
 
 # Percentiles of the whole run up to the end of each second, in the series' rows; only runs
@@ -151,7 +155,7 @@ class Session:
 
     def to_json(self) -> bytes:
         """The document as saved and exported: its secrets redacted (redaction)."""
-        doc = redact(self.doc)
+        doc = {**redact(self.doc), REDACTED: True}
         return orjson.dumps(doc, option=orjson.OPT_INDENT_2 | orjson.OPT_SERIALIZE_NUMPY)
 
 
@@ -195,7 +199,9 @@ def parse(data: bytes, origin: str) -> Session:
     except orjson.JSONDecodeError as exc:
         raise SessionError(f"{origin}: not a session file (corrupt JSON: {exc.msg})") from None
     check(doc, origin)
-    return Session(redact(doc))
+    if doc.get(REDACTED) is not True:
+        doc = redact_document(doc, data.decode(errors="replace"))
+    return Session(doc)
 
 
 def check(doc: Any, origin: str) -> None:
