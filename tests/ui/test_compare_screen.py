@@ -391,7 +391,7 @@ async def test_opened_from_another_screen_q_and_escape_go_back(key: str) -> None
         assert app.is_running
 
 
-async def test_e_asks_where_and_writes_under_the_sessions_dir(
+async def test_e_asks_where_and_writes_beside_the_sessions(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     cwd, directory = tmp_path / "cwd", tmp_path / "sessions"
@@ -401,11 +401,10 @@ async def test_e_asks_where_and_writes_under_the_sessions_dir(
     app = make_app(a, b, sessions_dir=directory)
     async with app.run_test(size=(80, 24)) as pilot:
         await settled(pilot)
-        directory.mkdir()
         await pilot.press("e")
         dialog = app.screen
         assert isinstance(dialog, SaveDialog)
-        path = directory / f"compare-{a.id}-vs-{b.id}.md"
+        path = directory / "comparisons" / f"compare-{a.id}-vs-{b.id}.md"
         assert dialog.query_one("#path", Input).value == str(path)
         await pilot.press("enter")
         await until(pilot, path.exists, "the markdown file")
@@ -446,7 +445,7 @@ async def test_e_names_the_file_after_the_points(
         await settled(pilot)
         await pilot.press("e", "enter")
         grid = "20260102-140000-000-sweep-grid"
-        path = tmp_path / f"compare-{grid}-c=10-vs-{grid}-c=20.md"
+        path = tmp_path / "comparisons" / f"compare-{grid}-c=10-vs-{grid}-c=20.md"
         await until(pilot, path.exists, "the markdown file")
     assert "| p99 | 5/5 |" in path.read_text()
 

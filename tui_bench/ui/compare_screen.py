@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Sequence
+from pathlib import Path
 from typing import ClassVar
 
 from rich.table import Table
@@ -57,6 +58,7 @@ from tui_bench.ui.widgets.dialogs import HelpScreen
 from tui_bench.ui.widgets.save_dialog import SaveChoice, SaveDialog
 
 WIDE = 120
+COMPARISONS_DIR = "comparisons"
 # (chart id, title, series column, scale to the unit in the title)
 CHARTS = (
     ("rps-chart", "req/s", "rps", 1.0),
@@ -378,9 +380,8 @@ class CompareScreen(Screen[None]):
 
     def action_export(self) -> None:
         a, b = self.a, self.b
-        directory = getattr(self.app, "sessions_dir", None) or store.sessions_dir()
-        stem = directory / f"compare-{file_part(a.label)}-vs-{file_part(b.label)}"
-        title = Text.assemble("Export ", (f"{b.label} against {a.label}", "bold"))
+        stem = self._exports_dir / f"compare-{file_part(a.label)}-vs-{file_part(b.label)}"
+        title = Text.assemble("Export ", (f"{side_title(b)} against {side_title(a)}", "bold"))
         hint = "md the tables · json every figure of the comparison"
         dialog = SaveDialog(title, COMPARE_FORMATS, str(stem), hint)
 
@@ -398,11 +399,21 @@ class CompareScreen(Screen[None]):
         # Off the loop too: the document reads every run's result again.
         text = await asyncio.to_thread(comparison_text, report, choice.fmt)
         try:
+            if choice.path.parent == self._exports_dir:
+                # The directory offered is made; one the user typed must be there already.
+                await asyncio.to_thread(self._exports_dir.mkdir, parents=True, exist_ok=True)
             written = await asyncio.to_thread(write_new, choice.path, text, force=choice.overwrite)
         except TuibenchError as exc:
             self.notify(str(exc), severity="error", timeout=10)
             return
         self.notify(f"comparison written to {written}", timeout=10)
+
+    @property
+    def _exports_dir(self) -> Path:
+        """Where exports go unless the user says otherwise: beside the sessions, not among
+        them (the store lists every .json file in it)."""
+        sessions = getattr(self.app, "sessions_dir", None) or store.sessions_dir()
+        return Path(sessions) / COMPARISONS_DIR
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen(b for b in self.BINDINGS if isinstance(b, Binding)))
