@@ -56,8 +56,9 @@ _USERINFO = re.compile(
 _QUERY = re.compile(r"(?P<head>[?&;](?P<name>[A-Za-z0-9_.-]+)=)(?P<value>[^&#\s'\"]*)")
 # Text without any of these holds nothing to redact: a look far cheaper than the patterns
 # above (most text, and most sessions, hold none).
-_NAME_PARTS = ("auth", "cookie", "token", "secret", "passw", "credential", "api", "key")
-_URL_PASSWORD = re.compile(r"://[^\s/?#@'\"]*:[^\s/?#@'\"]*@")
+_SUSPECT = re.compile(
+    r"auth|cookie|token|secret|passw|credential|api|key|://[^\s/?#@'\"]*:[^\s/?#@'\"]*@"
+)
 
 _keys: dict[Path, bytes] = {}
 
@@ -112,8 +113,8 @@ def is_secret_name(name: str) -> bool:
 
 
 def _suspect(text: str) -> bool:
-    lower = text.lower()
-    return any(part in lower for part in _NAME_PARTS) or bool(_URL_PASSWORD.search(text))
+    # On the case-folded text: a case-insensitive pattern is several times slower.
+    return _SUSPECT.search(text.lower()) is not None
 
 
 def redact_text(text: str) -> str:
@@ -172,6 +173,9 @@ def stand_in(value: Any) -> Any:
 def _strings(value: Any, change: Callable[[str], str]) -> Any:
     if isinstance(value, str):
         return change(value)
+    if value is None or isinstance(value, int | float):
+        # Most of a session: tested first, the Mapping check below is slow.
+        return value
     if isinstance(value, Mapping):
         return {key: _strings(item, change) for key, item in value.items()}
     if isinstance(value, list | tuple):

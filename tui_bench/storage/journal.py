@@ -17,7 +17,7 @@ from typing import IO, Any
 
 import orjson
 
-from tui_bench.redaction import redact
+from tui_bench.redaction import redact_document
 from tui_bench.storage.atomic import PRIVATE_FILE, private_dir
 
 JOURNAL_SUFFIX = ".journal"
@@ -36,7 +36,11 @@ class JournalWriter:
         self.flush()
 
     def write(self, kind: str, record: Mapping[str, Any]) -> None:
-        line = orjson.dumps({"k": kind, **redact(record)}, option=orjson.OPT_SERIALIZE_NUMPY)
+        entry = {"k": kind, **record}
+        line = orjson.dumps(entry, option=orjson.OPT_SERIALIZE_NUMPY)
+        redacted = redact_document(entry, line.decode())
+        if redacted is not entry:
+            line = orjson.dumps(redacted, option=orjson.OPT_SERIALIZE_NUMPY)
         self._file.write(line + b"\n")
         now = time.monotonic()
         if now - self._last_flush >= 1.0:
