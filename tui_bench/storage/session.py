@@ -200,7 +200,7 @@ def parse(data: bytes, origin: str) -> Session:
         raise SessionError(f"{origin}: not a session file (corrupt JSON: {exc.msg})") from None
     check(doc, origin)
     if doc.get(REDACTED) is not True:
-        doc = redact_document(doc, data.decode(errors="replace"))
+        doc = {**redact_document(doc, data.decode(errors="replace")), REDACTED: True}
     return Session(doc)
 
 
