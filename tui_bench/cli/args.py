@@ -176,6 +176,14 @@ def add_run_options(run: argparse.ArgumentParser) -> None:
         help="the server runs there: find and sample it there over SSH",
     )
     run.add_argument(
+        "--generator",
+        action="append",
+        default=[],
+        metavar="[ssh://][user@]HOST[:PORT]",
+        help="run the load from there (repeatable; 'local' is this machine): "
+        "-c and -n are split across the generators",
+    )
+    run.add_argument(
         "--interval",
         type=duration,
         default=0.5,

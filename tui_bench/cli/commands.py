@@ -28,6 +28,9 @@ from tui_bench.cli.args import check_interval, label_parser
 from tui_bench.cli.progress import ProgressPrinter, summary_text
 from tui_bench.engine.controller import EngineOptions
 from tui_bench.engine.events import Event, RunFinished, RunWarning
+from tui_bench.engine.fleet import Generator, version_warning
+from tui_bench.engine.fleet_check import find_generators
+from tui_bench.engine.load_split import split_spec
 from tui_bench.engine.sweep import (
     SweepEvent,
     SweepFinished,
@@ -46,7 +49,7 @@ from tui_bench.report.exit_codes import EXIT_CODES, exit_code, sweep_exit_code
 from tui_bench.report.export import export, export_to_file
 from tui_bench.report.text import result_rows, run_line, verdict_line
 from tui_bench.request.asked import run_request, server_mode_of
-from tui_bench.request.run import RunRequest
+from tui_bench.request.run import LOCAL_GENERATOR, RunRequest
 from tui_bench.request.sweep_plan import (
     SweepPlan,
     Variant,
@@ -90,6 +93,7 @@ def asked_of(args: argparse.Namespace) -> RunRequest:
         server_host=args.server_host,
         name=args.name,
         tags=tuple(args.tag),
+        generators=tuple(args.generator),
     )
 
 
@@ -102,8 +106,12 @@ def cmd_run(args: argparse.Namespace) -> int:
     thresholds = [parse_threshold(text) for text in args.threshold]
     spec = request.spec
     interval = check_interval(args.interval)
-    tool = find_tool(spec.tool, getattr(args, f"{spec.tool}_path"))
+    if request.generators:
+        split_spec(spec, len(request.generators))
+    tools = local_tools(args, [spec.tool], request.generators)
+    tool = tools.get(spec.tool) or Tool(spec.tool, spec.tool, None)
     on_host = request.on_host()
+    generators = generators_of(request.generators, [spec.tool], tools)
     if on_host is not None:
         asyncio.run(check(on_host, interval))
     engine = EngineOptions(
@@ -114,6 +122,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         live_hook=not args.no_live_hook,
         max_errors=args.max_errors,
         server_host=on_host,
+        generators=generators,
     )
     if not args.headless:
         from tui_bench.ui.launch import UiOptions, run_live
@@ -122,6 +131,29 @@ def cmd_run(args: argparse.Namespace) -> int:
         return finish_run(last, thresholds, as_json=args.json) if last else code
     finished = asyncio.run(run_headless(spec, tool, engine))
     return finish_run(finished, thresholds, as_json=args.json)
+
+
+def local_tools(
+    args: argparse.Namespace, names: Sequence[str], generators: Sequence[str]
+) -> dict[str, Tool]:
+    """The tools found here: all of them, unless every generator is another host."""
+    if generators and LOCAL_GENERATOR not in (g.strip() for g in generators):
+        return {}
+    return {name: find_tool(name, getattr(args, f"{name}_path")) for name in names}
+
+
+def generators_of(
+    texts: Sequence[str], names: Sequence[str], local: dict[str, Tool]
+) -> tuple[Generator, ...]:
+    """The generators found on their hosts (a one-line error, before any load, when one
+    cannot be used); a warning when they run different versions of a tool."""
+    if not texts:
+        return ()
+    generators = find_generators(texts, names, local)
+    note = version_warning(generators)
+    if note is not None:
+        _print(f"warning: {note}", sys.stderr)
+    return generators
 
 
 async def run_headless(spec: RunSpec, tool: Tool, engine: EngineOptions) -> RunFinished:
@@ -366,6 +398,10 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     slo = tuple(parse_slo(args.slo)) if args.slo else ()
     plan = plan_from_args(args)
     targets = prepare(plan)
+    for point in plan.points if args.generator else ():
+        split_spec(point.spec, len(args.generator))
+    local = {t.tool.name: t.tool for t in targets}
+    generators = generators_of(args.generator, sorted(local), local)
     for on_host in dict.fromkeys(t.server_host for t in targets if t.server_host):
         asyncio.run(check(on_host, interval))
     options = SweepOptions(
@@ -379,6 +415,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         thresholds=thresholds,
         argv=("tuibench", *sys.argv[1:]),
         max_errors=args.max_errors,
+        generators=generators,
     )
     if args.headless:
         runner = SweepRunner(plan, targets, options, listener=SweepPrinter())

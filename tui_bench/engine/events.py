@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tui_bench.histogram import LatencyHistogram
 from tui_bench.parsers.live import LiveLine, parse_live_line
 from tui_bench.result import Result
 from tui_bench.sampling.samples import ResourceSample
@@ -52,6 +53,9 @@ class SecondClosed:
     """One row of the per-second series (the columns of storage.session.SERIES_COLUMNS)."""
 
     row: Mapping[str, Any]
+    # The second's latencies, where the request log tells them: what lets the seconds of
+    # several generators merge. Owned by the event: never modified.
+    histogram: LatencyHistogram | None = None
 
 
 @dataclass(frozen=True)

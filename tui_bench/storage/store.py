@@ -22,7 +22,18 @@ SESSION_SUFFIX = ".json"
 # Where a sweep's runs are journaled while it goes, beside the sweep's own journal.
 RUNS_SUFFIX = ".runs"
 # What an end record may add to the document beside the keys every session has.
-OPTIONAL_END_KEYS = ("histogram", "message", "thresholds", "validity", "max_errors")
+# A run of several generators also ends with `generators`, and the first generator's
+# `server` and `argv` (known once it ran).
+OPTIONAL_END_KEYS = (
+    "histogram",
+    "message",
+    "thresholds",
+    "validity",
+    "max_errors",
+    "generators",
+    "server",
+    "argv",
+)
 
 
 def sessions_dir() -> Path:

@@ -12,8 +12,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tui_bench.engine.controller import EngineOptions, Listener, RunController
+from tui_bench.engine.controller import EngineOptions, Listener
 from tui_bench.engine.events import RunFinished
+from tui_bench.engine.fleet import Controller
 from tui_bench.engine.sweep import SweepFinished, SweepOptions, SweepRunner, Target, prepare
 from tui_bench.engine.sweep_state import StateEvent, SweepState, SweepTitle
 from tui_bench.remote.server import check
@@ -110,8 +111,8 @@ def sweep_screen_parts(
 
 def controller_factory(
     engine: EngineOptions, tool: Tool
-) -> Callable[[RunSpec, Listener], RunController]:
-    def controller(spec: RunSpec, listener: Listener) -> RunController:
+) -> Callable[[RunSpec, Listener], Controller]:
+    def controller(spec: RunSpec, listener: Listener) -> Controller:
         return engine.controller(spec, tool, listener)
 
     return controller
