@@ -28,8 +28,8 @@ from tui_bench.cli.args import check_interval, label_parser
 from tui_bench.cli.progress import ProgressPrinter, summary_text
 from tui_bench.engine.controller import EngineOptions
 from tui_bench.engine.events import Event, RunFinished, RunWarning
-from tui_bench.engine.fleet import Generator, version_warning
 from tui_bench.engine.fleet_check import find_generators
+from tui_bench.engine.generators import Generator, version_warning
 from tui_bench.engine.load_split import split_spec
 from tui_bench.engine.sweep import (
     SweepEvent,

@@ -37,7 +37,8 @@ from tui_bench.engine.events import (
     RunWarning,
     SecondClosed,
 )
-from tui_bench.engine.fleet import Controller, FleetController, Generator
+from tui_bench.engine.fleet import Controller, FleetController
+from tui_bench.engine.generators import Generator
 from tui_bench.engine.launch import (
     Launched,
     Launcher,

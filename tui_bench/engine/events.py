@@ -80,6 +80,36 @@ class RunFinished:
     validity: Validity | None = None
 
 
+@dataclass(frozen=True)
+class GeneratorView:
+    """One of several load generators as a live view shows it."""
+
+    label: str
+    tool: str
+    version: str | None
+    # Its last closed second's req/s and its share of all generators' in that second.
+    rps: float | None = None
+    share: float | None = None
+    cpu_pct: float | None = None
+    busiest_thread_pct: float | None = None
+    lost: str | None = None
+    ended: bool = False
+
+
+@dataclass(frozen=True)
+class GeneratorsSeen:
+    """How each generator of a run of several is doing, once a second."""
+
+    generators: tuple[GeneratorView, ...]
+
+
 Event = (
-    RunStarted | OutputLine | Progress | SecondClosed | ResourcesSampled | RunWarning | RunFinished
+    RunStarted
+    | OutputLine
+    | Progress
+    | SecondClosed
+    | ResourcesSampled
+    | RunWarning
+    | RunFinished
+    | GeneratorsSeen
 )

@@ -20,6 +20,8 @@ from typing import Any, Protocol
 from tui_bench.analysis.warnings import Warning
 from tui_bench.engine.events import (
     Event,
+    GeneratorsSeen,
+    GeneratorView,
     OutputLine,
     Progress,
     ResourcesSampled,
@@ -28,16 +30,17 @@ from tui_bench.engine.events import (
     RunWarning,
     SecondClosed,
 )
+from tui_bench.engine.generators import Generator, version_warning
 from tui_bench.engine.launch import Launcher, LocalLauncher, StartGate
 from tui_bench.engine.load_split import split_spec
 from tui_bench.engine.merge import SecondMerger, merged_result
 from tui_bench.engine.streamed import StreamedLauncher
 from tui_bench.errors import SessionError
 from tui_bench.histogram import LatencyHistogram
-from tui_bench.remote.ssh import SshHost
 from tui_bench.result import Result
 from tui_bench.runners.tools import Tool
 from tui_bench.sampling.host import host_facts
+from tui_bench.sampling.samples import ResourceSample
 from tui_bench.spec import RunSpec
 from tui_bench.storage import store as sessions
 from tui_bench.storage.journal import JournalWriter
@@ -70,19 +73,6 @@ class ChildFactory(Protocol):
     ) -> Controller: ...
 
 
-@dataclass(frozen=True)
-class Generator:
-    """One load generator: this machine (`host` None) or a host over SSH, with the tool as
-    found there."""
-
-    host: SshHost | None
-    tool: Tool
-
-    @property
-    def label(self) -> str:
-        return str(self.host) if self.host is not None else "local"
-
-
 @dataclass
 class _Child:
     generator: Generator
@@ -91,6 +81,9 @@ class _Child:
     controller: Controller | None = None
     done: int | None = None
     finished: RunFinished | None = None
+    # Its last second's req/s and its last resource sample, for the live view.
+    rps: float | None = None
+    sample: ResourceSample | None = None
 
 
 class FleetController:
@@ -202,16 +195,19 @@ class FleetController:
                     self._elapsed = event.elapsed_s
                     self._emit(self._progress(event))
             elif isinstance(event, SecondClosed):
+                child.rps = event.row.get("rps")
                 self._rows(self._merger.add(index, event.row, event.histogram))
             elif isinstance(event, ResourcesSampled):
+                child.sample = event.sample
                 if index == 0:
                     self._journal.write("sample", asdict(event.sample))
                     self._emit(event)
             elif isinstance(event, RunWarning):
                 self._warn(Warning(event.code, f"{label}: {event.message}"))
-            else:
+            elif isinstance(event, RunFinished):
                 child.finished = event
                 self._rows(self._merger.end(index))
+                self._emit(self._views())
 
         return listen
 
@@ -228,6 +224,28 @@ class FleetController:
         for row in rows:
             self._journal.write("second", row)
             self._emit(SecondClosed(row))
+        if rows:
+            self._emit(self._views())
+
+    def _views(self) -> GeneratorsSeen:
+        rates = [c.rps for c in self._children if c.rps is not None]
+        total = sum(rates)
+        return GeneratorsSeen(
+            tuple(
+                GeneratorView(
+                    label=c.generator.label,
+                    tool=c.generator.tool.name,
+                    version=c.generator.tool.version,
+                    rps=c.rps,
+                    share=c.rps / total if c.rps is not None and total else None,
+                    cpu_pct=c.sample.client_cpu_pct if c.sample else None,
+                    busiest_thread_pct=c.sample.client_thread_max_pct if c.sample else None,
+                    lost=_lost(c),
+                    ended=c.finished is not None,
+                )
+                for c in self._children
+            )
+        )
 
     def _progress(self, first: Progress) -> Progress:
         counts = [c.done for c in self._children]
@@ -373,16 +391,3 @@ def _merged_histogram(docs: Sequence[dict[str, Any]]) -> LatencyHistogram | None
             return None
         merged.merge(Session(doc).histogram or LatencyHistogram())
     return merged
-
-
-def version_warning(generators: Sequence[Generator]) -> str | None:
-    """A note when the generators of one tool run different versions of it."""
-    by_tool: dict[str, dict[str, str]] = {}
-    for generator in generators:
-        version = generator.tool.version or "unknown"
-        by_tool.setdefault(generator.tool.name, {})[generator.label] = version
-    for name, versions in by_tool.items():
-        if len(set(versions.values())) > 1:
-            each = ", ".join(f"{label} {version}" for label, version in versions.items())
-            return f"the generators run different versions of {name} ({each}): figures may differ"
-    return None

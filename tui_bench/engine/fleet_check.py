@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 
-from tui_bench.engine.fleet import Generator
+from tui_bench.engine.generators import Generator
 from tui_bench.errors import UsageError
 from tui_bench.remote.facts import read_facts
 from tui_bench.remote.ssh import SshHost

@@ -32,7 +32,8 @@ from tui_bench.analysis.sweep_points import aggregate, latency_keys, point_verdi
 from tui_bench.analysis.thresholds import Threshold
 from tui_bench.engine.controller import EngineOptions, Listener
 from tui_bench.engine.events import Event, RunFinished
-from tui_bench.engine.fleet import Controller, Generator
+from tui_bench.engine.fleet import Controller
+from tui_bench.engine.generators import Generator
 from tui_bench.engine.server_watch import describe_server
 from tui_bench.errors import UsageError
 from tui_bench.remote.server import ServerOnHost

@@ -199,6 +199,7 @@ class MonitorScreen(Screen[None]):
         panel.border_title = render.server_title(state)
         panel.show(render.server(state), rows)
         client = self._panel("client")
+        client.border_title = render.client_title(state)
         client.show(render.client(state, self.tones), client_rows)
         client.set_class(state.client_bound, "-alert")
         warnings = self._panel("warnings")
