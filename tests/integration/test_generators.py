@@ -176,7 +176,12 @@ def test_stopping_tuibench_leaves_no_tool_on_any_host(
     if sig == signal.SIGTERM:
         doc = store.load(orjson.loads(out)["session_path"]).doc
         assert doc["status"] == "interrupted"
-        assert len(doc["generators"]) == 3
+    else:
+        # Killed outright: the next start recovers what every generator had measured.
+        [recovered] = store.recover_abandoned(sessions)
+        doc = store.load(recovered).doc
+    assert [g["host"] for g in doc["generators"]] == [c.alias, d.alias, "local"]
+    assert all(g["session"]["raw"]["stdout"] for g in doc["generators"])
 
 
 @pytest.fixture(scope="module")
@@ -221,3 +226,27 @@ def test_an_unreachable_generator_is_one_line_before_any_load(
         "tuibench: error: root@127.0.0.9:1: cannot connect (connection refused)\n"
     )
     assert not sessions.exists() or not list(sessions.iterdir()), "no load started"
+
+
+def test_hostile_values_reach_the_remote_tool_as_text(
+    nginx: DemoTarget,
+    sessions: Path,
+    ssh_config: Path,
+    ssh_hosts: tuple[Path, list[SshServer]],
+    tmp_path: Path,
+) -> None:
+    need("h2load")
+    _, (c, _) = ssh_hosts
+    witness = tmp_path / "pwned"
+    header = f"X-Test: $(touch {witness}); touch {witness} '\"` touch {witness}`"
+    code, result, stderr = run_json(
+        "-n", "10", "-c", "1", "-H", header, "--generator", c.alias, nginx.urls["h2c"]
+    )  # fmt: skip
+    assert code == 0, stderr
+    [generator] = store.load(result["session_path"]).doc["generators"]
+    assert header in generator["argv"]
+    url = nginx.urls["h2c"] + f"?q=';touch {witness};'"
+    _, _, stderr = run_json("-n", "10", "-c", "1", "--generator", c.alias, url)
+    # h2load there got the URL as it was written (and refused it), no shell ran any of it.
+    assert f"{c.alias}: invalid URI: {url}" in stderr
+    assert not witness.exists()

@@ -122,6 +122,7 @@ class EngineOptions:
         listener: Listener,
         store: Path,
         *,
+        name: str | None = None,
         launcher: Launcher | None = None,
         observe_server: bool = True,
     ) -> RunController:
@@ -129,7 +130,7 @@ class EngineOptions:
             spec,
             tool,
             store=store,
-            name=self.name,
+            name=self.name if name is None else name,
             tags=self.tags,
             server=self.server if observe_server else None,
             interval_s=self.interval_s,

@@ -68,6 +68,7 @@ class ChildFactory(Protocol):
         listener: Listener,
         store: Path,
         *,
+        name: str,
         launcher: Launcher,
         observe_server: bool,
     ) -> Controller: ...
@@ -156,6 +157,7 @@ class FleetController:
                 child.generator.tool,
                 self._on_event(index),
                 work,
+                name=sessions.generator_name(self.name, index, child.generator.label),
                 launcher=child.launcher,
                 observe_server=index == 0,
             )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
@@ -126,6 +126,8 @@ def finalize(journal: Path) -> Path:
     doc = document_from_journal(journal)
     if doc.get("kind") == SWEEP:
         _adopt_runs(doc, runs_dir(journal))
+    else:
+        _adopt_generators(doc, runs_dir(journal))
     target = journal.with_suffix(SESSION_SUFFIX)
     write_atomic(target, Session(doc).to_json())
     journal.unlink()
@@ -141,22 +143,43 @@ def _adopt_runs(doc: dict[str, Any], directory: Path) -> None:
         return
     known = {run["session"].get("id") for run in doc["runs"]}
     order = doc["sweep"]["order"]
-    for path in sorted(directory.iterdir()):
-        if path.suffix == SESSION_SUFFIX:
-            try:
-                run = dict(parse(path.read_bytes(), str(path)).doc)
-            except (SessionError, OSError):
-                continue
-        elif path.suffix == JOURNAL_SUFFIX and is_abandoned(path):
-            run = document_from_journal(path)
-        else:
-            continue
+    for run in _documents_in(directory):
         slot = len(doc["runs"])
         if run.get("id") in known or slot >= len(order):
             continue
         point, repeat = order[slot]
         doc["runs"].append({"slot": slot, "point": point, "repeat": repeat, "session": run})
         known.add(run.get("id"))
+
+
+def generator_name(name: str, index: int, host: str) -> str:
+    """The name of the run of generator `index` (from 0) on `host` of a run named `name`."""
+    return " ".join(part for part in (name, f"g{index + 1}", host) if part)
+
+
+def _adopt_generators(doc: dict[str, Any], directory: Path) -> None:
+    """A run of several generators whose process died: each generator's own run, as far as
+    its journal goes (its name says which generator it was)."""
+    hosts = doc.get("generator_hosts")
+    if not isinstance(hosts, list) or doc.get("generators") or not directory.is_dir():
+        return
+    runs = {str(run.get("name") or ""): run for run in _documents_in(directory)}
+    doc["generators"] = [
+        {"host": host, "session": runs.get(generator_name(str(doc.get("name") or ""), i, host))}
+        for i, host in enumerate(hosts)
+    ]
+
+
+def _documents_in(directory: Path) -> Iterator[dict[str, Any]]:
+    """The finished runs in `directory` and those whose journal nobody holds any more."""
+    for path in sorted(directory.iterdir()):
+        if path.suffix == SESSION_SUFFIX:
+            try:
+                yield dict(parse(path.read_bytes(), str(path)).doc)
+            except (SessionError, OSError):
+                continue
+        elif path.suffix == JOURNAL_SUFFIX and is_abandoned(path):
+            yield document_from_journal(path)
 
 
 def amend(path: Path, changes: Mapping[str, Any]) -> None:

@@ -218,8 +218,8 @@ def client(state: LiveState, tones: Tones) -> Text:
 
 
 def generators(state: LiveState, tones: Tones) -> Text:
-    """A line per generator: where, its req/s and share of the last second, its CPU (and
-    its busiest thread's), CLIENT-BOUND when that thread saturates a core; lost or done."""
+    """A line per generator: where, its req/s and share of the last second, its CPU, and
+    CLIENT-BOUND when its busiest thread saturates a core; lost or done."""
     lines = []
     for g in state.generators:
         line = Text(f"{g.label} ", "bold")
@@ -229,7 +229,7 @@ def generators(state: LiveState, tones: Tones) -> Text:
         rps = "–" if g.rps is None else fmt_compact(g.rps)
         share = pct(None if g.share is None else g.share * 100)
         line.append(f"{rps} req/s {share}  ")
-        line.append_text(_pairs(("cpu", pct(g.cpu_pct)), ("thread", pct(g.busiest_thread_pct))))
+        line.append_text(_pairs(("cpu", pct(g.cpu_pct))))
         busiest = g.busiest_thread_pct
         if busiest is not None and busiest >= CLIENT_BOUND_PCT and not g.ended:
             line.append(" CLIENT-BOUND", f"bold {tones.error}")
