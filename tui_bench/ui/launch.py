@@ -15,6 +15,9 @@ from typing import TYPE_CHECKING
 from tui_bench.engine.controller import EngineOptions, Listener
 from tui_bench.engine.events import RunFinished
 from tui_bench.engine.fleet import Controller
+from tui_bench.engine.fleet_check import find_generators
+from tui_bench.engine.generators import Generator
+from tui_bench.engine.load_split import split_spec
 from tui_bench.engine.sweep import SweepFinished, SweepOptions, SweepRunner, Target, prepare
 from tui_bench.engine.sweep_state import StateEvent, SweepState, SweepTitle
 from tui_bench.remote.server import check
@@ -71,6 +74,7 @@ class RunLauncher:
             request.tags,
             self.live_hook,
             server_host=on_host,
+            generators=await _generators(request, [request.spec], {tool.name: tool}),
         )
         return controller_factory(engine, tool), tool_label(tool)
 
@@ -90,8 +94,22 @@ class RunLauncher:
             live_hook=self.live_hook,
             slo=sweep.slo_clauses(),
             slo_text=sweep.slo,
+            generators=await _generators(
+                request, [p.spec for p in plan.points], {t.tool.name: t.tool for t in targets}
+            ),
         )
         return sweep_screen_parts(plan, targets, options, store_dir)
+
+
+async def _generators(
+    request: RunRequest, specs: Sequence[RunSpec], local: dict[str, Tool]
+) -> tuple[Generator, ...]:
+    """The form's generators, found on their hosts (SSH round trips: off the event loop)."""
+    if not request.generators:
+        return ()
+    for spec in specs:
+        split_spec(spec, len(request.generators))
+    return await asyncio.to_thread(find_generators, request.generators, sorted(local), local)
 
 
 def sweep_screen_parts(
