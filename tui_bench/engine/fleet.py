@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
-from tui_bench.analysis.warnings import Warning
+from tui_bench.analysis.warnings import Warning, run_warnings
 from tui_bench.engine.events import (
     Event,
     GeneratorsSeen,
@@ -50,6 +50,8 @@ from tui_bench.validity import judge_run
 Listener = Callable[[Event], None]
 LOST = "generator-lost"
 VERSIONS = "generator-versions"
+# Warnings a run's result gives (analysis/warnings.py).
+_OF_RESULT = frozenset({"few-samples", "errors", "all-failed", "protocol-mismatch"})
 
 
 class Controller(Protocol):
@@ -260,7 +262,11 @@ class FleetController:
     def _finish(self, journal: JournalWriter) -> RunFinished:
         docs = [self._child_doc(c) for c in self._children]
         generators = [self._describe(c, doc) for c, doc in zip(self._children, docs, strict=True)]
-        warnings = [w for g in generators for w in g.pop("_warnings")]
+        # What a generator's own result says of its share (too few requests for a p99, ...)
+        # is said again of the merged result below, not of each share.
+        warnings = [
+            w for g in generators for w in g.pop("_warnings") if w["code"] not in _OF_RESULT
+        ]
         lost = [g["lost"] for g in generators if g["lost"]]
         warnings += [{"code": LOST, "message": f"{message}: the run went on without it"}
                      for message in lost]  # fmt: skip
@@ -274,6 +280,10 @@ class FleetController:
             if results
             else None
         )
+        warnings += [
+            asdict(w)
+            for w in run_warnings(self.spec, result, [], "", same_machine=False, client_bound=False)
+        ]
         if result is not None and result.rps:
             for g in generators:
                 g["share"] = (g["rps"] or 0.0) / result.rps if g["rps"] is not None else None
