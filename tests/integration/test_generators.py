@@ -91,6 +91,8 @@ def test_the_load_splits_and_merges_exactly(
     remote = generators[:2]
     assert all(g["start_skew_s"] is not None and abs(g["start_skew_s"]) < 2 for g in remote)
     assert all(g["stream_bytes"] > 26 * 1000 for g in remote), "the request log came back"
+    # There, the log was a temporary file of the program's own, handed over as /dev/fd/N.
+    assert all(any(a.startswith("--log-file=/dev/fd/") for a in g["argv"]) for g in remote)
     assert all(g["session"]["raw"]["stdout"].startswith("starting benchmark") for g in generators)
 
 
@@ -164,6 +166,8 @@ def test_stopping_tuibench_leaves_no_tool_on_any_host(
         wait_for_run(sessions)
         wait_until(lambda: len([p for p in tools_for(url) if p.name() == "h2load"]) == 3)
         if sig == signal.SIGKILL:
+            # A journal is flushed once a second: what a kill -9 loses at most.
+            time.sleep(1.5)
             os.killpg(proc.pid, sig)
         else:
             proc.send_signal(sig)

@@ -322,7 +322,7 @@ class FleetController:
             "validity": validity.to_dict(),
             "max_errors": self.max_errors,
             "server": docs[0].get("server") if docs[0] else None,
-            "argv": list(docs[0].get("argv") or []) if docs[0] else [],
+            "argv": list(generators[0]["argv"] or []),
             "generators": generators,
         }
         if histogram is not None:
@@ -371,7 +371,7 @@ class FleetController:
             "host": child.generator.label,
             "tool": asdict(child.generator.tool),
             "spec": child.spec.to_dict(),
-            "argv": doc.get("argv"),
+            "argv": getattr(launched, "argv_there", None) or doc.get("argv"),
             "rps": result.get("rps"),
             "share": None,
             "client_cpu_mean_pct": (doc.get("resources") or {}).get("client_cpu_mean_pct"),

@@ -81,6 +81,8 @@ class StreamedTool:
     local: bool = False
     # When the tool started there, on our clock; why the connection was lost, if it was.
     started_wall_s: float | None = None
+    # The tool's argv as it ran there (its files are /dev/fd/N there).
+    argv_there: list[str] | None = None
     lost: str | None = None
     # Where the controller reads h2load's JSON summary (it comes in the last frames).
     json_file: Path | None = None
@@ -153,8 +155,10 @@ class StreamedTool:
                 wall = float(data["t"]) - self.clock_offset_us / 1e6
                 self._cpu = (wall, float(data["cpu"]), float(data["max"]))
         elif frame.kind == "S":
+            started = frame.json()
             with contextlib.suppress(KeyError, TypeError, ValueError):
-                self.started_wall_s = float(frame.json()["t"]) - self.clock_offset_us / 1e6
+                self.started_wall_s = float(started["t"]) - self.clock_offset_us / 1e6
+                self.argv_there = [str(arg) for arg in started["argv"]]
         elif frame.kind == "J" and self.json_file is not None:
             # A few kB, once, as the tool ends.
             self.json_file.write_bytes(frame.data)

@@ -67,7 +67,7 @@ try:
 except OSError as exc:
     send(b"X", {"code": 127, "error": str(exc)})
     sys.exit(0)
-send(b"S", {"t": time.time(), "pid": proc.pid})
+send(b"S", {"t": time.time(), "pid": proc.pid, "argv": argv})
 kill_at = [None]
 
 def halt(now, grace):
