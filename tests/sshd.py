@@ -123,3 +123,12 @@ def _wait_listening(address: str, port: int) -> None:
                 return
         time.sleep(0.05)
     raise RuntimeError(f"sshd on {address}:{port} did not start")
+
+
+def refused_config(config: Path, directory: Path) -> Path:
+    """`config` with a key the hosts do not accept: every login is refused."""
+    stranger = directory / "stranger"
+    _keygen(stranger)
+    refused = directory / "ssh_config"
+    refused.write_text(config.read_text().replace(str(config.parent / "id_ed25519"), str(stranger)))
+    return refused

@@ -18,7 +18,7 @@ import pytest
 from tests.conftest import need
 from tests.fakes import wait_for_run
 from tests.integration.test_cli_real_tools import TUIBENCH, run_json
-from tests.sshd import SshServer, ssh_servers
+from tests.sshd import SshServer, refused_config, ssh_servers
 from tui_bench.demo.nginx_target import DemoTarget
 from tui_bench.parsers.detect import parse_output
 from tui_bench.storage import store
@@ -254,3 +254,20 @@ def test_hostile_values_reach_the_remote_tool_as_text(
     # h2load there got the URL as it was written (and refused it), no shell ran any of it.
     assert f"{c.alias}: invalid URI: {url}" in stderr
     assert not witness.exists()
+
+
+def test_a_refused_login_on_a_generator_is_one_line_before_any_load(
+    nginx: DemoTarget, sessions: Path, ssh_hosts: tuple[Path, list[SshServer]], tmp_path: Path
+) -> None:
+    config, (_, d) = ssh_hosts
+    proc = subprocess.run(
+        [*TUIBENCH, "run", "--headless", "-d", "2", "--generator", d.alias, nginx.urls["h2c"]],
+        capture_output=True, text=True, timeout=60, check=False,
+        env={**os.environ, "TUIBENCH_SSH_CONFIG": str(refused_config(config, tmp_path))},
+    )  # fmt: skip
+    assert proc.returncode == 2
+    assert proc.stderr == (
+        f"tuibench: error: {d.alias}: the login was refused: load a key the host accepts "
+        "into the ssh agent\n"
+    )
+    assert not sessions.exists() or not list(sessions.iterdir()), "no load started"

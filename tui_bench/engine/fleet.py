@@ -11,6 +11,7 @@ host, start skew, clock offset and share of the req/s. The generators' journals 
 from __future__ import annotations
 
 import asyncio
+import shutil
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
@@ -174,8 +175,10 @@ class FleetController:
                 raise outcome
         failures = [o for o in outcomes if isinstance(o, Exception)]
         if len(failures) == len(outcomes):
+            # Nothing ran (a generator could not get ready, so none started): no session.
             journal.close()
             path.unlink(missing_ok=True)
+            shutil.rmtree(work, ignore_errors=True)
             raise failures[0]
         return self._finish(journal)
 
