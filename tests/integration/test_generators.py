@@ -29,15 +29,16 @@ pytestmark = pytest.mark.integration
 PROGRAM_MARK = "def send_log"
 
 
-def tools_for(url: str) -> list[psutil.Process]:
-    """Load tools and the programs around them still running against `url`."""
+def tools_for(url: str) -> list[str]:
+    """The names of the load tools, and the programs around them, still running against
+    `url` (read in one pass: a process may end at any moment)."""
     found = []
     for proc in psutil.process_iter(["name", "cmdline"]):
         cmdline = proc.info["cmdline"] or []
         if url in " ".join(cmdline) and (
             proc.info["name"] in ("h2load", "wrk") or any(PROGRAM_MARK in a for a in cmdline)
         ):
-            found.append(proc)
+            found.append(str(proc.info["name"]))
     return found
 
 
@@ -126,7 +127,7 @@ def test_a_generator_lost_mid_run_leaves_the_others_running(
     url = nginx.urls["h2c"]
     proc = start(url, "-d", "3", "-c", "2", "--generator", c.alias, "--generator", d.alias)
     wait_for_run(sessions)
-    wait_until(lambda: len([p for p in tools_for(url) if p.name() == "h2load"]) == 2)
+    wait_until(lambda: tools_for(url).count("h2load") == 2)
     time.sleep(0.8)
     # The connection to one host drops: its ssh client dies.
     for ssh in psutil.Process(proc.pid).children(recursive=True):
@@ -164,7 +165,7 @@ def test_stopping_tuibench_leaves_no_tool_on_any_host(
                  "--generator", "local")  # fmt: skip
     try:
         wait_for_run(sessions)
-        wait_until(lambda: len([p for p in tools_for(url) if p.name() == "h2load"]) == 3)
+        wait_until(lambda: tools_for(url).count("h2load") == 3)
         if sig == signal.SIGKILL:
             # A journal is flushed once a second: what a kill -9 loses at most.
             time.sleep(1.5)

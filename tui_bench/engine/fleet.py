@@ -111,7 +111,7 @@ class FleetController:
         self.max_errors = max_errors
         self._listener = listener
         self._make_child = child
-        gate = StartGate(len(generators))
+        gate = self._gate = StartGate(len(generators))
         self._children = [
             _Child(
                 generator,
@@ -125,7 +125,6 @@ class FleetController:
         self._merger = SecondMerger(len(generators))
         self._journal: JournalWriter | None = None
         self._session_id = ""
-        self._started = 0
         self._stopped = False
         self._elapsed = 0.0
         self._warned: set[str] = set()
@@ -167,7 +166,7 @@ class FleetController:
             if self._stopped:
                 child.controller.stop()
         outcomes = await asyncio.gather(
-            *(c.controller.run() for c in self._children if c.controller is not None),
+            *(self._run_child(c.controller) for c in self._children if c.controller is not None),
             return_exceptions=True,
         )
         for outcome in outcomes:
@@ -182,6 +181,14 @@ class FleetController:
             raise failures[0]
         return self._finish(journal)
 
+    async def _run_child(self, controller: Controller) -> RunFinished:
+        try:
+            return await controller.run()
+        except BaseException as exc:
+            # One that fails before the start releases the others waiting for it.
+            self._gate.cancel(exc)
+            raise
+
     def _on_event(self, index: int) -> Listener:
         child = self._children[index]
         label = child.generator.label
@@ -189,7 +196,6 @@ class FleetController:
         def listen(event: Event) -> None:
             assert self._journal is not None
             if isinstance(event, RunStarted):
-                self._started += 1
                 if index == 0:
                     self._emit(replace(event, session_id=self._session_id))
             elif isinstance(event, OutputLine):
