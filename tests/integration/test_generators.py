@@ -76,6 +76,7 @@ def test_the_load_splits_and_merges_exactly(
     doc = store.load(result["session_path"]).doc
     generators = doc["generators"]
     assert [g["host"] for g in generators] == [c.alias, d.target, "local"]
+    assert [g["host"] for g in result["generators"]] == [c.alias, d.target, "local"]
     # As h2load splits -c and -n across -t: total // n each, the first total % n one more.
     assert [g["spec"]["connections"] for g in generators] == [2, 2, 1]
     assert [g["spec"]["requests"] for g in generators] == [1001, 1000, 1000]

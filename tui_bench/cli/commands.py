@@ -39,7 +39,7 @@ from tui_bench.engine.sweep import (
     SweepRunner,
     prepare,
 )
-from tui_bench.errors import UsageError
+from tui_bench.errors import SessionError, UsageError
 from tui_bench.formats import fmt_count, fmt_metric, fmt_seconds
 from tui_bench.parsers import ParseError
 from tui_bench.parsers.detect import parse_output
@@ -47,7 +47,13 @@ from tui_bench.remote.server import check
 from tui_bench.remote.ssh import SshHost
 from tui_bench.report.exit_codes import EXIT_CODES, exit_code, sweep_exit_code
 from tui_bench.report.export import export, export_to_file
-from tui_bench.report.text import result_rows, run_line, verdict_line
+from tui_bench.report.text import (
+    GENERATOR_KEYS,
+    generator_lines,
+    result_rows,
+    run_line,
+    verdict_line,
+)
 from tui_bench.request.asked import run_request, server_mode_of
 from tui_bench.request.run import LOCAL_GENERATOR, RunRequest
 from tui_bench.request.sweep_plan import (
@@ -197,6 +203,7 @@ def finish_run(finished: RunFinished, thresholds: Sequence[Threshold], *, as_jso
 def report(
     finished: RunFinished, *, as_json: bool, thresholds: Sequence[Mapping[str, Any]] = ()
 ) -> int:
+    generators = saved_generators(finished)
     if as_json:
         payload: dict[str, Any] = finished.result.to_dict() if finished.result else {}
         # "status" is the result's status-class counts: the run's own state has its key.
@@ -208,10 +215,23 @@ def report(
         )
         if thresholds:
             payload["thresholds"] = list(thresholds)
+        if generators:
+            payload["generators"] = [{k: g.get(k) for k in GENERATOR_KEYS} for g in generators]
         _print(orjson.dumps(payload).decode())
     else:
         _print(summary_text(finished), sys.stderr)
+        for line in generator_lines(generators):
+            _print(line, sys.stderr)
     return EXIT_CODES[finished.status]
+
+
+def saved_generators(finished: RunFinished) -> list[Mapping[str, Any]]:
+    """The generators of a run of several, as its session keeps them; none for one."""
+    try:
+        saved = store.load(finished.session_path).doc.get("generators")
+    except SessionError:
+        return []
+    return [g for g in saved if isinstance(g, Mapping)] if isinstance(saved, list) else []
 
 
 def print_verdicts(verdicts: Sequence[Mapping[str, Any]]) -> None:
