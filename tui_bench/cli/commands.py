@@ -115,9 +115,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     if request.generators:
         split_spec(spec, len(request.generators))
     tools = local_tools(args, [spec.tool], request.generators)
-    tool = tools.get(spec.tool) or Tool(spec.tool, spec.tool, None)
     on_host = request.on_host()
     generators = generators_of(request.generators, [spec.tool], tools)
+    # The tool here; with generators on other hosts only, the first one's (for the labels).
+    tool = tools[spec.tool] if spec.tool in tools else generators[0].tool
     if on_host is not None:
         asyncio.run(check(on_host, interval))
     engine = EngineOptions(
