@@ -153,6 +153,10 @@ class FleetController:
         path = sessions.journal_path(self.store, self._session_id)
         journal = self._journal = JournalWriter(path, header)
         work = sessions.runs_dir(path)
+        versions = version_warning([c.generator for c in self._children])
+        if versions is not None:
+            # Said at once; kept in the session with the others at the end.
+            self._warn(Warning(VERSIONS, versions))
         for index, child in enumerate(self._children):
             child.controller = self._make_child(
                 child.spec,
