@@ -124,6 +124,7 @@ def build_parser() -> Parser:
         "-o", "--output", metavar="FILE", help="with --format: write it there, not to stdout"
     )
     compare.add_argument("--force", action="store_true", help="with -o: overwrite FILE")
+    add_gate_options(compare)
     add_ui_options(compare)
 
     add_baseline_command(commands.add_parser("baseline", help="pin a baseline: NAME@baseline"))
@@ -391,6 +392,10 @@ def add_baseline_options(parser: argparse.ArgumentParser) -> None:
         metavar="REF",
         help=f"compare the result with REF when it ends ({REF_HELP})",
     )
+    add_gate_options(parser)
+
+
+def add_gate_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--fail-on-regression",
         nargs="?",

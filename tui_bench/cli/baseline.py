@@ -17,7 +17,7 @@ from typing import Any
 import orjson
 
 from tui_bench.analysis.regression import Judgement, Tier, judge, pair_sides
-from tui_bench.analysis.significance import point_refs, side_of
+from tui_bench.analysis.significance import Side, point_refs, side_of
 from tui_bench.errors import TuibenchError, UsageError
 from tui_bench.formats import fmt_count, fmt_seconds
 from tui_bench.storage import refs, store
@@ -85,6 +85,20 @@ def judge_new(ask: BaselineAsk, session_path: Path) -> Judgement:
         )
     store.amend(session_path, {"baseline": found.to_dict(sweep=new.is_sweep)})
     return found
+
+
+def gate_compare(args: argparse.Namespace, a: Side, b: Side) -> Judgement | None:
+    """`tuibench compare A B --fail-on-regression`: B gated against A as `--baseline` gates
+    a new result (no screen opens); None without the flag."""
+    if args.fail_on_regression is None:
+        return None
+    return judge(
+        args.a,
+        [(a, b)],
+        tolerance_pct=args.fail_on_regression,
+        tier=args.verdict,
+        allow_setup_change=args.allow_setup_change,
+    )
 
 
 def say(judgement: Judgement) -> None:

@@ -19,7 +19,7 @@ from tui_bench.analysis.significance import Side, compare_sides, report_markdown
 from tui_bench.analysis.sweep_points import latency_keys, run_values
 from tui_bench.analysis.thresholds import Threshold, evaluate, parse_slo, parse_threshold
 from tui_bench.cli.args import check_interval, label_parser
-from tui_bench.cli.baseline import BaselineAsk, asked_baseline, judge_new, say
+from tui_bench.cli.baseline import BaselineAsk, asked_baseline, gate_compare, judge_new, say
 from tui_bench.cli.baseline import cmd_baseline as cmd_baseline
 from tui_bench.cli.progress import ProgressPrinter, summary_text
 from tui_bench.engine.controller import EngineOptions
@@ -259,18 +259,21 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if args.output and fmt is None:
         raise UsageError("-o needs --format json or md")
     a, b = load_side(args.a), load_side(args.b)
+    # With --fail-on-regression: B gated against A, the gate's keys added to the JSON.
+    gated = gate_compare(args, a, b)
     if fmt is not None:
-        report = compare_sides(a, b)
-        text = (
-            orjson.dumps(report.to_dict()).decode() + "\n"
-            if fmt == "json"
-            else report_markdown(report)
-        )
+        report = gated.reports[0] if gated else compare_sides(a, b)
+        payload = gated.to_dict(sweep=False) if gated else report.to_dict()
+        text = orjson.dumps(payload).decode() + "\n" if fmt == "json" else report_markdown(report)
         if args.output:
             written = write_new(Path(args.output), text, force=args.force)
             _print(f"comparison written to {written}", sys.stderr)
         else:
             sys.stdout.write(text)
+    if gated is not None:
+        say(gated)
+        return exit_code(0, [], baseline=gated)
+    if fmt is not None:
         return 0
     from tui_bench.ui.launch import UiOptions, run_compare
 
