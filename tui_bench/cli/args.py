@@ -234,7 +234,8 @@ Compares B with A (the baseline), the run being the unit: each run gives one val
 metric. A and B are session files, ids or id prefixes; a point of a sweep is named by
 appending @POINT, its name as the sweep prints it or its number from 1 (ID@c=200, ID@2).
 A sweep of one point (a plain --repeat N) needs no @POINT; two points of one sweep are
-ID@c=100 ID@c=200.
+ID@c=100 ID@c=200. NAME@latest, NAME@-2, NAME@best (most req/s of the valid runs) and
+NAME@baseline (tuibench baseline set) name the runs saved with --name NAME.
 
 Per metric: the change of the median in %, its 95 % CI (bootstrap) and p (Mann-Whitney),
 adjusted by Holm for the metrics tested at once. The verdict is better or worse when the
