@@ -11,6 +11,7 @@ import pytest
 from tests.analysis.test_significance import run, runs, sweep
 from tests.storage.test_refs import INVALID, named_run, save
 from tui_bench.analysis.regression import judge, pair_sides
+from tui_bench.cli.baseline import BaselineAsk, judge_new
 from tui_bench.cli.main import main
 from tui_bench.storage import refs, store
 from tui_bench.storage.session import Session
@@ -106,3 +107,14 @@ def test_the_md_export_has_the_comparison_kept_in_the_session(
     plain = save(sessions, run(0, 1000))
     assert main(["export", str(plain), "--format", "md", "-o", str(tmp_path / "run.md")]) == 0
     assert "Against the baseline" not in (tmp_path / "run.md").read_text()
+
+
+def test_a_run_against_a_sweep_of_points_is_refused_and_kept(sessions: Path) -> None:
+    grid = save(sessions, sweep({"c=10": runs(2, 1000), "c=20": runs(2, 1500)}, name="grid"))
+    new = save(sessions, run(9, 1000))
+    located = store.locate("grid@latest", sessions)
+    ask = BaselineAsk("grid@latest", located, store.load_path(grid), 5.0, "likely", False)
+    found = judge_new(ask, new)
+    assert found.refused and "name its point, REF@POINT" in found.lines()[0]
+    kept = store.load_path(new).doc["baseline"]
+    assert kept["refused"] == list(found.refused) and "metrics" not in kept

@@ -1,4 +1,5 @@
-"""`b` at the end of a run started with --baseline: the compare view, the baseline as A."""
+"""`b` at the end of a run or sweep started with --baseline: the compare view, the baseline as
+A."""
 
 from __future__ import annotations
 
@@ -9,10 +10,13 @@ from tests.ui import example_store, screen_is
 from tests.ui.test_live_screen import H1_EXAMPLE, H2C_EXAMPLE, SPEC, ScriptedEngine, script
 from tui_bench.engine.events import Event
 from tui_bench.spec import RunSpec
+from tui_bench.storage import store
 from tui_bench.storage.refs import Located
 from tui_bench.ui.app import TuibenchApp
 from tui_bench.ui.compare_screen import CompareScreen
 from tui_bench.ui.live_screen import LiveScreen
+from tui_bench.ui.sweep_screen import SweepScreen
+from tui_bench.ui.widgets.point_picker import PointPicker
 
 
 def app_with(baseline: Located | None, saved: Path, *, hold: bool) -> TuibenchApp:
@@ -67,3 +71,20 @@ async def test_without_a_baseline_there_is_no_key(tmp_path: Path) -> None:
         await pilot.press("b")
         await pilot.pause()
         assert app.screen is live
+
+
+async def test_b_on_the_ended_sweep_view_compares_with_the_baseline(tmp_path: Path) -> None:
+    directory = example_store(tmp_path)
+    path = next(directory.glob("*-sweep-*.json"))
+    screen = SweepScreen.of_session(store.load(path))
+    screen.baseline = Located(directory / f"{H2C_EXAMPLE}.json")
+    app = TuibenchApp(lambda app: screen, sessions_dir=directory)
+    async with app.run_test(size=(120, 40)) as pilot:
+        assert screen.check_action("compare_baseline", ()) is True
+        await pilot.press("b")
+        # The new sweep has two points: which one is compared with the baseline run?
+        picker = await screen_is(pilot, PointPicker, "the picker of B's point")
+        assert picker.letter == "B"
+        await pilot.press("enter")
+        compare = await screen_is(pilot, CompareScreen, "the comparison")
+        assert (compare.a.session.name, compare.b.label) == ("h2c-m10", f"{path.stem}@c=4")

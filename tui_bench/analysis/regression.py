@@ -212,7 +212,8 @@ class Judgement:
         compared = [r.to_dict() | {"point": r.b.point} for r in self.reports]
         if sweep:
             return {"points": compared} | gate
-        return compared[0] | gate
+        # Nothing compared when the sides could not be paired: the refusal says why.
+        return (compared[0] if compared else {}) | gate
 
 
 def judge(

@@ -48,11 +48,11 @@ def asked_baseline(args: argparse.Namespace) -> BaselineAsk | None:
     located = store.locate(args.baseline)
     session = store.load_path(located.path)
     many = session.is_sweep and located.point is None and len(point_refs(session)) > 1
-    # Only a gate refuses an invalid baseline; a plain comparison warns about it.
-    if args.fail_on_regression is not None and not many:
+    if not many:
         side = side_of(session, located.point)
         validity = side.validity()
-        if validity.is_invalid:
+        # Only a gate refuses an invalid baseline; a plain comparison warns about it.
+        if validity.is_invalid and args.fail_on_regression is not None:
             why = "; ".join(r.message for r in validity.reasons)
             raise UsageError(
                 f"--baseline {args.baseline}: {side.label} is invalid ({why}); "
