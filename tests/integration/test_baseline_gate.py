@@ -101,3 +101,20 @@ def test_a_c_change_is_refused_unless_allowed_then_fails(
     code, judged, stderr = json_of("run", "--baseline", "conc@best", *LIKELY, *allowed)
     assert code == 99, stderr
     assert {"p50_s", "p99_s"} <= {r["metric"] for r in judged["baseline"]["regressions"]}
+
+
+def test_a_sweep_is_gated_point_by_point(body: tuple[Path, str], sessions: Path) -> None:
+    path, url = body
+    shape = ("--vary", "m=1,8", "--repeat", "2", "-n", "1000", "-c", "2", "--name", "grid", url)
+    code, first, stderr = json_of("sweep", *shape)
+    assert code == 0, stderr
+    path.write_bytes(BIG)
+    code, slower, stderr = json_of("sweep", "--baseline", "grid@latest", *LIKELY, *shape)
+    assert code == 99, stderr
+    kept = slower["baseline"]
+    assert [p["point"] for p in kept["points"]] == ["m=1", "m=8"]
+    assert all(p["a"]["session"] == first["id"] and p["a"]["runs"] == 2 for p in kept["points"])
+    assert {("m=1", "rps"), ("m=8", "rps")} <= {
+        (r["point"], r["metric"]) for r in kept["regressions"]
+    }
+    assert "baseline: regression at m=1: req/s -" in stderr
