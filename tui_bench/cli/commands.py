@@ -15,16 +15,12 @@ from typing import Any, Protocol, TextIO, TypeVar
 import orjson
 import psutil
 
-from tui_bench.analysis.significance import (
-    Side,
-    compare_sides,
-    report_markdown,
-    side_of,
-    split_ref,
-)
+from tui_bench.analysis.significance import Side, compare_sides, report_markdown, side_of
 from tui_bench.analysis.sweep_points import latency_keys, run_values
 from tui_bench.analysis.thresholds import Threshold, evaluate, parse_slo, parse_threshold
 from tui_bench.cli.args import check_interval, label_parser
+from tui_bench.cli.baseline import BaselineAsk, asked_baseline, gate_compare, judge_new, say
+from tui_bench.cli.baseline import cmd_baseline as cmd_baseline
 from tui_bench.cli.progress import ProgressPrinter, summary_text
 from tui_bench.engine.controller import EngineOptions
 from tui_bench.engine.events import Event, RunFinished, RunWarning
@@ -110,6 +106,7 @@ def request_from_args(args: argparse.Namespace, *, check: bool = True) -> RunReq
 def cmd_run(args: argparse.Namespace) -> int:
     request = request_from_args(args)
     thresholds = [parse_threshold(text) for text in args.threshold]
+    baseline = asked_baseline(args)
     spec = request.spec
     interval = check_interval(args.interval)
     if request.generators:
@@ -134,10 +131,12 @@ def cmd_run(args: argparse.Namespace) -> int:
     if not args.headless:
         from tui_bench.ui.launch import UiOptions, run_live
 
-        code, last = asyncio.run(run_live(spec, tool, engine, UiOptions.from_args(args)))
-        return finish_run(last, thresholds, as_json=args.json) if last else code
+        ui = UiOptions.from_args(args)
+        located = baseline.located if baseline else None
+        code, last = asyncio.run(run_live(spec, tool, engine, ui, baseline=located))
+        return finish_run(last, thresholds, as_json=args.json, baseline=baseline) if last else code
     finished = asyncio.run(run_headless(spec, tool, engine))
-    return finish_run(finished, thresholds, as_json=args.json)
+    return finish_run(finished, thresholds, as_json=args.json, baseline=baseline)
 
 
 def local_tools(
@@ -186,23 +185,43 @@ async def until_done(job: Stoppable[T_co]) -> T_co:
             loop.remove_signal_handler(sig)
 
 
-def finish_run(finished: RunFinished, thresholds: Sequence[Threshold], *, as_json: bool) -> int:
-    """Report the run, then judge it against `thresholds` (saved in its session)."""
+def finish_run(
+    finished: RunFinished,
+    thresholds: Sequence[Threshold],
+    *,
+    as_json: bool,
+    baseline: BaselineAsk | None = None,
+) -> int:
+    """Report the run, then judge it against `thresholds` and the baseline (both saved in
+    its session)."""
     verdicts: list[dict[str, Any]] = []
     if thresholds:
         values = run_values(store.load(finished.session_path).doc, latency_keys(thresholds))
         verdicts = [asdict(v) for v in evaluate(thresholds, values)]
         store.amend(finished.session_path, {"thresholds": verdicts})
-    code = report(finished, as_json=as_json, thresholds=verdicts)
+    judged = judge_new(baseline, finished.session_path) if baseline else None
+    code = report(
+        finished,
+        as_json=as_json,
+        thresholds=verdicts,
+        baseline=judged.to_dict(sweep=False) if judged else None,
+    )
     validity = finished.validity
     for line in validity.lines() if validity else ():
         _print(line, sys.stderr)
     print_verdicts(verdicts)
-    return exit_code(code, verdicts, invalid=bool(validity and validity.is_invalid))
+    if judged:
+        say(judged)
+    invalid = bool(validity and validity.is_invalid)
+    return exit_code(code, verdicts, invalid=invalid, baseline=judged)
 
 
 def report(
-    finished: RunFinished, *, as_json: bool, thresholds: Sequence[Mapping[str, Any]] = ()
+    finished: RunFinished,
+    *,
+    as_json: bool,
+    thresholds: Sequence[Mapping[str, Any]] = (),
+    baseline: Mapping[str, Any] | None = None,
 ) -> int:
     generators = saved_generators(finished)
     if as_json:
@@ -218,6 +237,8 @@ def report(
             payload["thresholds"] = list(thresholds)
         if generators:
             payload["generators"] = [{k: g.get(k) for k in GENERATOR_KEYS} for g in generators]
+        if baseline is not None:
+            payload["baseline"] = baseline
         _print(orjson.dumps(payload).decode())
     else:
         _print(summary_text(finished), sys.stderr)
@@ -291,18 +312,21 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if args.output and fmt is None:
         raise UsageError("-o needs --format json or md")
     a, b = load_side(args.a), load_side(args.b)
+    # With --fail-on-regression: B gated against A, the gate's keys added to the JSON.
+    gated = gate_compare(args, a, b)
     if fmt is not None:
-        report = compare_sides(a, b)
-        text = (
-            orjson.dumps(report.to_dict()).decode() + "\n"
-            if fmt == "json"
-            else report_markdown(report)
-        )
+        report = gated.reports[0] if gated else compare_sides(a, b)
+        payload = gated.to_dict(sweep=False) if gated else report.to_dict()
+        text = orjson.dumps(payload).decode() + "\n" if fmt == "json" else report_markdown(report)
         if args.output:
             written = write_new(Path(args.output), text, force=args.force)
             _print(f"comparison written to {written}", sys.stderr)
         else:
             sys.stdout.write(text)
+    if gated is not None:
+        say(gated)
+        return exit_code(0, [], baseline=gated)
+    if fmt is not None:
         return 0
     from tui_bench.ui.launch import UiOptions, run_compare
 
@@ -311,9 +335,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 
 def load_side(ref: str) -> Side:
-    """`SESSION` or `SESSION@POINT` (a file, an id or an id prefix) as a side to compare."""
-    name, point = split_ref(ref, lambda text: Path(text).expanduser().is_file())
-    return side_of(store.load(name), point)
+    """Any reference (a session, `SESSION@POINT`, `NAME@latest` ...) as a side to compare."""
+    located = store.locate(ref)
+    return side_of(store.load_path(located.path), located.point)
 
 
 def cmd_import(args: argparse.Namespace) -> int:
@@ -418,6 +442,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     thresholds = tuple(parse_threshold(text) for text in args.threshold)
     slo = tuple(parse_slo(args.slo)) if args.slo else ()
     plan = plan_from_args(args)
+    baseline = asked_baseline(args)
     targets = prepare(plan)
     for point in plan.points if args.generator else ():
         split_spec(point.spec, len(args.generator))
@@ -444,12 +469,18 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     else:
         from tui_bench.ui.launch import UiOptions, run_sweep
 
-        code, shown = asyncio.run(run_sweep(plan, targets, options, UiOptions.from_args(args)))
+        located = baseline.located if baseline else None
+        ui = UiOptions.from_args(args)
+        code, shown = asyncio.run(run_sweep(plan, targets, options, ui, baseline=located))
         if shown is None:
             return code
         finished = shown
+    judged = judge_new(baseline, finished.session_path) if baseline else None
     if args.json:
-        _print(orjson.dumps(sweep_payload(finished)).decode())
+        payload = sweep_payload(finished)
+        if judged:
+            payload["baseline"] = judged.to_dict(sweep=True)
+        _print(orjson.dumps(payload).decode())
     else:
         _print(sweep_summary_text(finished), sys.stderr)
     points = finished.document.get("points") or []
@@ -458,7 +489,9 @@ def cmd_sweep(args: argparse.Namespace) -> int:
             where = point["name"] or "all"
             _print(f"point {where}: {reason['message']} ({reason['code']})", sys.stderr)
     print_verdicts(finished.document.get("thresholds") or [])
-    return sweep_exit_code(finished.status, finished.document)
+    if judged:
+        say(judged)
+    return sweep_exit_code(finished.status, finished.document, baseline=judged)
 
 
 def plan_from_args(args: argparse.Namespace) -> SweepPlan:

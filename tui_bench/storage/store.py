@@ -14,8 +14,10 @@ from typing import Any
 from tui_bench.errors import SessionError
 from tui_bench.result import Result
 from tui_bench.spec import RunSpec
+from tui_bench.storage import refs
 from tui_bench.storage.atomic import write_atomic
 from tui_bench.storage.journal import JOURNAL_SUFFIX, is_abandoned, read_records
+from tui_bench.storage.refs import Located
 from tui_bench.storage.session import SWEEP, Session, SessionDraft, parse
 
 SESSION_SUFFIX = ".json"
@@ -232,8 +234,11 @@ def recover_abandoned(directory: Path) -> list[Path]:
 
 
 def load(ref: str | Path, directory: Path | None = None) -> Session:
-    """A session by path, or by id (or unique id prefix) in the store."""
-    path = resolve(ref, directory)
+    """A session by any reference to a whole session (see `refs`)."""
+    return load_path(resolve(ref, directory))
+
+
+def load_path(path: Path) -> Session:
     try:
         data = path.read_bytes()
     except OSError as exc:
@@ -242,6 +247,66 @@ def load(ref: str | Path, directory: Path | None = None) -> Session:
 
 
 def resolve(ref: str | Path, directory: Path | None = None) -> Path:
+    """The file of a reference to a whole session; a sweep point is refused (one line)."""
+    located = locate(ref, directory)
+    if located.point is not None:
+        raise SessionError(
+            f"{ref}: names point {located.point!r} of a sweep; this takes the whole session "
+            f"({located.path.stem})"
+        )
+    return located.path
+
+
+def locate(ref: str | Path, directory: Path | None = None) -> Located:
+    """A session file and the sweep point a reference names: a path, an id or unique id
+    prefix, `ID@POINT`, or `NAME@latest|best|baseline|-N[@POINT]` (see `refs`)."""
+    directory = directory or sessions_dir()
+    if isinstance(ref, Path) or Path(ref).expanduser().is_file():
+        return Located(find(ref, directory))
+    by_name = refs.named(ref)
+    if by_name is not None:
+        return _locate_named(by_name, directory)
+    name, point = refs.split_ref(ref, lambda text: Path(text).expanduser().is_file())
+    return Located(find(name, directory), point)
+
+
+def _locate_named(ref: refs.Named, directory: Path) -> Located:
+    if ref.which == refs.BASELINE:
+        pin = refs.pinned(ref, directory)
+        if ref.point is not None and pin.point is not None:
+            raise SessionError(
+                f"{ref.name}@{refs.BASELINE}@{ref.point}: the pin already names point {pin.point!r}"
+            )
+        path = Path(pin.file) if Path(pin.file).is_absolute() else directory / pin.file
+        if not path.is_file():
+            raise SessionError(
+                f"{ref.name}@{refs.BASELINE}: the pinned session {pin.session} is gone "
+                f"({path}); pin another with `tuibench baseline set {ref.name} REF`"
+            )
+        return Located(path, ref.point or pin.point)
+    files = _session_files(directory)
+    runs = refs.sessions_named(ref.name, files)
+    names = () if runs else _names(files)
+    return Located(refs.pick(ref, runs, names).path, ref.point)
+
+
+def _session_files(directory: Path) -> list[Path]:
+    return sorted(directory.glob(f"*{SESSION_SUFFIX}")) if directory.is_dir() else []
+
+
+def _names(files: list[Path]) -> set[str]:
+    """Every name in the store, to suggest one close to a name that is not there."""
+    found = set()
+    for path in files:
+        try:
+            found.add(parse(path.read_bytes(), str(path)).name)
+        except (SessionError, OSError):
+            continue
+    return found - {""}
+
+
+def find(ref: str | Path, directory: Path | None = None) -> Path:
+    """A session file by path, or by id (or unique id prefix) in the store."""
     path = Path(ref).expanduser()
     if path.is_file():
         return path

@@ -26,6 +26,7 @@ from tui_bench.request.sweep_plan import SweepPlan
 from tui_bench.request.sweep_settings import SweepSettings
 from tui_bench.runners.tools import Tool, find_tool_async
 from tui_bench.spec import RunSpec
+from tui_bench.storage.refs import Located
 from tui_bench.storage.session import Session
 
 if TYPE_CHECKING:
@@ -141,7 +142,11 @@ def tool_label(tool: Tool) -> str:
 
 
 async def run_live(
-    spec: RunSpec, tool: Tool, engine: EngineOptions, ui: UiOptions
+    spec: RunSpec,
+    tool: Tool,
+    engine: EngineOptions,
+    ui: UiOptions,
+    baseline: Located | None = None,
 ) -> tuple[int, RunFinished | None]:
     """The live screen on one run until the user leaves: the exit status and how it ended."""
 
@@ -149,7 +154,8 @@ async def run_live(
         from tui_bench.ui.live_screen import LiveScreen
 
         factory = controller_factory(engine, tool)
-        return LiveScreen(spec, factory, tool_label=tool_label(tool), basic=ui.basic)
+        label = tool_label(tool)
+        return LiveScreen(spec, factory, tool_label=label, basic=ui.basic, baseline=baseline)
 
     return await open_app(ui, first)
 
@@ -198,6 +204,7 @@ async def run_sweep(
     options: SweepOptions,
     ui: UiOptions,
     store_dir: Path | None = None,
+    baseline: Located | None = None,
 ) -> tuple[int, SweepFinished | None]:
     """The sweep screen on one sweep until the user leaves: the exit status `sweep
     --headless` would give, and how the sweep ended (None when it never did)."""
@@ -206,7 +213,8 @@ async def run_sweep(
     def first(app: TuibenchApp) -> Screen[None]:
         from tui_bench.ui.sweep_screen import SweepScreen
 
-        screen = SweepScreen(*sweep_screen_parts(plan, targets, options, store_dir), basic=ui.basic)
+        parts = sweep_screen_parts(plan, targets, options, store_dir)
+        screen = SweepScreen(*parts, basic=ui.basic, baseline=baseline)
         shown.append(screen)
         return screen
 
