@@ -47,8 +47,11 @@ def _keygen(path: Path) -> str:
 
 
 @contextmanager
-def ssh_servers(root: Path, addresses: list[str]) -> Iterator[tuple[Path, list[SshServer]]]:
-    """The servers, and the ssh_config (to pass as `ssh -F`) that knows them all."""
+def ssh_servers(
+    root: Path, addresses: list[str], extra: str = ""
+) -> Iterator[tuple[Path, list[SshServer]]]:
+    """The servers, and the ssh_config (to pass as `ssh -F`) that knows them all; `extra`:
+    lines added to each server's sshd_config."""
     if not (os.path.exists(SSHD) and shutil.which("ssh")):
         pytest.skip("openssh-server and openssh-client are not installed")
     # sshd insists on its privilege separation directory.
@@ -75,7 +78,7 @@ def ssh_servers(root: Path, addresses: list[str]) -> Iterator[tuple[Path, list[S
                 "PasswordAuthentication no\n"
                 "KbdInteractiveAuthentication no\n"
                 "UsePAM no\n"
-                "StrictModes no\n"
+                "StrictModes no\n" + extra
             )
             proc = subprocess.Popen(
                 [SSHD, "-D", "-e", "-f", str(home / "sshd_config")],
@@ -120,3 +123,12 @@ def _wait_listening(address: str, port: int) -> None:
                 return
         time.sleep(0.05)
     raise RuntimeError(f"sshd on {address}:{port} did not start")
+
+
+def refused_config(config: Path, directory: Path) -> Path:
+    """`config` with a key the hosts do not accept: every login is refused."""
+    stranger = directory / "stranger"
+    _keygen(stranger)
+    refused = directory / "ssh_config"
+    refused.write_text(config.read_text().replace(str(config.parent / "id_ed25519"), str(stranger)))
+    return refused

@@ -32,6 +32,8 @@ _WARNING_VERDICTS: Mapping[str, Verdict] = {
     "few-samples": "suspect",
     "protocol-mismatch": "suspect",
     "client-bound": "suspect",
+    # One of several generators dropped out: the load was less than asked from then on.
+    "generator-lost": "suspect",
 }
 
 

@@ -23,10 +23,10 @@ from tui_bench.analysis.significance import (
     median_deltas,
     report_markdown,
     side_of,
-    split_ref,
 )
 from tui_bench.errors import UsageError
 from tui_bench.result import Distribution
+from tui_bench.storage.refs import split_ref
 from tui_bench.storage.session import SCHEMA, Session, check
 
 CONTRACT_KEYS = {

@@ -10,8 +10,9 @@ from typing import Any
 
 import psutil
 
-from tui_bench.engine.controller import Process, RunController
+from tui_bench.engine.controller import RunController
 from tui_bench.engine.events import Event, OutputLine
+from tui_bench.engine.launch import Process
 from tui_bench.engine.replay import timeline
 from tui_bench.runners.tools import Tool
 from tui_bench.spec import RunSpec

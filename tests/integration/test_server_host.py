@@ -15,7 +15,7 @@ import pytest
 from tests.conftest import need
 from tests.fakes import wait_for_run
 from tests.integration.test_cli_real_tools import TUIBENCH, run_json, tuibench
-from tests.sshd import SshServer
+from tests.sshd import SshServer, refused_config
 from tui_bench.demo.nginx_target import DemoTarget
 from tui_bench.storage import store
 
@@ -177,12 +177,13 @@ def test_a_refused_login_is_one_line_before_any_load(
     nginx: DemoTarget, sessions: Path, ssh_hosts: tuple[Path, list[SshServer]], tmp_path: Path
 ) -> None:
     config, (server_host, _) = ssh_hosts
-    stranger = tmp_path / "stranger"
-    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(stranger)], check=True)
-    refused = tmp_path / "ssh_config"
-    refused.write_text(config.read_text().replace(str(config.parent / "id_ed25519"), str(stranger)))
     proc = run_with_config(
-        refused, "--server-host", server_host.alias, "-d", "5", nginx.urls["h2c"]
+        refused_config(config, tmp_path),
+        "--server-host",
+        server_host.alias,
+        "-d",
+        "5",
+        nginx.urls["h2c"],
     )
     assert proc.returncode == 2
     assert proc.stderr == (

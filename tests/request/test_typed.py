@@ -11,7 +11,7 @@ from tui_bench.cli.args import build_parser
 from tui_bench.cli.commands import plan_from_args, request_from_args
 from tui_bench.errors import UsageError
 from tui_bench.request.asked import DEFAULT_REQUEST
-from tui_bench.request.fields import CONNECTIONS, STREAMS
+from tui_bench.request.fields import CONNECTIONS, GENERATORS, STREAMS
 from tui_bench.request.recent import Config
 from tui_bench.request.run import RunRequest
 from tui_bench.request.sweep_plan import SweepPlan
@@ -61,6 +61,8 @@ SAME_RUNS = [
     ),
     (["--tool", "wrk", "-t", "2", "http://a/"],
      form({"urls": "http://a/", "threads": "2"}, tool="wrk")),
+    (["-c", "4", "--generator", "local", "--generator", "ssh://bench@c:2222", "http://a/"],
+     form({"urls": "http://a/", "connections": "4", "generators": "local, ssh://bench@c:2222"})),
 ]  # fmt: skip
 
 
@@ -170,3 +172,13 @@ def test_ticked_but_varying_nothing_is_a_single_run_checked_as_one() -> None:
     with pytest.raises(UsageError, match=r"^no URL given$"):
         form(sweep=True).config()
     assert form({"vary": "url=http://a/"}, sweep=True).config().sweep is not None
+
+
+def test_a_bad_generator_is_refused_as_the_flag_refuses_it() -> None:
+    with pytest.raises(UsageError, match="bad host '-oProxyCommand=x'"):
+        flags("--generator=-oProxyCommand=x", "http://a/")
+    assert (
+        form({"urls": "http://a/", "generators": "local, -oProxyCommand=x"})
+        .error(GENERATORS)
+        .startswith("bad host '-oProxyCommand=x'")
+    )

@@ -14,7 +14,6 @@ from tui_bench.storage import store
 from tui_bench.storage.catalog import (
     UNREADABLE,
     SessionRow,
-    best_point,
     filter_rows,
     recent,
     row_of,
@@ -23,6 +22,7 @@ from tui_bench.storage.catalog import (
     sort_rows,
 )
 from tui_bench.storage.session import Session
+from tui_bench.storage.sweep_doc import best_point
 
 EXAMPLES = Path(__file__).parents[2] / "sessions"
 BAD_NAME = "20261120-000000-000-bad.json"

@@ -21,6 +21,8 @@ from tests.ui import example_store, help_text, screen_is, until
 from tests.ui.test_tones import styles_at
 from tui_bench.engine.events import (
     Event,
+    GeneratorsSeen,
+    GeneratorView,
     OutputLine,
     Progress,
     ResourcesSampled,
@@ -139,14 +141,20 @@ class ScriptedEngine:
 
 
 def make_app(
-    *, hold: bool = True, basic: bool = False, sessions: Sequence[Path] = (), **kwargs: Any
+    *,
+    hold: bool = True,
+    basic: bool = False,
+    sessions: Sequence[Path] = (),
+    extra: Sequence[Event] = (),
+    **kwargs: Any,
 ) -> TuibenchApp:
-    """`sessions`: the files the runs save, one per run (else a path that does not exist)."""
+    """`sessions`: the files the runs save, one per run (else a path that does not exist);
+    `extra`: events posted after the script."""
     engines: list[ScriptedEngine] = []
 
     def factory(spec: RunSpec, listener: Callable[[Event], None]) -> ScriptedEngine:
         saved = sessions[len(engines)] if len(engines) < len(sessions) else SESSION
-        engine = ScriptedEngine(listener, script(), hold, saved)
+        engine = ScriptedEngine(listener, [*script(), *extra], hold, saved)
         engines.append(engine)
         return engine
 
@@ -408,6 +416,34 @@ def test_snapshot_quit_confirmation_80x24(snap_compare: Any) -> None:
         await pilot.press("q")
 
     assert snap_compare(make_app(), terminal_size=(80, 24), run_before=ask)
+
+
+GENERATORS = GeneratorsSeen(
+    (
+        GeneratorView("bench-c", "h2load", "1.52.0", 25_100.0, 0.6, 180.0, 93.0),
+        GeneratorView("root@bench-d:2222", "h2load", "1.52.0", 16_700.0, 0.4, 95.0, 48.0),
+        GeneratorView("bench-e", "h2load", "1.52.0", None, None, lost="bench-e: lost"),
+    )
+)
+
+
+def test_snapshot_generators_80x24(snap_compare: Any) -> None:
+    assert snap_compare(make_app(extra=[GENERATORS]), terminal_size=(80, 24), run_before=_mid_run)
+
+
+async def test_the_generators_panel_names_each_and_the_saturated_one() -> None:
+    app = make_app(extra=[GENERATORS])
+    async with app.run_test(size=(120, 40)) as pilot:
+        live = await settle(pilot)
+        await until(pilot, lambda: live.state.generators != ())
+        live.paint(force=True)
+        panel = live.query_one("#client", MetricPanel)
+        assert panel.border_title == "Load generators (3)"
+        lines = text_of(live, "#client").splitlines()
+        assert lines[0] == "bench-c 25.1k req/s 60%  cpu 180% CLIENT-BOUND"
+        assert lines[1] == "root@bench-d:2222 16.7k req/s 40%  cpu 95%"
+        assert lines[2] == "bench-e lost"
+        assert panel.has_class("-alert")
 
 
 async def test_n_labels_the_saved_session(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ computed, so resolving sides (and opening the compare screen) stays quick.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from math import comb
 from statistics import median
@@ -173,19 +173,6 @@ def _refs(points: Sequence[str]) -> list[str]:
 
 def _choices(points: Sequence[str]) -> str:
     return ", ".join(_refs(points))
-
-
-def split_ref(ref: str, is_file: Callable[[str], bool]) -> tuple[str, str | None]:
-    """`ID@POINT` -> (ID, POINT); a plain reference has no point.
-
-    A path may hold an `@` of its own, and a point's name may too (`url=http://u@host/`):
-    a reference that names a file is whole; else it splits at the first `@` whose left part
-    names a file; else at the first `@` (a session id never holds one)."""
-    if "@" not in ref or is_file(ref):
-        return ref, None
-    at = [i for i, char in enumerate(ref) if char == "@"]
-    cut = next((i for i in at if is_file(ref[:i])), at[0])
-    return ref[:cut], ref[cut + 1 :]
 
 
 def median_deltas(a: Side, b: Side) -> list[MetricDelta]:
@@ -387,22 +374,7 @@ def report_markdown(report: Report) -> str:
             f"- {letter}: {side.label}, {side.runs_label}, {started(side.session)}, "
             f"{tool_label(side.shown)}, {target(side.shown)}"
         )
-    lines += [
-        "",
-        "## Tested, run by run",
-        "",
-        "| metric | n A/B | A (median) | B (median) | Δ% | 95% CI of Δ% | p | p adjusted "
-        "| B vs A |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
-    ]
-    for m in report.metrics:
-        c, unit = m.comparison, m.metric.unit
-        lines.append(
-            f"| {m.metric.label} | {fmt_n(c)} | {fmt_value(unit, c.median_a)} | "
-            f"{fmt_value(unit, c.median_b)} | {fmt_delta_pct(c.delta_pct)} | "
-            f"{fmt_ci(c.ci_low_pct, c.ci_high_pct)} | {fmt_p(c.p_value)} | "
-            f"{fmt_p(c.p_adjusted)} | {c.verdict} |"
-        )
+    lines += ["", "## Tested, run by run", "", *tested_table(m.to_dict() for m in report.metrics)]
     if report.notes:
         lines += ["", *(f"- {note}" for note in report.notes)]
     others = [d for d in median_deltas(a, b) if d.name not in TESTED]
@@ -426,6 +398,26 @@ def report_markdown(report: Report) -> str:
         lines += ["## Set-up differences", "", "| | A | B |", "| --- | --- | --- |"]
         lines += [f"| {d.label} | {_cell(d.a)} | {_cell(d.b)} |" for d in report.differences]
     return "\n".join(lines) + "\n"
+
+
+def tested_table(metrics: Iterable[Mapping[str, Any]]) -> list[str]:
+    """The tested metrics as a markdown table, from their JSON form (`MetricVerdict.to_dict`):
+    a comparison kept in a session is written as one computed now."""
+    labels = {m.name: m.label for m in METRICS}
+    lines = [
+        "| metric | n A/B | A (median) | B (median) | Δ% | 95% CI of Δ% | p | p adjusted "
+        "| B vs A |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+    ]
+    for m in metrics:
+        unit = m["unit"]
+        lines.append(
+            f"| {labels.get(m['name'], m['name'])} | {m['n_a']}/{m['n_b']} | "
+            f"{fmt_value(unit, m['a'])} | {fmt_value(unit, m['b'])} | "
+            f"{fmt_delta_pct(m['delta_pct'])} | {fmt_ci(m['ci_low_pct'], m['ci_high_pct'])} | "
+            f"{fmt_p(m['p_value'])} | {fmt_p(m['p_adjusted'])} | {m['verdict']} |"
+        )
+    return lines
 
 
 def side_title(side: Side) -> str:

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any, NoReturn, TypeVar
 
 from tui_bench import __version__
+from tui_bench.analysis.regression import DEFAULT_TOLERANCE_PCT, TIERS
 from tui_bench.analysis.sweep_charts import METRICS, RUN_METRICS, SWEEP_METRICS
 from tui_bench.errors import UsageError
 from tui_bench.report.export import FORMATS
@@ -59,6 +60,7 @@ def build_parser() -> Parser:
     run = commands.add_parser("run", help="run a load test and save it as a session")
     add_run_options(run)
     add_threshold_option(run)
+    add_baseline_options(run)
     run.add_argument("urls", nargs="+", metavar="URL")
 
     sweep = commands.add_parser(
@@ -118,7 +120,10 @@ def build_parser() -> Parser:
         help="print the comparison as JSON or markdown instead of the screen",
     )
     add_output_options(compare, "with --format: write it there, not to standard output")
+    add_gate_options(compare)
     add_ui_options(compare)
+
+    add_baseline_command(commands.add_parser("baseline", help="pin a baseline: NAME@baseline"))
 
     sessions = commands.add_parser("sessions", help="list saved sessions")
     sessions.add_argument("--json", action="store_true")
@@ -170,6 +175,14 @@ def add_run_options(run: argparse.ArgumentParser) -> None:
         "--server-host",
         metavar="[ssh://][user@]HOST[:PORT]",
         help="the server runs there: find and sample it there over SSH",
+    )
+    run.add_argument(
+        "--generator",
+        action="append",
+        default=[],
+        metavar="[ssh://][user@]HOST[:PORT]",
+        help="run the load from there (repeatable; 'local' is this machine): "
+        "-c and -n are split across the generators",
     )
     run.add_argument(
         "--interval",
@@ -225,7 +238,8 @@ Compares B with A (the baseline), the run being the unit: each run gives one val
 metric. A and B are session files, ids or id prefixes; a point of a sweep is named by
 appending @POINT, its name as the sweep prints it or its number from 1 (ID@c=200, ID@2).
 A sweep of one point (a plain --repeat N) needs no @POINT; two points of one sweep are
-ID@c=100 ID@c=200.
+ID@c=100 ID@c=200. NAME@latest, NAME@-2, NAME@best (most req/s of the valid runs) and
+NAME@baseline (tuibench baseline set) name the runs saved with --name NAME.
 
 Per metric: the change of the median in %, its 95 % CI (bootstrap) and p (Mann-Whitney),
 adjusted by Holm for the metrics tested at once. The verdict is better or worse when the
@@ -237,6 +251,7 @@ adjusted p is under 0.05, no difference otherwise, and insufficient data with fe
 def add_sweep_options(sweep: argparse.ArgumentParser) -> None:
     add_run_options(sweep)
     add_threshold_option(sweep)
+    add_baseline_options(sweep)
     sweep.add_argument("urls", nargs="*", metavar="URL", help="the URL of every point")
     # --vary and --ramp share one list, so the dimensions keep the order they were given.
     sweep.add_argument(
@@ -373,3 +388,55 @@ def add_plot_options(plot: argparse.ArgumentParser) -> None:
         "--height", type=positive_int, metavar="H", help="lines of each chart (at least 8)"
     )
     add_output_options(plot, "write the charts there (100x25, no colour), not to standard output")
+
+
+def tolerance(text: str) -> float:
+    """`5`, `5%`, `2.5 %` -> percent (5.0)."""
+    return _argparse_type(parse_percent, text) * 100
+
+
+REF_HELP = "session file, id or id prefix, ID@POINT, or NAME@latest|best|baseline|-N"
+
+
+def add_baseline_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--baseline",
+        metavar="REF",
+        help=f"compare the result with REF when it ends ({REF_HELP})",
+    )
+    add_gate_options(parser)
+
+
+def add_gate_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--fail-on-regression",
+        nargs="?",
+        type=tolerance,
+        const=DEFAULT_TOLERANCE_PCT,
+        metavar="TOL",
+        help="exit 99 when a tested metric is worse than the baseline by more than TOL "
+        "(default 5%%)",
+    )
+    parser.add_argument(
+        "--verdict",
+        choices=TIERS,
+        default=TIERS[0],
+        help="the verdict tier that fails: tested (4+ runs a side) or likely",
+    )
+    parser.add_argument(
+        "--allow-setup-change",
+        action="store_true",
+        help="gate on a baseline whose tool, version, flags, URL or host differ",
+    )
+
+
+def add_baseline_command(parser: argparse.ArgumentParser) -> None:
+    actions = parser.add_subparsers(
+        dest="action", metavar="ACTION", required=True, parser_class=Parser
+    )
+    pin = actions.add_parser("set", help="pin REF as NAME's baseline")
+    pin.add_argument("name", metavar="NAME")
+    pin.add_argument("ref", metavar="REF", help=REF_HELP)
+    show = actions.add_parser("show", help="the pinned baseline of NAME (default: every one)")
+    show.add_argument("name", metavar="NAME", nargs="?")
+    show.add_argument("--json", action="store_true")

@@ -16,18 +16,18 @@ from typing import Any, Protocol, TextIO, TypeVar
 import orjson
 import psutil
 
-from tui_bench.analysis.significance import (
-    Side,
-    compare_sides,
-    side_of,
-    split_ref,
-)
+from tui_bench.analysis.significance import Side, compare_sides, side_of
 from tui_bench.analysis.sweep_points import latency_keys, run_values
 from tui_bench.analysis.thresholds import Threshold, evaluate, parse_slo, parse_threshold
 from tui_bench.cli.args import check_interval, label_parser
+from tui_bench.cli.baseline import BaselineAsk, asked_baseline, gate_compare, judge_new, say
+from tui_bench.cli.baseline import cmd_baseline as cmd_baseline
 from tui_bench.cli.progress import ProgressPrinter, summary_text
 from tui_bench.engine.controller import EngineOptions
 from tui_bench.engine.events import Event, RunFinished, RunWarning
+from tui_bench.engine.fleet_check import find_generators
+from tui_bench.engine.generators import Generator, version_warning
+from tui_bench.engine.load_split import split_spec
 from tui_bench.engine.sweep import (
     SweepEvent,
     SweepFinished,
@@ -36,7 +36,7 @@ from tui_bench.engine.sweep import (
     SweepRunner,
     prepare,
 )
-from tui_bench.errors import UsageError
+from tui_bench.errors import SessionError, UsageError
 from tui_bench.formats import fmt_count, fmt_metric, fmt_seconds
 from tui_bench.parsers import ParseError
 from tui_bench.parsers.detect import parse_output
@@ -46,9 +46,15 @@ from tui_bench.remote.ssh import SshHost
 from tui_bench.report.comparison import comparison_text
 from tui_bench.report.exit_codes import EXIT_CODES, exit_code, sweep_exit_code
 from tui_bench.report.export import export, export_to_file
-from tui_bench.report.text import result_rows, run_line, verdict_line
+from tui_bench.report.text import (
+    GENERATOR_KEYS,
+    generator_lines,
+    result_rows,
+    run_line,
+    verdict_line,
+)
 from tui_bench.request.asked import run_request, server_mode_of
-from tui_bench.request.run import RunRequest
+from tui_bench.request.run import LOCAL_GENERATOR, RunRequest
 from tui_bench.request.sweep_plan import (
     SweepPlan,
     Variant,
@@ -92,6 +98,7 @@ def asked_of(args: argparse.Namespace) -> RunRequest:
         server_host=args.server_host,
         name=args.name,
         tags=tuple(args.tag),
+        generators=tuple(args.generator),
     )
 
 
@@ -102,10 +109,16 @@ def request_from_args(args: argparse.Namespace, *, check: bool = True) -> RunReq
 def cmd_run(args: argparse.Namespace) -> int:
     request = request_from_args(args)
     thresholds = [parse_threshold(text) for text in args.threshold]
+    baseline = asked_baseline(args)
     spec = request.spec
     interval = check_interval(args.interval)
-    tool = find_tool(spec.tool, getattr(args, f"{spec.tool}_path"))
+    if request.generators:
+        split_spec(spec, len(request.generators))
+    tools = local_tools(args, [spec.tool], request.generators)
     on_host = request.on_host()
+    generators = generators_of(request.generators, [spec.tool], tools)
+    # The tool here; with generators on other hosts only, the first one's (for the labels).
+    tool = tools[spec.tool] if spec.tool in tools else generators[0].tool
     if on_host is not None:
         asyncio.run(check(on_host, interval))
     engine = EngineOptions(
@@ -116,14 +129,40 @@ def cmd_run(args: argparse.Namespace) -> int:
         live_hook=not args.no_live_hook,
         max_errors=args.max_errors,
         server_host=on_host,
+        generators=generators,
     )
     if not args.headless:
         from tui_bench.ui.launch import UiOptions, run_live
 
-        code, last = asyncio.run(run_live(spec, tool, engine, UiOptions.from_args(args)))
-        return finish_run(last, thresholds, as_json=args.json) if last else code
+        ui = UiOptions.from_args(args)
+        located = baseline.located if baseline else None
+        code, last = asyncio.run(run_live(spec, tool, engine, ui, baseline=located))
+        return finish_run(last, thresholds, as_json=args.json, baseline=baseline) if last else code
     finished = asyncio.run(run_headless(spec, tool, engine))
-    return finish_run(finished, thresholds, as_json=args.json)
+    return finish_run(finished, thresholds, as_json=args.json, baseline=baseline)
+
+
+def local_tools(
+    args: argparse.Namespace, names: Sequence[str], generators: Sequence[str]
+) -> dict[str, Tool]:
+    """The tools found here: all of them, unless every generator is another host."""
+    if generators and LOCAL_GENERATOR not in (g.strip() for g in generators):
+        return {}
+    return {name: find_tool(name, getattr(args, f"{name}_path")) for name in names}
+
+
+def generators_of(
+    texts: Sequence[str], names: Sequence[str], local: dict[str, Tool]
+) -> tuple[Generator, ...]:
+    """The generators found on their hosts (a one-line error, before any load, when one
+    cannot be used); a warning when they run different versions of a tool."""
+    if not texts:
+        return ()
+    generators = find_generators(texts, names, local)
+    note = version_warning(generators)
+    if note is not None:
+        _print(f"warning: {note}", sys.stderr)
+    return generators
 
 
 async def run_headless(spec: RunSpec, tool: Tool, engine: EngineOptions) -> RunFinished:
@@ -149,24 +188,45 @@ async def until_done(job: Stoppable[T_co]) -> T_co:
             loop.remove_signal_handler(sig)
 
 
-def finish_run(finished: RunFinished, thresholds: Sequence[Threshold], *, as_json: bool) -> int:
-    """Report the run, then judge it against `thresholds` (saved in its session)."""
+def finish_run(
+    finished: RunFinished,
+    thresholds: Sequence[Threshold],
+    *,
+    as_json: bool,
+    baseline: BaselineAsk | None = None,
+) -> int:
+    """Report the run, then judge it against `thresholds` and the baseline (both saved in
+    its session)."""
     verdicts: list[dict[str, Any]] = []
     if thresholds:
         values = run_values(store.load(finished.session_path).doc, latency_keys(thresholds))
         verdicts = [asdict(v) for v in evaluate(thresholds, values)]
         store.amend(finished.session_path, {"thresholds": verdicts})
-    code = report(finished, as_json=as_json, thresholds=verdicts)
+    judged = judge_new(baseline, finished.session_path) if baseline else None
+    code = report(
+        finished,
+        as_json=as_json,
+        thresholds=verdicts,
+        baseline=judged.to_dict(sweep=False) if judged else None,
+    )
     validity = finished.validity
     for line in validity.lines() if validity else ():
         _print(line, sys.stderr)
     print_verdicts(verdicts)
-    return exit_code(code, verdicts, invalid=bool(validity and validity.is_invalid))
+    if judged:
+        say(judged)
+    invalid = bool(validity and validity.is_invalid)
+    return exit_code(code, verdicts, invalid=invalid, baseline=judged)
 
 
 def report(
-    finished: RunFinished, *, as_json: bool, thresholds: Sequence[Mapping[str, Any]] = ()
+    finished: RunFinished,
+    *,
+    as_json: bool,
+    thresholds: Sequence[Mapping[str, Any]] = (),
+    baseline: Mapping[str, Any] | None = None,
 ) -> int:
+    generators = saved_generators(finished)
     if as_json:
         payload: dict[str, Any] = finished.result.to_dict() if finished.result else {}
         # "status" is the result's status-class counts: the run's own state has its key.
@@ -178,10 +238,25 @@ def report(
         )
         if thresholds:
             payload["thresholds"] = list(thresholds)
+        if generators:
+            payload["generators"] = [{k: g.get(k) for k in GENERATOR_KEYS} for g in generators]
+        if baseline is not None:
+            payload["baseline"] = baseline
         _print(orjson.dumps(payload).decode())
     else:
         _print(summary_text(finished), sys.stderr)
+        for line in generator_lines(generators):
+            _print(line, sys.stderr)
     return EXIT_CODES[finished.status]
+
+
+def saved_generators(finished: RunFinished) -> list[Mapping[str, Any]]:
+    """The generators of a run of several, as its session keeps them; none for one."""
+    try:
+        saved = store.load(finished.session_path).doc.get("generators")
+    except SessionError:
+        return []
+    return [g for g in saved if isinstance(g, Mapping)] if isinstance(saved, list) else []
 
 
 def print_verdicts(verdicts: Sequence[Mapping[str, Any]]) -> None:
@@ -240,8 +315,20 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if args.output and fmt is None:
         raise UsageError("-o needs --format json or md")
     a, b = load_side(args.a), load_side(args.b)
+    # With --fail-on-regression: B gated against A, the gate's keys added to the JSON.
+    gated = gate_compare(args, a, b)
     if fmt is not None:
-        write_output(args, comparison_text(compare_sides(a, b), fmt), "comparison")
+        report = gated.reports[0] if gated else compare_sides(a, b)
+        text = (
+            orjson.dumps(gated.to_dict(sweep=False)).decode() + "\n"
+            if gated and fmt == "json"
+            else comparison_text(report, fmt)
+        )
+        write_output(args, text, "comparison")
+    if gated is not None:
+        say(gated)
+        return exit_code(0, [], baseline=gated)
+    if fmt is not None:
         return 0
     from tui_bench.ui.launch import UiOptions, run_compare
 
@@ -250,9 +337,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 
 def load_side(ref: str) -> Side:
-    """`SESSION` or `SESSION@POINT` (a file, an id or an id prefix) as a side to compare."""
-    name, point = split_ref(ref, lambda text: Path(text).expanduser().is_file())
-    return side_of(store.load(name), point)
+    """Any reference (a session, `SESSION@POINT`, `NAME@latest` ...) as a side to compare."""
+    located = store.locate(ref)
+    return side_of(store.load_path(located.path), located.point)
 
 
 def cmd_import(args: argparse.Namespace) -> int:
@@ -368,7 +455,12 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     thresholds = tuple(parse_threshold(text) for text in args.threshold)
     slo = tuple(parse_slo(args.slo)) if args.slo else ()
     plan = plan_from_args(args)
+    baseline = asked_baseline(args)
     targets = prepare(plan)
+    for point in plan.points if args.generator else ():
+        split_spec(point.spec, len(args.generator))
+    local = {t.tool.name: t.tool for t in targets}
+    generators = generators_of(args.generator, sorted(local), local)
     for on_host in dict.fromkeys(t.server_host for t in targets if t.server_host):
         asyncio.run(check(on_host, interval))
     options = SweepOptions(
@@ -382,6 +474,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         thresholds=thresholds,
         argv=("tuibench", *sys.argv[1:]),
         max_errors=args.max_errors,
+        generators=generators,
     )
     if args.headless:
         runner = SweepRunner(plan, targets, options, listener=SweepPrinter())
@@ -389,12 +482,18 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     else:
         from tui_bench.ui.launch import UiOptions, run_sweep
 
-        code, shown = asyncio.run(run_sweep(plan, targets, options, UiOptions.from_args(args)))
+        located = baseline.located if baseline else None
+        ui = UiOptions.from_args(args)
+        code, shown = asyncio.run(run_sweep(plan, targets, options, ui, baseline=located))
         if shown is None:
             return code
         finished = shown
+    judged = judge_new(baseline, finished.session_path) if baseline else None
     if args.json:
-        _print(orjson.dumps(sweep_payload(finished)).decode())
+        payload = sweep_payload(finished)
+        if judged:
+            payload["baseline"] = judged.to_dict(sweep=True)
+        _print(orjson.dumps(payload).decode())
     else:
         _print(sweep_summary_text(finished), sys.stderr)
     points = finished.document.get("points") or []
@@ -403,7 +502,9 @@ def cmd_sweep(args: argparse.Namespace) -> int:
             where = point["name"] or "all"
             _print(f"point {where}: {reason['message']} ({reason['code']})", sys.stderr)
     print_verdicts(finished.document.get("thresholds") or [])
-    return sweep_exit_code(finished.status, finished.document)
+    if judged:
+        say(judged)
+    return sweep_exit_code(finished.status, finished.document, baseline=judged)
 
 
 def plan_from_args(args: argparse.Namespace) -> SweepPlan:

@@ -9,16 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import shutil
-import signal
 import tempfile
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import psutil
 
@@ -29,7 +27,6 @@ from tui_bench.analysis.warnings import (
     connection_failures,
     run_warnings,
 )
-from tui_bench.children import die_with_parent
 from tui_bench.engine.events import (
     Event,
     OutputLine,
@@ -40,12 +37,23 @@ from tui_bench.engine.events import (
     RunWarning,
     SecondClosed,
 )
+from tui_bench.engine.fleet import Controller, FleetController
+from tui_bench.engine.generators import Generator
+from tui_bench.engine.launch import (
+    Launched,
+    Launcher,
+    LocalLauncher,
+    LogSource,
+    Spawner,
+    spawn_subprocess,
+)
 from tui_bench.engine.log_ingest import LogIngest, LogTail
 from tui_bench.engine.outcome import build_result, judge
 from tui_bench.engine.reach import unreachable
 from tui_bench.engine.series import SeriesBuilder, traffic_from_log, window_of
 from tui_bench.engine.server_watch import WARNINGS as WATCH_WARNINGS
 from tui_bench.engine.server_watch import ServerWatch
+from tui_bench.histogram import LatencyHistogram
 from tui_bench.remote.server import ServerOnHost
 from tui_bench.runners.invocation import Invocation, build
 from tui_bench.runners.tools import Tool
@@ -69,20 +77,6 @@ OVERRUN_GRACE_S = 10.0
 CLOSING_SAMPLE_MIN_S = 0.1
 
 
-class Process(Protocol):
-    @property
-    def pid(self) -> int: ...
-    @property
-    def returncode(self) -> int | None: ...
-    @property
-    def stdout(self) -> asyncio.StreamReader | None: ...
-    @property
-    def stderr(self) -> asyncio.StreamReader | None: ...
-
-    async def wait(self) -> int: ...
-
-
-Spawner = Callable[..., Awaitable[Process]]
 Listener = Callable[[Event], None]
 
 
@@ -99,22 +93,52 @@ class EngineOptions:
     # The server on another host, sampled there over SSH (then `server` is None).
     server_host: ServerOnHost | None = None
 
+    # Several load generators sharing the load (engine/fleet.py); none: the tool here.
+    generators: tuple[Generator, ...] = ()
+
     def controller(
         self, spec: RunSpec, tool: Tool, listener: Listener, store: Path | None = None
-    ) -> RunController:
+    ) -> Controller:
         """The one way runs are built: a sweep's go into its own `store`."""
+        where = store or sessions_dir()
+        if self.generators:
+            return FleetController(
+                spec,
+                self.generators,
+                listener,
+                where,
+                self._child,
+                name=self.name,
+                tags=self.tags,
+                interval_s=self.interval_s,
+                max_errors=self.max_errors,
+            )
+        return self._child(spec, tool, listener, where)
+
+    def _child(
+        self,
+        spec: RunSpec,
+        tool: Tool,
+        listener: Listener,
+        store: Path,
+        *,
+        name: str | None = None,
+        launcher: Launcher | None = None,
+        observe_server: bool = True,
+    ) -> RunController:
         return RunController(
             spec,
             tool,
-            store=store or sessions_dir(),
-            name=self.name,
+            store=store,
+            name=self.name if name is None else name,
             tags=self.tags,
-            server=self.server,
+            server=self.server if observe_server else None,
             interval_s=self.interval_s,
             listener=listener,
             live_hook=self.live_hook,
             max_errors=self.max_errors,
-            server_host=self.server_host,
+            server_host=self.server_host if observe_server else None,
+            launcher=launcher,
         )
 
 
@@ -134,6 +158,7 @@ class RunController:
         live_hook: bool = True,
         max_errors: float = DEFAULT_MAX_ERRORS,
         server_host: ServerOnHost | None = None,
+        launcher: Launcher | None = None,
     ) -> None:
         self.spec = spec
         self.tool = tool
@@ -148,16 +173,16 @@ class RunController:
         # Why the target cannot be reached, once a probe beside the tool has found out.
         self._unreachable: str | None = None
         self._listener = listener or (lambda event: None)
-        self._spawn: Spawner = spawn or _spawn_subprocess
+        self._launcher: Launcher = launcher or LocalLauncher(spawn or spawn_subprocess)
+        self._launched: Launched | None = None
         self._stop_requested = False
         self._overran = False
         self._warned: set[str] = set()
         # Found during the run beside what the tool's output and result tell (run_warnings).
         self._run_warnings: list[Warning] = []
-        self._proc: Process | None = None
         self._series = SeriesBuilder()
         self._ingest: LogIngest | None = None
-        self._tail: LogTail | None = None
+        self._tail: LogSource | None = None
         self._journal: JournalWriter | None = None
         self._samples: list[Any] = []
         self._rows: list[dict[str, Any]] = []
@@ -168,14 +193,15 @@ class RunController:
         self._phase: str | None = None
         self._t0 = 0.0
         self._t0_us = 0
+        # The run's start on the clock of the tool's request log.
+        self._log_t0_us = 0
         self._count_second = 0
 
     def stop(self) -> None:
         """Stop the run early; what was measured so far is kept (status "interrupted")."""
         self._stop_requested = True
-        proc = self._proc
-        if proc is not None and proc.returncode is None:
-            _signal_group(proc.pid, signal.SIGINT)
+        if self._launched is not None:
+            self._launched.interrupt()
 
     def _emit(self, event: Event) -> None:
         self._listener(event)
@@ -211,24 +237,26 @@ class RunController:
         )
         self._t0_us = time.time_ns() // 1000
         self._t0 = time.monotonic()
-        if invocation.log_file is not None:
-            self._ingest = LogIngest(self._t0_us)
-            self._tail = LogTail(invocation.log_file)
         sampler = ResourceSampler(
             self.server, None, self.interval_s, clock=lambda: time.monotonic() - self._t0
         )
-        proc = self._proc = await self._spawn(
-            *invocation.argv,
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-            start_new_session=True,
+        launched = self._launched = await self._launcher.launch(invocation)
+        if launched.origin is not None:
+            self._t0, self._t0_us = launched.origin
+        self._log_t0_us = self._t0_us + launched.clock_offset_us
+        if invocation.log_file is not None:
+            self._ingest = LogIngest(self._log_t0_us)
+            self._tail = launched.log or LogTail(invocation.log_file)
+        proc = launched.process
+        if launched.local:
+            sampler.set_client(proc.pid)
+        # Resolving a host name can block: off the loop, once, while the tool starts. A
+        # tool on another host shares no machine with a server here.
+        shared = launched.local and (
+            self.server is not None or await asyncio.to_thread(same_machine, self.spec.urls[0])
         )
-        sampler.set_client(proc.pid)
-        # Resolving a host name can block: off the loop, once, while the tool starts.
-        shared = self.server is not None or await asyncio.to_thread(same_machine, self.spec.urls[0])
         if self._stop_requested:
-            _signal_group(proc.pid, signal.SIGINT)
+            launched.interrupt()
         self._emit(RunStarted(session_id, invocation.argv, proc.pid, draft.server))
         if shared:
             self._warn(SAME_MACHINE)
@@ -239,9 +267,10 @@ class RunController:
         tool_ended = asyncio.Event()
         sampling = asyncio.create_task(self._sample_loop(sampler, tool_ended))
         traffic = asyncio.create_task(self._traffic_loop())
-        reach = asyncio.create_task(self._check_reach(proc))
+        # Only a tool here reaches the target as this machine does.
+        reach = asyncio.create_task(self._check_reach(launched) if launched.local else _idle())
         try:
-            exit_code = await self._wait(proc)
+            exit_code = await self._wait(launched)
         finally:
             reach.cancel()
             traffic.cancel()
@@ -250,13 +279,14 @@ class RunController:
             tool_ended.set()
             await asyncio.gather(reach, traffic, sampling, return_exceptions=True)
             if proc.returncode is None:
-                _signal_group(proc.pid, signal.SIGKILL)
+                launched.kill()
                 await proc.wait()
         await asyncio.gather(*readers, return_exceptions=True)
         await self._final_traffic()
         return self._finish(invocation, journal, exit_code, shared)
 
-    async def _wait(self, proc: Process) -> int:
+    async def _wait(self, launched: Launched) -> int:
+        proc = launched.process
         waiter = asyncio.ensure_future(proc.wait())
         deadline = self._deadline()
         while True:
@@ -267,12 +297,12 @@ class RunController:
                 break
             if time.monotonic() > deadline:
                 self._overran = True
-                _signal_group(proc.pid, signal.SIGINT)
+                launched.interrupt()
                 break
         try:
             return await asyncio.wait_for(asyncio.shield(waiter), STOP_GRACE_S)
         except TimeoutError:
-            _signal_group(proc.pid, signal.SIGKILL)
+            launched.kill()
             return await waiter
 
     async def _read(self, stream: asyncio.StreamReader | None, name: str) -> None:
@@ -294,11 +324,11 @@ class RunController:
                 self._run_warnings.append(warning)
             self._emit(RunWarning(warning.code, warning.message))
 
-    async def _check_reach(self, proc: Process) -> None:
+    async def _check_reach(self, launched: Launched) -> None:
         message = await unreachable(self.spec.urls[0])
-        if message is not None and proc.returncode is None:
+        if message is not None and launched.process.returncode is None:
             self._unreachable = message
-            _signal_group(proc.pid, signal.SIGINT)
+            launched.interrupt()
 
     def _deadline(self) -> float:
         """A duration run that has not stopped well after its time is hung: stop it."""
@@ -351,6 +381,8 @@ class RunController:
 
     def _record(self, sample: ResourceSample) -> None:
         sample = self._watch.merged(sample)
+        if self._launched is not None:
+            sample = self._launched.with_client(sample)
         self._samples.append(sample)
         self._series.add_sample(sample)
         assert self._journal is not None
@@ -363,7 +395,7 @@ class RunController:
             elapsed = time.monotonic() - self._t0
             if self._ingest is not None:
                 for stats in await asyncio.to_thread(self._ingest_step):
-                    self._row(traffic_from_log(stats))
+                    self._row(traffic_from_log(stats), stats.histogram)
                 self._done = self._ingest.totals.requests
             else:
                 # Tools without a request log report running counts; a row per second.
@@ -389,17 +421,17 @@ class RunController:
             return
         closed = await asyncio.to_thread(self._ingest_step)
         # Up to the end of the run: seconds after the last request show as zeros (a stall).
-        end_us = self._t0_us + int(end_s * 1e6)
+        end_us = self._log_t0_us + int(end_s * 1e6)
         for stats in [*closed, *self._ingest.close(end_us)]:
-            self._row(traffic_from_log(stats, window_of(stats.t_s, end_s)))
+            self._row(traffic_from_log(stats, window_of(stats.t_s, end_s)), stats.histogram)
         self._tail.close()
 
-    def _row(self, traffic: dict[str, Any]) -> None:
+    def _row(self, traffic: dict[str, Any], histogram: LatencyHistogram | None = None) -> None:
         row = self._series.row(traffic)
         self._rows.append(row)
         assert self._journal is not None
         self._journal.write("second", row)
-        self._emit(SecondClosed(row))
+        self._emit(SecondClosed(row, histogram))
 
     def _progress(self, elapsed: float) -> float | None:
         spec = self.spec
@@ -479,12 +511,5 @@ class RunController:
         return finished
 
 
-async def _spawn_subprocess(*argv: str, **kwargs: Any) -> Process:
-    # In its own session (start_new_session), Ctrl-C reaches tuibench only.
-    return await asyncio.create_subprocess_exec(*argv, preexec_fn=die_with_parent, **kwargs)
-
-
-def _signal_group(pid: int, sig: signal.Signals) -> None:
-    # The tool runs in its own session, so the group is the tool and nothing else.
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pid, sig)
+async def _idle() -> None:
+    """Nothing to check."""

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tui_bench.histogram import LatencyHistogram
 from tui_bench.parsers.live import LiveLine, parse_live_line
 from tui_bench.result import Result
 from tui_bench.sampling.samples import ResourceSample
@@ -52,6 +53,9 @@ class SecondClosed:
     """One row of the per-second series (the columns of storage.session.SERIES_COLUMNS)."""
 
     row: Mapping[str, Any]
+    # The second's latencies, where the request log tells them: what lets the seconds of
+    # several generators merge. Owned by the event: never modified.
+    histogram: LatencyHistogram | None = None
 
 
 @dataclass(frozen=True)
@@ -76,6 +80,36 @@ class RunFinished:
     validity: Validity | None = None
 
 
+@dataclass(frozen=True)
+class GeneratorView:
+    """One of several load generators as a live view shows it."""
+
+    label: str
+    tool: str
+    version: str | None
+    # Its last closed second's req/s and its share of all generators' in that second.
+    rps: float | None = None
+    share: float | None = None
+    cpu_pct: float | None = None
+    busiest_thread_pct: float | None = None
+    lost: str | None = None
+    ended: bool = False
+
+
+@dataclass(frozen=True)
+class GeneratorsSeen:
+    """How each generator of a run of several is doing, once a second."""
+
+    generators: tuple[GeneratorView, ...]
+
+
 Event = (
-    RunStarted | OutputLine | Progress | SecondClosed | ResourcesSampled | RunWarning | RunFinished
+    RunStarted
+    | OutputLine
+    | Progress
+    | SecondClosed
+    | ResourcesSampled
+    | RunWarning
+    | RunFinished
+    | GeneratorsSeen
 )

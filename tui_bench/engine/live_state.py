@@ -14,6 +14,8 @@ from typing import Any
 
 from tui_bench.engine.events import (
     Event,
+    GeneratorsSeen,
+    GeneratorView,
     OutputLine,
     Progress,
     ResourcesSampled,
@@ -66,6 +68,8 @@ class LiveState:
         # Counts every line ever seen, so a log pane knows how many of `output` are new.
         self.lines_seen = 0
         self.finished: RunFinished | None = None
+        # Each generator of a run of several; empty for a run of one.
+        self.generators: tuple[GeneratorView, ...] = ()
         self._requests_seen = 0.0
         self._seconds_seen = 0.0
 
@@ -89,6 +93,8 @@ class LiveState:
         elif isinstance(event, RunWarning):
             # Shown as it is saved: a message may quote the URL or a line of output.
             self.warnings.append(replace(event, message=redact_text(event.message)))
+        elif isinstance(event, GeneratorsSeen):
+            self.generators = event.generators
         elif isinstance(event, RunStarted):
             self.session_id = event.session_id
             self.argv = event.argv
@@ -199,8 +205,12 @@ class LiveState:
 
     @property
     def client_bound(self) -> bool:
-        busiest = self.sample.client_thread_max_pct if self.sample else None
-        return busiest is not None and busiest >= CLIENT_BOUND_PCT
+        """The generator's busiest thread saturates a core (any generator's, of several)."""
+        if self.generators:
+            busiest = [g.busiest_thread_pct for g in self.generators if not g.ended]
+        else:
+            busiest = [self.sample.client_thread_max_pct if self.sample else None]
+        return any(b is not None and b >= CLIENT_BOUND_PCT for b in busiest)
 
     @property
     def eta_s(self) -> float | None:

@@ -29,6 +29,7 @@ from tui_bench.engine.events import (
     RunWarning,
     SecondClosed,
 )
+from tui_bench.engine.generators import saved_views
 from tui_bench.engine.live_state import LiveState
 from tui_bench.errors import SessionError
 from tui_bench.sampling.samples import ResourceSample
@@ -135,6 +136,9 @@ def timeline(session: Session, path: Path | None = None) -> Timeline:
     timed: list[tuple[float, Event]] = [(0.0, RunStarted(session.id, argv, 0, _server(doc)))]
     timed += output
     timed += [(0.0, w) for w in warnings if w.code in SETUP_WARNINGS]
+    generators = saved_views(doc)
+    if generators is not None:
+        timed.append((0.0, generators))
     # A second closes at its end; the last, partial one when the run ended.
     timed += [
         (min(t + 1, length), SecondClosed(row)) for t, row in zip(row_times, rows, strict=True)

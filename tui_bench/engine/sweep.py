@@ -24,14 +24,16 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import psutil
 
 from tui_bench.analysis.sweep_points import aggregate, latency_keys, point_verdicts, run_values
 from tui_bench.analysis.thresholds import Threshold
-from tui_bench.engine.controller import EngineOptions, Listener, RunController
+from tui_bench.engine.controller import EngineOptions, Listener
 from tui_bench.engine.events import Event, RunFinished
+from tui_bench.engine.fleet import Controller
+from tui_bench.engine.generators import Generator
 from tui_bench.engine.server_watch import describe_server
 from tui_bench.errors import UsageError
 from tui_bench.remote.server import ServerOnHost
@@ -144,12 +146,6 @@ def prepare(plan: SweepPlan) -> tuple[Target, ...]:
 # ---- running
 
 
-class Controller(Protocol):
-    async def run(self) -> RunFinished: ...
-
-    def stop(self) -> None: ...
-
-
 ControllerFactory = Callable[[Point, Target, Path, Listener], Controller]
 
 
@@ -165,10 +161,12 @@ class SweepOptions:
     thresholds: tuple[Threshold, ...] = ()
     argv: tuple[str, ...] = ()
     max_errors: float = DEFAULT_MAX_ERRORS
+    # Several load generators sharing each run's load, for every tool the sweep runs.
+    generators: tuple[Generator, ...] = ()
 
     def controller(
         self, point: Point, target: Target, store_dir: Path, listener: Listener
-    ) -> RunController:
+    ) -> Controller:
         engine = EngineOptions(
             target.server,
             self.interval_s,
@@ -177,6 +175,7 @@ class SweepOptions:
             self.live_hook,
             self.max_errors,
             target.server_host,
+            generators=tuple(g for g in self.generators if g.tool.name == point.spec.tool),
         )
         return engine.controller(point.spec, target.tool, listener, store_dir)
 

@@ -5,35 +5,49 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from tui_bench.analysis.regression import Judgement
 from tui_bench.analysis.sweep_points import verdict_of
+from tui_bench.errors import TuibenchError
 
 # By the run's status.
 EXIT_CODES = {"completed": 0, "failed": 1, "interrupted": 130}
 # A run (or a sweep point) completed, but its figures do not describe the load asked for.
 EXIT_INVALID = 1
+# A threshold failed, or a tested metric regressed beyond the tolerance of the baseline.
 EXIT_THRESHOLD_FAILED = 99
+# The baseline cannot be gated on (invalid, another set-up): as for any bad input.
+EXIT_BASELINE_REFUSED = TuibenchError.exit_code
 
 
 def exit_code(
-    run_code: int, verdicts: Sequence[Mapping[str, Any]], *, invalid: bool = False
+    run_code: int,
+    verdicts: Sequence[Mapping[str, Any]],
+    *,
+    invalid: bool = False,
+    baseline: Judgement | None = None,
 ) -> int:
     """A run's own failure first; then 1 when it completed but is invalid (a threshold
-    judged on figures that cannot be trusted means nothing); then 99 when a threshold
-    failed."""
+    judged on figures that cannot be trusted means nothing); then 2 when its baseline was
+    refused; then 99 when a threshold failed or a metric regressed."""
     if run_code != 0:
         return run_code
     if invalid:
         return EXIT_INVALID
-    if any(not v["passed"] for v in verdicts):
+    if baseline is not None and baseline.refused:
+        return EXIT_BASELINE_REFUSED
+    if any(not v["passed"] for v in verdicts) or (baseline is not None and baseline.failed):
         return EXIT_THRESHOLD_FAILED
     return 0
 
 
-def sweep_exit_code(status: str, document: Mapping[str, Any]) -> int:
-    """A sweep's: its own status, then any invalid point, then its thresholds."""
+def sweep_exit_code(
+    status: str, document: Mapping[str, Any], *, baseline: Judgement | None = None
+) -> int:
+    """A sweep's: its own status, then any invalid point, its baseline, its thresholds."""
     points = document.get("points") or []
     return exit_code(
         EXIT_CODES[status],
         document.get("thresholds") or [],
         invalid=any(verdict_of(p) == "invalid" for p in points),
+        baseline=baseline,
     )

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from tui_bench.errors import SessionError, UsageError
+from tui_bench.report.baseline import baseline_markdown
 from tui_bench.report.text import result_rows
 from tui_bench.storage import store
 from tui_bench.storage.atomic import write_new
@@ -41,10 +42,12 @@ def export(session: Session, fmt: str) -> str:
         # Imported here: sweep_export builds on this module's formatters.
         from tui_bench.report.sweep_export import sweep_csv, sweep_markdown
 
-        return sweep_csv(session) if fmt == "csv" else sweep_markdown(session)
+        if fmt == "csv":
+            return sweep_csv(session)
+        return sweep_markdown(session) + baseline_markdown(session.doc)
     if fmt == "csv":
         return series_csv(session.series)
-    return result_markdown(session)
+    return result_markdown(session) + baseline_markdown(session.doc)
 
 
 def _validity_text(doc: Mapping[str, Any]) -> str:

@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 from tui_bench.analysis.thresholds import parse_slo
 from tui_bench.errors import UsageError
 from tui_bench.remote.ssh import SshHost
+from tui_bench.request.run import LOCAL_GENERATOR
 from tui_bench.request.sweep_plan import parse_ramp, parse_vary
 from tui_bench.spec import RunSpec, validate_url
 from tui_bench.spec import with_scheme as url_with_scheme
@@ -32,6 +33,15 @@ def read_urls(text: str) -> tuple[str, ...]:
     for url in urls:
         validate_url(url)
     return urls
+
+
+def read_generators(text: str) -> tuple[str, ...]:
+    """Comma-separated `local` or `[ssh://][user@]host[:port]` each, as `--generator` takes."""
+    hosts = read_tags(text)
+    for host in hosts:
+        if host != LOCAL_GENERATOR:
+            SshHost.parse(host)
+    return hosts
 
 
 def read_headers(text: str) -> tuple[str, ...]:
@@ -105,6 +115,9 @@ SERVER_NAME = TextField("server_name", "server name", required(str), "e.g. nginx
 SERVER_HOST = TextField(
     "server_host", "server host", optional(checked(SshHost.parse)), "user@host: sample it there"
 )
+GENERATORS = TextField(
+    "generators", "generators", read_generators, "this machine; or local, user@host-c, host-d"
+)
 NAME = TextField("name", "name", str, "optional")
 TAGS = TextField("tags", "tags", read_tags, "comma-separated")
 VARY = TextField("vary", "vary", clauses(parse_vary), "e.g. c=10,50,100; m=1,10")
@@ -125,6 +138,7 @@ TEXT_FIELDS: tuple[TextField[object], ...] = (
     SERVER_PID,
     SERVER_NAME,
     SERVER_HOST,
+    GENERATORS,
     NAME,
     TAGS,
     *SWEEP_FIELDS,

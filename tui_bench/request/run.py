@@ -16,6 +16,8 @@ from tui_bench.sampling.discover import find_server, url_port
 from tui_bench.spec import RunSpec
 
 SERVER_MODES = ("auto", "pid", "name", "none")
+# As --generator names this machine.
+LOCAL_GENERATOR = "local"
 # A run given neither -n nor -d runs this long.
 DEFAULT_DURATION_S = 10.0
 
@@ -31,6 +33,8 @@ class RunRequest:
     server_host: str | None = None
     name: str = ""
     tags: tuple[str, ...] = field(default=())
+    # `local` or `[ssh://][user@]host[:port]` each: the load is split across them.
+    generators: tuple[str, ...] = field(default=())
 
     def server(self) -> psutil.Process | None:
         """The server's root process; UsageError when a given pid or name matches nothing.
@@ -63,6 +67,7 @@ class RunRequest:
             "server_host": self.server_host,
             "name": self.name,
             "tags": list(self.tags),
+            "generators": list(self.generators),
         }
 
     @classmethod
@@ -76,4 +81,5 @@ class RunRequest:
             server_host=data.get("server_host") or None,
             name=str(data.get("name") or ""),
             tags=tuple(str(t) for t in data.get("tags") or ()),
+            generators=tuple(str(g) for g in data.get("generators") or ()),
         )

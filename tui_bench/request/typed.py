@@ -17,6 +17,7 @@ from tui_bench.request.fields import (
     CONNECTIONS,
     COOL_DOWN,
     DURATION,
+    GENERATORS,
     HEADERS,
     NAME,
     NO_COMPRESSION,
@@ -77,6 +78,7 @@ class Typed:
             SERVER_PID.id: _text(request.server_pid),
             SERVER_NAME.id: request.server_name or "",
             SERVER_HOST.id: request.server_host or "",
+            GENERATORS.id: ", ".join(request.generators),
             NAME.id: request.name,
             TAGS.id: ", ".join(request.tags),
         }
@@ -168,6 +170,7 @@ class Typed:
             server_host=self.read_if(SERVER_HOST),
             name=self.read(NAME),
             tags=self.read(TAGS),
+            generators=self.read(GENERATORS),
         )
         return run_request(asked, check=check)
 

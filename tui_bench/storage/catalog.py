@@ -5,16 +5,17 @@ The CLI's `sessions` command and the TUI's session tables read the same rows.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from tui_bench.spec import RunSpec
+from tui_bench.storage.refs import instant
 from tui_bench.storage.session import SWEEP, Session
 from tui_bench.storage.store import SessionEntry
-from tui_bench.storage.sweep_doc import point_latency, point_rps
+from tui_bench.storage.sweep_doc import best_point, point_latency, point_rps
 from tui_bench.validity import of_session
 
 UNREADABLE = "unreadable"
@@ -70,21 +71,6 @@ def _sweep_headline(session: Session) -> dict[str, Any]:
         return head
 
 
-def best_point(doc: Mapping[str, Any]) -> Mapping[str, Any] | None:
-    """The point a sweep is listed by: its knee (the most req/s within the SLO), else the
-    point with the most req/s that is not invalid; None while no run of it has completed."""
-    measured: list[Mapping[str, Any]] = [
-        p
-        for p in doc.get("points") or []
-        if point_rps(p) is not None and (p.get("validity") or {}).get("verdict") != "invalid"
-    ]
-    knee = (doc.get("knee") or {}).get("point")
-    for point in measured:
-        if point["index"] == knee:
-            return point
-    return max(measured, key=lambda p: point_rps(p) or 0.0, default=None)
-
-
 def _point_spec(session: Session, index: int) -> RunSpec:
     (point,) = (p for p in session.doc["sweep"]["points"] if p["index"] == index)
     return RunSpec.from_dict(dict(point["request"]["spec"]))
@@ -132,7 +118,7 @@ def row_of(entry: SessionEntry) -> SessionRow:
         status=head["status"],
         kind=head["kind"],
         name=head["name"],
-        started=_instant(head["started_at"]),
+        started=instant(head["started_at"]),
         tool=head["tool"],
         url=head["url"],
         c=head["c"],
@@ -153,17 +139,6 @@ def _reason(entry: SessionEntry) -> str:
     # Store errors start with the file's path, which the row already carries.
     reason = entry.error or "cannot be read"
     return reason.removeprefix(f"{entry.path}: ")
-
-
-def _instant(value: Any) -> datetime | None:
-    if not isinstance(value, str):
-        return None
-    try:
-        moment = datetime.fromisoformat(value)
-    except ValueError:
-        return None
-    # A time without an offset was written in local time; make it comparable to the rest.
-    return moment if moment.tzinfo else moment.astimezone()
 
 
 SORT_KEYS: dict[str, Callable[[SessionRow], Any]] = {

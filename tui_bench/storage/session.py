@@ -24,6 +24,13 @@ Keys added within schema version 1, each optional (a document without them stays
   runs), `knee` (with `--slo`: the point with the most req/s that meets it). `spec` is the
   first point's, `result` is null (a sweep has no single result) and `series` is empty.
   While a sweep goes, its runs are journaled in `<id>.runs/` beside its journal.
+- `generator_hosts` and `generators`: a run of several load generators (`--generator`).
+  The document is the merged run (spec with the whole load, the merged series, result and
+  histogram; `argv` and `server` are the first generator's); `generators` holds, for each,
+  `{"host", "tool", "spec"` (its share of the load)`, "argv", "rps", "share"` (of the req/s)`,
+  "client_cpu_mean_pct", "client_bound", "start_skew_s", "clock_offset_s", "stream_bytes"`
+  (what came back over ssh)`, "lost"` (why the connection dropped, or null)`, "session"}`,
+  the last its own session document. Its runs are journaled in `<id>.runs/` while it goes.
 - `redacted`: true when the file was written with its secrets redacted (every file from the
   version that added it on); a file without it is redacted as it is read.
 """

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
@@ -14,15 +14,28 @@ from typing import Any
 from tui_bench.errors import SessionError
 from tui_bench.result import Result
 from tui_bench.spec import RunSpec
+from tui_bench.storage import refs
 from tui_bench.storage.atomic import write_atomic
 from tui_bench.storage.journal import JOURNAL_SUFFIX, is_abandoned, read_records
+from tui_bench.storage.refs import Located
 from tui_bench.storage.session import SWEEP, Session, SessionDraft, parse
 
 SESSION_SUFFIX = ".json"
 # Where a sweep's runs are journaled while it goes, beside the sweep's own journal.
 RUNS_SUFFIX = ".runs"
 # What an end record may add to the document beside the keys every session has.
-OPTIONAL_END_KEYS = ("histogram", "message", "thresholds", "validity", "max_errors")
+# A run of several generators also ends with `generators`, and the first generator's
+# `server` and `argv` (known once it ran).
+OPTIONAL_END_KEYS = (
+    "histogram",
+    "message",
+    "thresholds",
+    "validity",
+    "max_errors",
+    "generators",
+    "server",
+    "argv",
+)
 
 
 def sessions_dir() -> Path:
@@ -115,6 +128,8 @@ def finalize(journal: Path) -> Path:
     doc = document_from_journal(journal)
     if doc.get("kind") == SWEEP:
         _adopt_runs(doc, runs_dir(journal))
+    else:
+        _adopt_generators(doc, runs_dir(journal))
     target = journal.with_suffix(SESSION_SUFFIX)
     write_atomic(target, Session(doc).to_json())
     journal.unlink()
@@ -130,22 +145,43 @@ def _adopt_runs(doc: dict[str, Any], directory: Path) -> None:
         return
     known = {run["session"].get("id") for run in doc["runs"]}
     order = doc["sweep"]["order"]
-    for path in sorted(directory.iterdir()):
-        if path.suffix == SESSION_SUFFIX:
-            try:
-                run = dict(parse(path.read_bytes(), str(path)).doc)
-            except (SessionError, OSError):
-                continue
-        elif path.suffix == JOURNAL_SUFFIX and is_abandoned(path):
-            run = document_from_journal(path)
-        else:
-            continue
+    for run in _documents_in(directory):
         slot = len(doc["runs"])
         if run.get("id") in known or slot >= len(order):
             continue
         point, repeat = order[slot]
         doc["runs"].append({"slot": slot, "point": point, "repeat": repeat, "session": run})
         known.add(run.get("id"))
+
+
+def generator_name(name: str, index: int, host: str) -> str:
+    """The name of the run of generator `index` (from 0) on `host` of a run named `name`."""
+    return " ".join(part for part in (name, f"g{index + 1}", host) if part)
+
+
+def _adopt_generators(doc: dict[str, Any], directory: Path) -> None:
+    """A run of several generators whose process died: each generator's own run, as far as
+    its journal goes (its name says which generator it was)."""
+    hosts = doc.get("generator_hosts")
+    if not isinstance(hosts, list) or doc.get("generators") or not directory.is_dir():
+        return
+    runs = {str(run.get("name") or ""): run for run in _documents_in(directory)}
+    doc["generators"] = [
+        {"host": host, "session": runs.get(generator_name(str(doc.get("name") or ""), i, host))}
+        for i, host in enumerate(hosts)
+    ]
+
+
+def _documents_in(directory: Path) -> Iterator[dict[str, Any]]:
+    """The finished runs in `directory` and those whose journal nobody holds any more."""
+    for path in sorted(directory.iterdir()):
+        if path.suffix == SESSION_SUFFIX:
+            try:
+                yield dict(parse(path.read_bytes(), str(path)).doc)
+            except (SessionError, OSError):
+                continue
+        elif path.suffix == JOURNAL_SUFFIX and is_abandoned(path):
+            yield document_from_journal(path)
 
 
 def amend(path: Path, changes: Mapping[str, Any]) -> None:
@@ -198,8 +234,11 @@ def recover_abandoned(directory: Path) -> list[Path]:
 
 
 def load(ref: str | Path, directory: Path | None = None) -> Session:
-    """A session by path, or by id (or unique id prefix) in the store."""
-    path = resolve(ref, directory)
+    """A session by any reference to a whole session (see `refs`)."""
+    return load_path(resolve(ref, directory))
+
+
+def load_path(path: Path) -> Session:
     try:
         data = path.read_bytes()
     except OSError as exc:
@@ -208,6 +247,66 @@ def load(ref: str | Path, directory: Path | None = None) -> Session:
 
 
 def resolve(ref: str | Path, directory: Path | None = None) -> Path:
+    """The file of a reference to a whole session; a sweep point is refused (one line)."""
+    located = locate(ref, directory)
+    if located.point is not None:
+        raise SessionError(
+            f"{ref}: names point {located.point!r} of a sweep; this takes the whole session "
+            f"({located.path.stem})"
+        )
+    return located.path
+
+
+def locate(ref: str | Path, directory: Path | None = None) -> Located:
+    """A session file and the sweep point a reference names: a path, an id or unique id
+    prefix, `ID@POINT`, or `NAME@latest|best|baseline|-N[@POINT]` (see `refs`)."""
+    directory = directory or sessions_dir()
+    if isinstance(ref, Path) or Path(ref).expanduser().is_file():
+        return Located(find(ref, directory))
+    by_name = refs.named(ref)
+    if by_name is not None:
+        return _locate_named(by_name, directory)
+    name, point = refs.split_ref(ref, lambda text: Path(text).expanduser().is_file())
+    return Located(find(name, directory), point)
+
+
+def _locate_named(ref: refs.Named, directory: Path) -> Located:
+    if ref.which == refs.BASELINE:
+        pin = refs.pinned(ref, directory)
+        if ref.point is not None and pin.point is not None:
+            raise SessionError(
+                f"{ref.name}@{refs.BASELINE}@{ref.point}: the pin already names point {pin.point!r}"
+            )
+        path = Path(pin.file) if Path(pin.file).is_absolute() else directory / pin.file
+        if not path.is_file():
+            raise SessionError(
+                f"{ref.name}@{refs.BASELINE}: the pinned session {pin.session} is gone "
+                f"({path}); pin another with `tuibench baseline set {ref.name} REF`"
+            )
+        return Located(path, ref.point or pin.point)
+    files = _session_files(directory)
+    runs = refs.sessions_named(ref.name, files)
+    names = () if runs else _names(files)
+    return Located(refs.pick(ref, runs, names).path, ref.point)
+
+
+def _session_files(directory: Path) -> list[Path]:
+    return sorted(directory.glob(f"*{SESSION_SUFFIX}")) if directory.is_dir() else []
+
+
+def _names(files: list[Path]) -> set[str]:
+    """Every name in the store, to suggest one close to a name that is not there."""
+    found = set()
+    for path in files:
+        try:
+            found.add(parse(path.read_bytes(), str(path)).name)
+        except (SessionError, OSError):
+            continue
+    return found - {""}
+
+
+def find(ref: str | Path, directory: Path | None = None) -> Path:
+    """A session file by path, or by id (or unique id prefix) in the store."""
     path = Path(ref).expanduser()
     if path.is_file():
         return path

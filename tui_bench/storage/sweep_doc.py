@@ -44,3 +44,18 @@ def point_latency(summary: Mapping[str, Any], key: str) -> float | None:
     merged histograms, or for a tool without per-request times its worst run's."""
     value = (summary.get("latency") or {}).get(key)
     return None if value is None else float(value)
+
+
+def best_point(doc: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The point a sweep is listed by: its knee (the most req/s within the SLO), else the
+    point with the most req/s that is not invalid; None while no run of it has completed."""
+    measured: list[Mapping[str, Any]] = [
+        p
+        for p in doc.get("points") or []
+        if point_rps(p) is not None and (p.get("validity") or {}).get("verdict") != "invalid"
+    ]
+    knee = (doc.get("knee") or {}).get("point")
+    for point in measured:
+        if point["index"] == knee:
+            return point
+    return max(measured, key=lambda p: point_rps(p) or 0.0, default=None)

@@ -227,9 +227,10 @@ class TuibenchApp(App[int]):
 
     async def on_open_compare(self, message: OpenCompare) -> None:
         # A sweep of several points asks which point, and waiting on a dialog takes a worker.
-        self.run_worker(self._compare(message.a, message.b), group="compare", exclusive=True)
+        compare = self._compare(message.a, message.b, message.a_point)
+        self.run_worker(compare, group="compare", exclusive=True)
 
-    async def _compare(self, a_path: Path, b_path: Path) -> None:
+    async def _compare(self, a_path: Path, b_path: Path, a_point: str | None = None) -> None:
         from tui_bench.analysis.significance import point_refs
         from tui_bench.ui.compare_screen import CompareScreen
 
@@ -240,7 +241,7 @@ class TuibenchApp(App[int]):
         if same and len(point_refs(loaded[0])) < 2:
             self.notify("A and B are the same run: comparing it with itself says nothing")
             return
-        picked_a = await self._side(loaded[0], "A")
+        picked_a = await self._side(loaded[0], "A", point=a_point)
         if picked_a is None:
             return
         # The same sweep on both sides: two of its points, not one twice.
@@ -249,19 +250,19 @@ class TuibenchApp(App[int]):
             await self.push_screen(CompareScreen(picked_a.side, picked_b.side))
 
     async def _side(
-        self, session: Session, letter: str, taken: str | None = None
+        self, session: Session, letter: str, taken: str | None = None, point: str | None = None
     ) -> PointChoice | None:
-        """The side `session` stands for, with the point's ref (None for a single run): for
-        a sweep of several points, the one the user picks. None when the user cancels, or
-        after saying why there is none."""
+        """The side `session` stands for, with the point's ref (None for a single run): the
+        `point` given, else for a sweep of several points the one the user picks. None when
+        the user cancels, or after saying why there is none."""
         from tui_bench.analysis.significance import point_refs, side_of
         from tui_bench.ui.widgets.point_picker import PointChoice, PointPicker, point_choices
 
-        if len(point_refs(session)) > 1:
+        if point is None and len(point_refs(session)) > 1:
             choices = await asyncio.to_thread(point_choices, session)
             return await self.push_screen_wait(PointPicker(session, choices, letter, taken=taken))
         try:
-            return PointChoice.of(side_of(session))
+            return PointChoice.of(side_of(session, point))
         except TuibenchError as exc:
             # A sweep without points.
             self.notify(str(exc), severity="error", timeout=10)

@@ -12,8 +12,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tui_bench.engine.controller import EngineOptions, Listener, RunController
+from tui_bench.engine.controller import EngineOptions, Listener
 from tui_bench.engine.events import RunFinished
+from tui_bench.engine.fleet import Controller
+from tui_bench.engine.fleet_check import find_generators
+from tui_bench.engine.generators import Generator
+from tui_bench.engine.load_split import split_spec
 from tui_bench.engine.sweep import SweepFinished, SweepOptions, SweepRunner, Target, prepare
 from tui_bench.engine.sweep_state import StateEvent, SweepState, SweepTitle
 from tui_bench.remote.server import check
@@ -22,6 +26,7 @@ from tui_bench.request.sweep_plan import SweepPlan
 from tui_bench.request.sweep_settings import SweepSettings
 from tui_bench.runners.tools import Tool, find_tool_async
 from tui_bench.spec import RunSpec
+from tui_bench.storage.refs import Located
 from tui_bench.storage.session import Session
 
 if TYPE_CHECKING:
@@ -70,6 +75,7 @@ class RunLauncher:
             request.tags,
             self.live_hook,
             server_host=on_host,
+            generators=await _generators(request, [request.spec], {tool.name: tool}),
         )
         return controller_factory(engine, tool), tool_label(tool)
 
@@ -89,8 +95,22 @@ class RunLauncher:
             live_hook=self.live_hook,
             slo=sweep.slo_clauses(),
             slo_text=sweep.slo,
+            generators=await _generators(
+                request, [p.spec for p in plan.points], {t.tool.name: t.tool for t in targets}
+            ),
         )
         return sweep_screen_parts(plan, targets, options, store_dir)
+
+
+async def _generators(
+    request: RunRequest, specs: Sequence[RunSpec], local: dict[str, Tool]
+) -> tuple[Generator, ...]:
+    """The form's generators, found on their hosts (SSH round trips: off the event loop)."""
+    if not request.generators:
+        return ()
+    for spec in specs:
+        split_spec(spec, len(request.generators))
+    return await asyncio.to_thread(find_generators, request.generators, sorted(local), local)
 
 
 def sweep_screen_parts(
@@ -110,8 +130,8 @@ def sweep_screen_parts(
 
 def controller_factory(
     engine: EngineOptions, tool: Tool
-) -> Callable[[RunSpec, Listener], RunController]:
-    def controller(spec: RunSpec, listener: Listener) -> RunController:
+) -> Callable[[RunSpec, Listener], Controller]:
+    def controller(spec: RunSpec, listener: Listener) -> Controller:
         return engine.controller(spec, tool, listener)
 
     return controller
@@ -122,7 +142,11 @@ def tool_label(tool: Tool) -> str:
 
 
 async def run_live(
-    spec: RunSpec, tool: Tool, engine: EngineOptions, ui: UiOptions
+    spec: RunSpec,
+    tool: Tool,
+    engine: EngineOptions,
+    ui: UiOptions,
+    baseline: Located | None = None,
 ) -> tuple[int, RunFinished | None]:
     """The live screen on one run until the user leaves: the exit status and how it ended."""
 
@@ -130,7 +154,8 @@ async def run_live(
         from tui_bench.ui.live_screen import LiveScreen
 
         factory = controller_factory(engine, tool)
-        return LiveScreen(spec, factory, tool_label=tool_label(tool), basic=ui.basic)
+        label = tool_label(tool)
+        return LiveScreen(spec, factory, tool_label=label, basic=ui.basic, baseline=baseline)
 
     return await open_app(ui, first)
 
@@ -179,6 +204,7 @@ async def run_sweep(
     options: SweepOptions,
     ui: UiOptions,
     store_dir: Path | None = None,
+    baseline: Located | None = None,
 ) -> tuple[int, SweepFinished | None]:
     """The sweep screen on one sweep until the user leaves: the exit status `sweep
     --headless` would give, and how the sweep ended (None when it never did)."""
@@ -187,7 +213,8 @@ async def run_sweep(
     def first(app: TuibenchApp) -> Screen[None]:
         from tui_bench.ui.sweep_screen import SweepScreen
 
-        screen = SweepScreen(*sweep_screen_parts(plan, targets, options, store_dir), basic=ui.basic)
+        parts = sweep_screen_parts(plan, targets, options, store_dir)
+        screen = SweepScreen(*parts, basic=ui.basic, baseline=baseline)
         shown.append(screen)
         return screen
 

@@ -28,7 +28,9 @@ from tui_bench.report.exit_codes import EXIT_CODES
 from tui_bench.spec import RunSpec
 from tui_bench.storage import store
 from tui_bench.storage.catalog import previous_run, rows_of
+from tui_bench.storage.refs import Located
 from tui_bench.ui import render
+from tui_bench.ui.baseline_key import BASELINE_KEY, compare_with_baseline
 from tui_bench.ui.messages import OpenCompare
 from tui_bench.ui.tones import Tones, follow_theme
 from tui_bench.ui.widgets.dialogs import ConfirmQuit, HelpScreen, LabelDialog, Labels
@@ -199,6 +201,7 @@ class MonitorScreen(Screen[None]):
         panel.border_title = render.server_title(state)
         panel.show(render.server(state), rows)
         client = self._panel("client")
+        client.border_title = render.client_title(state)
         client.show(render.client(state, self.tones), client_rows)
         client.set_class(state.client_bound, "-alert")
         warnings = self._panel("warnings")
@@ -384,13 +387,21 @@ class LiveScreen(MonitorScreen, DrivingScreen):
             tooltip="compare with the previous run of the same tool and URLs (after the end)",
         ),
         Binding("n", "label", "Label", tooltip="name, tag and note the saved session"),
+        BASELINE_KEY,
         HELP,
     ]
 
     def __init__(
-        self, spec: RunSpec, engine_factory: EngineFactory, *, tool_label: str, basic: bool
+        self,
+        spec: RunSpec,
+        engine_factory: EngineFactory,
+        *,
+        tool_label: str,
+        basic: bool,
+        baseline: Located | None = None,
     ) -> None:
         super().__init__(LiveState(spec), basic=basic)
+        self.baseline = baseline
         self.engine_factory = engine_factory
         self.tool_label = tool_label
         self.paused = False
@@ -436,6 +447,8 @@ class LiveScreen(MonitorScreen, DrivingScreen):
             return self._engine is not None
         if action in ("label", "compare_previous"):
             return self._engine is None and self._saved() is not None
+        if action == "compare_baseline":
+            return self.baseline is not None and self._engine is None and self._saved() is not None
         return True
 
     def _saved(self) -> Path | None:
@@ -469,6 +482,9 @@ class LiveScreen(MonitorScreen, DrivingScreen):
             self.notify("no earlier run of this tool on these URLs to compare with")
             return
         self.post_message(OpenCompare(previous, current))
+
+    def action_compare_baseline(self) -> None:
+        compare_with_baseline(self, self.baseline, self._saved())
 
     async def action_label(self) -> None:
         path = self._saved()

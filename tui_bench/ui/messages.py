@@ -55,9 +55,11 @@ class OpenReplay(Message):
 
 
 class OpenCompare(Message):
-    """Compare session `b` against session `a` (the baseline)."""
+    """Compare session `b` against session `a` (the baseline); `a_point` names A's sweep
+    point when it is known (else a sweep of several points asks)."""
 
-    def __init__(self, a: Path, b: Path) -> None:
+    def __init__(self, a: Path, b: Path, a_point: str | None = None) -> None:
         super().__init__()
         self.a = a
         self.b = b
+        self.a_point = a_point

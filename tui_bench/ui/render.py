@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from rich.text import Text
 
 from tui_bench.analysis.compare import protocol_label
-from tui_bench.engine.live_state import LiveState
+from tui_bench.engine.live_state import CLIENT_BOUND_PCT, LiveState
 from tui_bench.formats import fmt_bytes, fmt_compact, fmt_count, fmt_seconds
 from tui_bench.redaction import redact_text
 from tui_bench.report.text import result_rows
@@ -205,7 +205,14 @@ def server(state: LiveState) -> Text:
     )
 
 
+def client_title(state: LiveState) -> str:
+    count = len(state.generators)
+    return f"Load generators ({count})" if count else "Client (load generator)"
+
+
 def client(state: LiveState, tones: Tones) -> Text:
+    if state.generators:
+        return generators(state, tones)
     s = state.sample
     if s is None:
         return Text("no sample yet", LABEL)
@@ -213,6 +220,28 @@ def client(state: LiveState, tones: Tones) -> Text:
     if state.client_bound:
         return _lines(text, Text(" CLIENT-BOUND ", f"bold reverse {tones.error}"))
     return text
+
+
+def generators(state: LiveState, tones: Tones) -> Text:
+    """A line per generator: where, its req/s and share of the last second, its CPU, and
+    CLIENT-BOUND when its busiest thread saturates a core; lost or done."""
+    lines = []
+    for g in state.generators:
+        line = Text(f"{g.label} ", "bold")
+        if g.lost:
+            lines.append(line.append("lost", f"bold {tones.error}"))
+            continue
+        rps = "–" if g.rps is None else fmt_compact(g.rps)
+        share = pct(None if g.share is None else g.share * 100)
+        line.append(f"{rps} req/s {share}  ")
+        line.append_text(_pairs(("cpu", pct(g.cpu_pct))))
+        busiest = g.busiest_thread_pct
+        if busiest is not None and busiest >= CLIENT_BOUND_PCT and not g.ended:
+            line.append(" CLIENT-BOUND", f"bold {tones.error}")
+        elif g.ended:
+            line.append(" done", LABEL)
+        lines.append(line)
+    return _lines(*lines)
 
 
 def warnings(state: LiveState, tones: Tones) -> Text:

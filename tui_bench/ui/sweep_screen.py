@@ -29,8 +29,10 @@ from tui_bench.formats import fmt_count, fmt_seconds
 from tui_bench.redaction import redact_text
 from tui_bench.report.exit_codes import EXIT_CODES, sweep_exit_code
 from tui_bench.report.text import run_line, verdict_line
+from tui_bench.storage.refs import Located
 from tui_bench.storage.session import Session
 from tui_bench.storage.sweep_doc import shown
+from tui_bench.ui.baseline_key import BASELINE_KEY, compare_with_baseline
 from tui_bench.ui.live_screen import CHART_MIN_HEIGHT, EXIT_CRASHED, HELP, DrivingScreen
 from tui_bench.ui.render import clock, pct
 from tui_bench.ui.tones import LABEL, Tones, follow_theme
@@ -268,6 +270,7 @@ class SweepScreen(DrivingScreen):
         Binding("q", "quit_sweep", "Quit", tooltip="quit (asks first while the sweep goes)"),
         Binding("c", "toggle_charts", "Charts", tooltip="show / hide the charts of the points"),
         Binding("l", "toggle_log", "Log", tooltip="show / hide the going run's raw output"),
+        BASELINE_KEY,
         HELP,
     ]
     # Textual types these as plain lists (not ClassVar), so they are assigned as such.
@@ -319,11 +322,13 @@ class SweepScreen(DrivingScreen):
         engine_factory: SweepEngineFactory | None = None,
         *,
         basic: bool = False,
+        baseline: Located | None = None,
     ) -> None:
         """With `engine_factory`, runs the sweep; without, shows `state` as it is (a saved
-        sweep)."""
+        sweep). `baseline`: what `b` compares the ended sweep with."""
         super().__init__()
         self.state = state
+        self.baseline = baseline
         self.title_info = title
         self.engine_factory = engine_factory
         self.basic = basic
@@ -468,6 +473,8 @@ class SweepScreen(DrivingScreen):
         if action == "toggle_log":
             # A saved sweep keeps no output of its own.
             return self.engine_factory is not None
+        if action == "compare_baseline":
+            return self.baseline is not None and self.state.finished is not None
         return True
 
     def action_quit_sweep(self) -> None:
@@ -485,6 +492,10 @@ class SweepScreen(DrivingScreen):
         log.display = not log.display
         self._log_source = None
         self._paint_log()
+
+    def action_compare_baseline(self) -> None:
+        finished = self.state.finished
+        compare_with_baseline(self, self.baseline, finished.session_path if finished else None)
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen(b for b in self.BINDINGS if isinstance(b, Binding)))

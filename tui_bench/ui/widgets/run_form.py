@@ -39,6 +39,7 @@ from tui_bench.request.asked import DEFAULT_REQUEST
 from tui_bench.request.fields import (
     CONNECTIONS,
     DURATION,
+    GENERATORS,
     HEADERS,
     NAME,
     NO_COMPRESSION,
@@ -188,6 +189,7 @@ class RunForm(Vertical):
                         yield _text_row(SERVER_PID)
                         yield _text_row(SERVER_NAME)
                         yield _text_row(SERVER_HOST)
+                        yield _text_row(GENERATORS)
                         yield _text_row(NAME)
                         yield _text_row(TAGS)
                     with Vertical(id="sweep-group", classes="group"):

@@ -1,0 +1,78 @@
+"""The program that runs a tool on another host: its frames, and the files it is given."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from pathlib import Path
+
+import orjson
+
+from tui_bench.engine.streamed import program_of
+from tui_bench.remote.streamed_tool import read_frame
+from tui_bench.runners.invocation import Invocation, lua_script
+
+
+def frames_of(data: bytes) -> list[tuple[str, bytes]]:
+    async def read() -> list[tuple[str, bytes]]:
+        reader = asyncio.StreamReader()
+        reader.feed_data(data)
+        reader.feed_eof()
+        out = []
+        while (frame := await read_frame(reader)) is not None:
+            out.append((frame.kind, frame.data))
+        return out
+
+    return asyncio.run(read())
+
+
+def test_frames_are_read_back_and_garbage_ends_them() -> None:
+    assert frames_of(b"O 3\nabcL 0\nX 2\n{}") == [("O", b"abc"), ("L", b""), ("X", b"{}")]
+    assert frames_of(b"not a frame\nO 1\nx") == []
+
+
+def test_local_files_become_the_program_s_own_temporary_files(tmp_path: Path) -> None:
+    invocation = Invocation(
+        ("stdbuf", "-oL", "h2load", f"--log-file={tmp_path}/log.tsv",
+         f"--output-file={tmp_path}/s.json", "-H", f"X: --log-file={tmp_path}/log.tsv",
+         "http://127.0.0.1/"),
+        log_file=tmp_path / "log.tsv", json_file=tmp_path / "s.json",
+    )  # fmt: skip
+    argv = program_of(invocation, 0.5)
+    assert argv[:2] == ["python3", "-c"]
+    spec = orjson.loads(argv[3])
+    assert spec["paths"] == [[3, "--log-file=", "log"], [4, "--output-file=", "json"]]
+    assert spec["files"] == {"log": "", "json": ""}
+    wrk = program_of(Invocation(("wrk", "-s", str(lua_script()), "http://127.0.0.1/")), 0.5)
+    assert orjson.loads(wrk[3])["files"]["lua"] == lua_script().read_text()
+
+
+def test_the_program_streams_a_tool_and_leaves_no_file(tmp_path: Path) -> None:
+    log = tmp_path / "log.tsv"
+    tool = (sys.executable, "-c",
+            "import sys; open(sys.argv[1], 'a').write('1\\t200\\t3\\n'); print('done')",
+            f"--log-file={log}")  # fmt: skip
+    # The stand-in takes the log's path alone, not as --log-file=PATH.
+    argv = program_of(Invocation(tool, log_file=log), 0.2)
+    spec = orjson.loads(argv[3])
+    spec["paths"] = [[3, "", "log"]]
+    argv[3] = orjson.dumps(spec).decode()
+    # Its input stays open while the run goes: closing it means stop.
+    proc = subprocess.Popen(
+        [sys.executable, *argv[1:]], stdin=subprocess.PIPE, stdout=subprocess.PIPE
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(b"go\n")
+    proc.stdin.flush()
+    out = proc.stdout.read()
+    proc.stdin.close()
+    assert proc.wait(timeout=30) == 0
+    # A stream may come in several frames: what counts is the bytes of each kind, in order.
+    frames: dict[str, bytes] = {}
+    for kind, data in frames_of(out):
+        frames[kind] = frames.get(kind, b"") + data
+    assert frames["O"] == b"done\n"
+    assert frames["L"] == b"1\t200\t3\n"
+    assert orjson.loads(frames["X"]) == {"code": 0}
+    assert not log.exists(), "the log was a temporary file of the program's own"

@@ -1,0 +1,235 @@
+"""A new result against a baseline: the sides paired, compared as `tuibench compare` does,
+and the regression gate of `--fail-on-regression`. Pure.
+
+A metric regressed when it is worse than the baseline at the verdict tier asked for
+(`tested`: the verdict `worse`; `likely`: `worse` or `likely worse`) and its median moved
+the wrong way by more than the tolerance. A baseline is refused, never gated on, when it is
+invalid or when a set-up field that changes what is measured differs (tool, version, flags,
+URL, host); the last can be allowed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from tui_bench.analysis.compare import METRICS, fmt_delta_pct, fmt_value
+from tui_bench.analysis.significance import Report, Side, compare_sides, point_refs, side_of
+from tui_bench.errors import UsageError
+from tui_bench.storage.session import Session
+
+Tier = Literal["tested", "likely"]
+TIERS: tuple[Tier, ...] = ("tested", "likely")
+DEFAULT_TOLERANCE_PCT = 5.0
+# The set-up fields that, when they differ, make the baseline measure something else.
+GATED_SETUP = ("tool", "tool_version", "flags", "urls", "hostname")
+_WORSE: Mapping[Tier, frozenset[str]] = {
+    "tested": frozenset({"worse"}),
+    "likely": frozenset({"worse", "likely worse"}),
+}
+_LABELS = {m.name: m.label for m in METRICS}
+
+
+def pair_sides(base: Session, base_point: str | None, new: Session) -> list[tuple[Side, Side]]:
+    """(baseline, new) for each side of the new result: a run against the baseline's side;
+    each point of a sweep against the baseline sweep's point of the same name, or against
+    the baseline's one side when it has one (a run, a named point, a one-point sweep).
+    UsageError when a point cannot be paired."""
+    many = base.is_sweep and base_point is None and len(point_refs(base)) > 1
+    single = None if many else side_of(base, base_point)
+    if not new.is_sweep:
+        if single is None:
+            raise UsageError(
+                f"the baseline {base.id} is a sweep of {len(point_refs(base))} points and "
+                "this is one run: name its point, REF@POINT"
+            )
+        return [(single, side_of(new))]
+    pairs = []
+    theirs = point_refs(base)
+    for ref in point_refs(new):
+        mine = side_of(new, ref)
+        if single is not None:
+            pairs.append((single, mine))
+        elif ref in theirs:
+            pairs.append((side_of(base, ref), mine))
+        else:
+            raise UsageError(
+                f"point {ref} of this sweep is not in the baseline sweep {base.id} "
+                f"(its points: {', '.join(theirs)})"
+            )
+    return pairs
+
+
+@dataclass(frozen=True)
+class Regression:
+    """One tested metric worse than the baseline by more than the tolerance."""
+
+    point: str | None
+    metric: str
+    unit: str
+    a: float | None
+    b: float | None
+    delta_pct: float | None
+    verdict: str
+    tier: str
+
+    def line(self, tolerance_pct: float) -> str:
+        where = f" at {self.point}" if self.point else ""
+        change = "from none" if self.delta_pct is None else fmt_delta_pct(self.delta_pct)
+        return (
+            f"regression{where}: {_LABELS.get(self.metric, self.metric)} {change} "
+            f"({fmt_value(self.unit, self.a)} -> {fmt_value(self.unit, self.b)}), "
+            f"{self.verdict} ({self.tier}), beyond {tolerance_pct:g} %"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "point": self.point,
+            "metric": self.metric,
+            "a": self.a,
+            "b": self.b,
+            "delta_pct": self.delta_pct,
+            "verdict": self.verdict,
+            "tier": self.tier,
+        }
+
+
+def regressions(report: Report, tolerance_pct: float, tier: Tier) -> list[Regression]:
+    """The tested metrics of `report` (b against the baseline a) that regressed."""
+    found = []
+    for verdict in report.metrics:
+        c = verdict.comparison
+        if c.verdict not in _WORSE[tier] or not _beyond(c.direction, c.delta_pct, tolerance_pct):
+            continue
+        data = verdict.to_dict()
+        found.append(
+            Regression(
+                report.b.point,
+                data["name"],
+                data["unit"],
+                c.median_a,
+                c.median_b,
+                c.delta_pct,
+                c.verdict,
+                str(data["tier"]),
+            )
+        )
+    return found
+
+
+def _beyond(direction: str, delta_pct: float | None, tolerance_pct: float) -> bool:
+    """Worse by more than the tolerance; from a baseline of 0 any worsening is (no % of 0)."""
+    if delta_pct is None:
+        return True
+    return -delta_pct > tolerance_pct if direction == "higher" else delta_pct > tolerance_pct
+
+
+def refusals(report: Report, *, allow_setup_change: bool) -> list[str]:
+    """Why `report`'s baseline cannot be gated on, one line each: it is invalid, or (unless
+    allowed) a set-up field that changes what is measured differs."""
+    where = f"point {report.b.point}: " if report.b.point else ""
+    lines = []
+    validity = report.a.validity()
+    if validity.is_invalid:
+        why = "; ".join(r.message for r in validity.reasons)
+        lines.append(f"{where}the baseline {report.a.label} is invalid: {why}")
+    if not allow_setup_change:
+        lines += [
+            f"{where}the baseline's set-up differs: {d.label} {_shown(d.a)} (baseline) vs "
+            f"{_shown(d.b)} (this run); --allow-setup-change compares anyway"
+            for d in report.differences
+            if d.field in GATED_SETUP
+        ]
+    return lines
+
+
+def too_few_runs(report: Report, tier: Tier) -> str | None:
+    """Why the `tested` tier cannot give a verdict on these sides, or None."""
+    from tui_bench.analysis.stats import MIN_RUNS
+
+    n_a, n_b = len(report.a.runs), len(report.b.runs)
+    if tier != "tested" or min(n_a, n_b) >= MIN_RUNS:
+        return None
+    return (
+        f"--verdict tested needs {MIN_RUNS} runs a side or more (the baseline has {n_a}, "
+        f"this has {n_b}): use `tuibench sweep --repeat N`, or --verdict likely"
+    )
+
+
+def _summary(report: Report) -> str:
+    where = f"{report.b.point}: " if report.b.point else ""
+    changes = [
+        f"{_LABELS[m.metric.name]} {fmt_delta_pct(m.comparison.delta_pct)} {m.comparison.verdict}"
+        for m in report.metrics
+        if m.comparison.n_a and m.comparison.n_b
+    ]
+    return f"{where}against {report.a.label}: {', '.join(changes)}"
+
+
+def _shown(value: str | None) -> str:
+    return "unknown" if value is None else value
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """The new result against its baseline: a report per pair, what regressed and why the
+    baseline is refused (nothing is gated on a refused one)."""
+
+    ref: str
+    reports: tuple[Report, ...]
+    regressed: tuple[Regression, ...]
+    refused: tuple[str, ...]
+    tolerance_pct: float | None
+    tier: Tier
+
+    @property
+    def failed(self) -> bool:
+        return self.tolerance_pct is not None and not self.refused and bool(self.regressed)
+
+    def lines(self) -> list[str]:
+        """What stderr says: each refusal, else each regression, one line each; without a
+        gate, a line per side compared with each tested metric's change and verdict."""
+        if self.refused:
+            return list(self.refused)
+        if self.tolerance_pct is not None:
+            passed = f"no tested metric worse by more than {self.tolerance_pct:g} %"
+            return [r.line(self.tolerance_pct) for r in self.regressed] or [passed]
+        return [_summary(report) for report in self.reports]
+
+    def to_dict(self, *, sweep: bool) -> dict[str, Any]:
+        """A run's: the comparison as `tuibench compare --format json` gives it; a sweep's:
+        one per point under `points`. Either way with the reference, the gate and what it
+        found."""
+        gate = {
+            "ref": self.ref,
+            "tolerance_pct": self.tolerance_pct,
+            "verdict_tier": self.tier,
+            "refused": list(self.refused),
+            "regressions": [r.to_dict() for r in self.regressed],
+            "failed": self.failed,
+        }
+        compared = [r.to_dict() | {"point": r.b.point} for r in self.reports]
+        if sweep:
+            return {"points": compared} | gate
+        # Nothing compared when the sides could not be paired: the refusal says why.
+        return (compared[0] if compared else {}) | gate
+
+
+def judge(
+    ref: str,
+    pairs: Sequence[tuple[Side, Side]],
+    *,
+    tolerance_pct: float | None,
+    tier: Tier,
+    allow_setup_change: bool,
+) -> Judgement:
+    """Compare each pair; with a tolerance, gate: refuse the baseline or find what
+    regressed. Without one nothing is refused: the comparison's warnings say what differs."""
+    reports = tuple(compare_sides(a, b) for a, b in pairs)
+    if tolerance_pct is None:
+        return Judgement(ref, reports, (), (), None, tier)
+    refused = [line for r in reports for line in refusals(r, allow_setup_change=allow_setup_change)]
+    refused += dict.fromkeys(filter(None, (too_few_runs(r, tier) for r in reports)))
+    found = [g for r in reports for g in regressions(r, tolerance_pct, tier)]
+    return Judgement(ref, reports, tuple(found), tuple(refused), tolerance_pct, tier)

@@ -1,0 +1,418 @@
+"""Several load generators as one run: the load split across them (engine/load_split.py),
+each run by its own RunController (here, or on its host through engine/streamed.py), all
+started together, and what they measure merged as it comes (engine/merge.py).
+
+The run's session is the merged one, as any single run's, plus `generators`: each
+generator's own session document (argv, raw output, result, its CPU and verdict) with its
+host, start skew, clock offset and share of the req/s. The generators' journals live in
+`<id>.runs/` while the run goes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+from collections.abc import Callable, Coroutine, Sequence
+from dataclasses import asdict, dataclass, replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Protocol
+
+from tui_bench.analysis.warnings import Warning, run_warnings
+from tui_bench.engine.events import (
+    Event,
+    GeneratorsSeen,
+    GeneratorView,
+    OutputLine,
+    Progress,
+    ResourcesSampled,
+    RunFinished,
+    RunStarted,
+    RunWarning,
+    SecondClosed,
+)
+from tui_bench.engine.generators import Generator, version_warning
+from tui_bench.engine.launch import Launcher, LocalLauncher, StartGate
+from tui_bench.engine.load_split import split_spec
+from tui_bench.engine.merge import SecondMerger, merged_result
+from tui_bench.engine.streamed import StreamedLauncher
+from tui_bench.errors import SessionError
+from tui_bench.histogram import LatencyHistogram
+from tui_bench.result import Result
+from tui_bench.runners.tools import Tool
+from tui_bench.sampling.host import host_facts
+from tui_bench.sampling.samples import ResourceSample
+from tui_bench.spec import RunSpec
+from tui_bench.storage import store as sessions
+from tui_bench.storage.journal import JournalWriter
+from tui_bench.storage.session import Session, SessionDraft
+from tui_bench.validity import judge_run
+
+Listener = Callable[[Event], None]
+LOST = "generator-lost"
+VERSIONS = "generator-versions"
+# Warnings a run's result gives (analysis/warnings.py).
+_OF_RESULT = frozenset({"few-samples", "errors", "all-failed", "protocol-mismatch"})
+
+
+class Controller(Protocol):
+    """A run that can be started and stopped: one generator's or several's."""
+
+    def stop(self) -> None: ...
+
+    def run(self) -> Coroutine[Any, Any, RunFinished]: ...
+
+
+class ChildFactory(Protocol):
+    def __call__(
+        self,
+        spec: RunSpec,
+        tool: Tool,
+        listener: Listener,
+        store: Path,
+        *,
+        name: str,
+        launcher: Launcher,
+        observe_server: bool,
+    ) -> Controller: ...
+
+
+@dataclass
+class _Child:
+    generator: Generator
+    spec: RunSpec
+    launcher: Launcher
+    controller: Controller | None = None
+    done: int | None = None
+    finished: RunFinished | None = None
+    # Its last second's req/s and its last resource sample, for the live view.
+    rps: float | None = None
+    sample: ResourceSample | None = None
+
+
+class FleetController:
+    def __init__(
+        self,
+        spec: RunSpec,
+        generators: Sequence[Generator],
+        listener: Listener,
+        store: Path,
+        child: ChildFactory,
+        *,
+        name: str = "",
+        tags: Sequence[str] = (),
+        interval_s: float = 0.5,
+        max_errors: float,
+    ) -> None:
+        self.spec = spec
+        self.store = store
+        self.name = name
+        self.tags = list(tags)
+        self.max_errors = max_errors
+        self._listener = listener
+        self._make_child = child
+        gate = self._gate = StartGate(len(generators))
+        self._children = [
+            _Child(
+                generator,
+                part,
+                StreamedLauncher(generator.host, gate, interval_s)
+                if generator.host is not None
+                else LocalLauncher(gate=gate),
+            )
+            for generator, part in zip(generators, split_spec(spec, len(generators)), strict=True)
+        ]
+        self._merger = SecondMerger(len(generators))
+        self._journal: JournalWriter | None = None
+        self._session_id = ""
+        self._stopped = False
+        self._elapsed = 0.0
+        self._warned: set[str] = set()
+
+    def stop(self) -> None:
+        self._stopped = True
+        for child in self._children:
+            if child.controller is not None:
+                child.controller.stop()
+
+    async def run(self) -> RunFinished:
+        started = datetime.now(UTC)
+        self._session_id = sessions.new_session_id(started.astimezone(), self.spec.tool, self.name)
+        first = self._children[0].generator
+        draft = SessionDraft(
+            id=self._session_id,
+            spec=self.spec,
+            argv=[],
+            tool=asdict(first.tool),
+            host=host_facts(),
+            started_at=started.isoformat(),
+            name=self.name,
+            tags=self.tags,
+        )
+        header = {**draft.header(), "generator_hosts": [c.generator.label for c in self._children]}
+        path = sessions.journal_path(self.store, self._session_id)
+        journal = self._journal = JournalWriter(path, header)
+        work = sessions.runs_dir(path)
+        versions = version_warning([c.generator for c in self._children])
+        if versions is not None:
+            # Said at once; kept in the session with the others at the end.
+            self._warn(Warning(VERSIONS, versions))
+        for index, child in enumerate(self._children):
+            child.controller = self._make_child(
+                child.spec,
+                child.generator.tool,
+                self._on_event(index),
+                work,
+                name=sessions.generator_name(self.name, index, child.generator.label),
+                launcher=child.launcher,
+                observe_server=index == 0,
+            )
+            if self._stopped:
+                child.controller.stop()
+        outcomes = await asyncio.gather(
+            *(self._run_child(c.controller) for c in self._children if c.controller is not None),
+            return_exceptions=True,
+        )
+        for outcome in outcomes:
+            if isinstance(outcome, BaseException) and not isinstance(outcome, Exception):
+                raise outcome
+        failures = [o for o in outcomes if isinstance(o, Exception)]
+        if len(failures) == len(outcomes):
+            # Nothing ran (a generator could not get ready, so none started): no session.
+            journal.close()
+            path.unlink(missing_ok=True)
+            shutil.rmtree(work, ignore_errors=True)
+            raise failures[0]
+        return self._finish(journal)
+
+    async def _run_child(self, controller: Controller) -> RunFinished:
+        try:
+            return await controller.run()
+        except BaseException as exc:
+            # One that fails before the start releases the others waiting for it.
+            self._gate.cancel(exc)
+            raise
+
+    def _on_event(self, index: int) -> Listener:
+        child = self._children[index]
+        label = child.generator.label
+
+        def listen(event: Event) -> None:
+            assert self._journal is not None
+            if isinstance(event, RunStarted):
+                if index == 0:
+                    self._emit(replace(event, session_id=self._session_id))
+            elif isinstance(event, OutputLine):
+                text = f"[{label}] {event.text}"
+                self._journal.write("out", {"s": event.stream, "l": text, "t": self._elapsed})
+                self._emit(replace(event, text=text))
+            elif isinstance(event, Progress):
+                child.done = event.done
+                if index == 0:
+                    self._elapsed = event.elapsed_s
+                    self._emit(self._progress(event))
+            elif isinstance(event, SecondClosed):
+                child.rps = event.row.get("rps")
+                self._rows(self._merger.add(index, event.row, event.histogram))
+            elif isinstance(event, ResourcesSampled):
+                child.sample = event.sample
+                if index == 0:
+                    self._journal.write("sample", asdict(event.sample))
+                    self._emit(event)
+            elif isinstance(event, RunWarning):
+                self._warn(Warning(event.code, f"{label}: {event.message}"))
+            elif isinstance(event, RunFinished):
+                child.finished = event
+                self._rows(self._merger.end(index))
+                self._emit(self._views())
+
+        return listen
+
+    def _emit(self, event: Event) -> None:
+        self._listener(event)
+
+    def _warn(self, warning: Warning) -> None:
+        if warning.code not in self._warned:
+            self._warned.add(warning.code)
+            self._emit(RunWarning(warning.code, warning.message))
+
+    def _rows(self, rows: Sequence[Any]) -> None:
+        assert self._journal is not None
+        for row in rows:
+            self._journal.write("second", row)
+            self._emit(SecondClosed(row))
+        if rows:
+            self._emit(self._views())
+
+    def _views(self) -> GeneratorsSeen:
+        rates = [c.rps for c in self._children if c.rps is not None]
+        total = sum(rates)
+        return GeneratorsSeen(
+            tuple(
+                GeneratorView(
+                    label=c.generator.label,
+                    tool=c.generator.tool.name,
+                    version=c.generator.tool.version,
+                    rps=c.rps,
+                    share=c.rps / total if c.rps is not None and total else None,
+                    cpu_pct=c.sample.client_cpu_pct if c.sample else None,
+                    busiest_thread_pct=c.sample.client_thread_max_pct if c.sample else None,
+                    lost=_lost(c),
+                    ended=c.finished is not None,
+                )
+                for c in self._children
+            )
+        )
+
+    def _progress(self, first: Progress) -> Progress:
+        counts = [c.done for c in self._children]
+        done = sum(d for d in counts if d is not None) if any(counts) else None
+        fraction = first.fraction
+        if self.spec.count_mode and done is not None and self.spec.requests:
+            fraction = min(1.0, done / self.spec.requests)
+        return Progress(first.elapsed_s, fraction, done, first.phase)
+
+    def _finish(self, journal: JournalWriter) -> RunFinished:
+        docs = [self._child_doc(c) for c in self._children]
+        generators = [self._describe(c, doc) for c, doc in zip(self._children, docs, strict=True)]
+        # What a generator's own result says of its share (too few requests for a p99, ...)
+        # is said again of the merged result below, not of each share.
+        warnings = [
+            w for g in generators for w in g.pop("_warnings") if w["code"] not in _OF_RESULT
+        ]
+        lost = [g["lost"] for g in generators if g["lost"]]
+        warnings += [{"code": LOST, "message": f"{message}: the run went on without it"}
+                     for message in lost]  # fmt: skip
+        versions = version_warning([c.generator for c in self._children])
+        if versions is not None:
+            warnings.append({"code": VERSIONS, "message": versions})
+        results = [Result.from_dict(d["result"]) for d in docs if d and d.get("result")]
+        histogram = _merged_histogram(docs)
+        result = (
+            merged_result(results, histogram, [c.spec.connections for c in self._children])
+            if results
+            else None
+        )
+        warnings += [
+            asdict(w)
+            for w in run_warnings(self.spec, result, [], "", same_machine=False, client_bound=False)
+        ]
+        if result is not None and result.rps:
+            for g in generators:
+                g["share"] = (g["rps"] or 0.0) / result.rps if g["rps"] is not None else None
+        status, message = self._status(lost)
+        stdout = "".join(str((d.get("raw") or {}).get("stdout") or "") for d in docs if d)
+        unreachable = next(
+            (
+                r["message"]
+                for d in docs
+                if d
+                for r in (d.get("validity") or {}).get("reasons") or ()
+                if r.get("code") == "unreachable"
+            ),
+            None,
+        )
+        validity = judge_run(
+            self.spec,
+            status,
+            unreachable or message,
+            result,
+            warnings,
+            stdout,
+            max_errors=self.max_errors,
+            unreachable=unreachable is not None,
+        )
+        for warning in warnings:
+            journal.write("warning", warning)
+            self._warn(Warning(warning["code"], warning["message"]))
+        end: dict[str, Any] = {
+            "status": "failed" if unreachable else status,
+            "exit_code": 0 if status == "completed" else 1,
+            "ended_at": datetime.now(UTC).isoformat(),
+            "result": result.to_dict() if result else None,
+            "resources": docs[0].get("resources") if docs[0] else None,
+            "message": unreachable or message,
+            "validity": validity.to_dict(),
+            "max_errors": self.max_errors,
+            "server": docs[0].get("server") if docs[0] else None,
+            "argv": list(generators[0]["argv"] or []),
+            "generators": generators,
+        }
+        if histogram is not None:
+            end["histogram"] = histogram.to_dict()
+        journal.write("end", end)
+        journal.close()
+        path = sessions.finalize(journal.path)
+        finished = RunFinished(
+            end["status"], end["exit_code"], result, path, end["message"], validity
+        )
+        self._emit(finished)
+        return finished
+
+    def _status(self, lost: Sequence[str]) -> tuple[str, str | None]:
+        if self._stopped:
+            return "interrupted", "stopped before the end; what was measured is kept"
+        ended = [c.finished for c in self._children]
+        failed = [
+            (c.generator.label, f.message if f is not None else "it could not start")
+            for c, f in zip(self._children, ended, strict=True)
+            if f is None or (f.status == "failed" and not _lost(c))
+        ]
+        if failed:
+            label, why = failed[0]
+            return "failed", f"{label}: {why or 'the generator failed'}"
+        if len(lost) == len(self._children):
+            return "failed", "every generator was lost"
+        if any(f is not None and f.status == "interrupted" for f in ended):
+            return "interrupted", "a generator was stopped before the end"
+        return "completed", None
+
+    def _child_doc(self, child: _Child) -> dict[str, Any]:
+        finished = child.finished
+        if finished is None:
+            return {}
+        try:
+            return dict(sessions.load(finished.session_path).doc)
+        except (SessionError, OSError):
+            return {}
+
+    def _describe(self, child: _Child, doc: dict[str, Any]) -> dict[str, Any]:
+        launched = getattr(child.launcher, "launched", None)
+        result = doc.get("result") or {}
+        reasons = (doc.get("validity") or {}).get("reasons") or ()
+        return {
+            "host": child.generator.label,
+            "tool": asdict(child.generator.tool),
+            "spec": child.spec.to_dict(),
+            "argv": getattr(launched, "argv_there", None) or doc.get("argv"),
+            "rps": result.get("rps"),
+            "share": None,
+            "client_cpu_mean_pct": (doc.get("resources") or {}).get("client_cpu_mean_pct"),
+            "client_bound": any(r.get("code") == "client-bound" for r in reasons),
+            "start_skew_s": getattr(launched, "start_skew_s", None),
+            "clock_offset_s": (launched.clock_offset_us / 1e6 if launched is not None else 0.0),
+            "stream_bytes": getattr(launched, "bytes_in", None),
+            "lost": _lost(child),
+            "session": doc or None,
+            "_warnings": [
+                {"code": w["code"], "message": f"{child.generator.label}: {w['message']}"}
+                for w in doc.get("warnings") or ()
+                if w.get("code") != "same-machine" or child.generator.host is None
+            ],
+        }
+
+
+def _lost(child: _Child) -> str | None:
+    launched = getattr(child.launcher, "launched", None)
+    lost = getattr(launched, "lost", None)
+    return str(lost) if lost else None
+
+
+def _merged_histogram(docs: Sequence[dict[str, Any]]) -> LatencyHistogram | None:
+    """Every generator's request times as one, when every generator has them."""
+    merged = LatencyHistogram()
+    for doc in docs:
+        if not doc or not doc.get("histogram"):
+            return None
+        merged.merge(Session(doc).histogram or LatencyHistogram())
+    return merged

@@ -1,0 +1,49 @@
+"""The generators of a run, found before any load starts: each host reached over SSH and
+its tool found there (one round trip per host, all at once), or a one-line UsageError that
+names the host and what to do."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+
+from tui_bench.engine.generators import Generator
+from tui_bench.errors import UsageError
+from tui_bench.remote.facts import read_facts
+from tui_bench.remote.ssh import SshHost
+from tui_bench.request.run import LOCAL_GENERATOR
+from tui_bench.runners.tools import INSTALL_PACKAGES, VERSION_ARGS, Tool, parse_version
+
+
+def parse_generators(texts: Sequence[str]) -> tuple[SshHost | None, ...]:
+    """`local` or `[ssh://][user@]host[:port]` each; UsageError for a bad one."""
+    return tuple(None if t.strip() == LOCAL_GENERATOR else SshHost.parse(t) for t in texts)
+
+
+def find_generators(
+    texts: Sequence[str], tools: Sequence[str], local: dict[str, Tool]
+) -> tuple[Generator, ...]:
+    """A generator per host and tool named in `tools` (a sweep may vary the tool); `local`
+    holds the tools already found here."""
+    hosts = parse_generators(texts)
+    remote = list(dict.fromkeys(h for h in hosts if h is not None))
+    with ThreadPoolExecutor(max_workers=max(1, min(8, len(remote)))) as pool:
+        found = dict(zip(remote, pool.map(lambda h: _tools_on(h, tools), remote), strict=True))
+    return tuple(
+        Generator(host, local[name] if host is None else found[host][name])
+        for name in tools
+        for host in hosts
+    )
+
+
+def _tools_on(host: SshHost, names: Sequence[str]) -> dict[str, Tool]:
+    facts = read_facts(host, {n: list(VERSION_ARGS[n]) for n in names}, [], "")
+    tools: dict[str, Tool] = {}
+    for name in names:
+        entry = (facts.get("tools") or {}).get(name)
+        if not entry:
+            package = INSTALL_PACKAGES.get(name, name)
+            raise UsageError(f"{host}: {name} is not installed there (Debian: {package})")
+        path, output = entry
+        tools[name] = Tool(name, str(path), parse_version(name, str(output)))
+    return tools

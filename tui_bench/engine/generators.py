@@ -1,0 +1,68 @@
+"""One load generator of a run of several: where it runs and its tool there; and how the
+generators of a saved run are shown."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from tui_bench.engine.events import GeneratorsSeen, GeneratorView
+from tui_bench.remote.ssh import SshHost
+from tui_bench.runners.tools import Tool
+
+
+@dataclass(frozen=True)
+class Generator:
+    """One load generator: this machine (`host` None) or a host over SSH, with the tool as
+    found there."""
+
+    host: SshHost | None
+    tool: Tool
+
+    @property
+    def label(self) -> str:
+        return str(self.host) if self.host is not None else "local"
+
+
+def version_warning(generators: Sequence[Generator]) -> str | None:
+    """A note when the generators of one tool run different versions of it."""
+    by_tool: dict[str, dict[str, str]] = {}
+    for generator in generators:
+        version = generator.tool.version or "unknown"
+        by_tool.setdefault(generator.tool.name, {})[generator.label] = version
+    for name, versions in by_tool.items():
+        if len(set(versions.values())) > 1:
+            each = ", ".join(f"{label} {version}" for label, version in versions.items())
+            return f"the generators run different versions of {name} ({each}): figures may differ"
+    return None
+
+
+def saved_views(doc: Mapping[str, Any]) -> GeneratorsSeen | None:
+    """A saved run's generators as a live view shows them at its end; None for one."""
+    saved = doc.get("generators")
+    if not isinstance(saved, list) or not saved:
+        return None
+    views = []
+    for g in saved:
+        if not isinstance(g, Mapping):
+            return None
+        found = g.get("tool")
+        tool: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
+        views.append(
+            GeneratorView(
+                label=str(g.get("host")),
+                tool=str(tool.get("name")),
+                version=tool.get("version"),
+                rps=_number(g.get("rps")),
+                share=_number(g.get("share")),
+                cpu_pct=_number(g.get("client_cpu_mean_pct")),
+                lost=str(g["lost"]) if g.get("lost") else None,
+                ended=True,
+            )
+        )
+    return GeneratorsSeen(tuple(views))
+
+
+def _number(value: Any) -> float | None:
+    return float(value) if isinstance(value, int | float) else None

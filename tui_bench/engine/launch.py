@@ -1,0 +1,163 @@
+"""How a run's tool is started and stopped: here as a subprocess of its own session, or
+(remote/generator.py) on another host behind a small program that streams it back.
+
+The controller only sees a `Launched` tool: a process whose stdout and stderr it reads, an
+optional source of the request log, and how to interrupt or kill it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from tui_bench.children import die_with_parent
+from tui_bench.runners.invocation import Invocation
+from tui_bench.sampling.samples import ResourceSample
+
+
+class Process(Protocol):
+    @property
+    def pid(self) -> int: ...
+    @property
+    def returncode(self) -> int | None: ...
+    @property
+    def stdout(self) -> asyncio.StreamReader | None: ...
+    @property
+    def stderr(self) -> asyncio.StreamReader | None: ...
+
+    async def wait(self) -> int: ...
+
+
+class LogSource(Protocol):
+    """What the tool appended to its request log since the last call (blocking: called
+    from a worker thread)."""
+
+    def read_new(self) -> bytes: ...
+
+    def close(self) -> None: ...
+
+
+class Launched(Protocol):
+    @property
+    def process(self) -> Process: ...
+    @property
+    def log(self) -> LogSource | None:
+        """Where the request log comes from; None: the invocation's file, tailed here."""
+
+    @property
+    def origin(self) -> tuple[float, int] | None:
+        """(monotonic s, wall-clock µs) of the start shared by every generator of a run;
+        None: the run's own start."""
+
+    @property
+    def clock_offset_us(self) -> int:
+        """The tool's wall clock minus ours (its request log's times are on its clock)."""
+
+    @property
+    def local(self) -> bool:
+        """Whether the tool runs here (its CPU is sampled by pid)."""
+
+    def interrupt(self) -> None: ...
+
+    def kill(self) -> None: ...
+
+    def with_client(self, sample: ResourceSample) -> ResourceSample:
+        """`sample` with the tool's own CPU, when it is read elsewhere."""
+
+
+class Launcher(Protocol):
+    async def launch(self, invocation: Invocation) -> Launched: ...
+
+
+Spawner = Callable[..., Awaitable[Process]]
+
+
+async def spawn_subprocess(*argv: str, **kwargs: Any) -> Process:
+    # In its own session (start_new_session), Ctrl-C reaches tuibench only.
+    return await asyncio.create_subprocess_exec(*argv, preexec_fn=die_with_parent, **kwargs)
+
+
+def signal_group(pid: int, sig: signal.Signals) -> None:
+    # The tool runs in its own session, so the group is the tool and nothing else.
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, sig)
+
+
+@dataclass(frozen=True)
+class LocalTool:
+    process: Process
+    origin: tuple[float, int] | None = None
+    log: LogSource | None = None
+    clock_offset_us: int = 0
+    local: bool = True
+
+    def interrupt(self) -> None:
+        if self.process.returncode is None:
+            signal_group(self.process.pid, signal.SIGINT)
+
+    def kill(self) -> None:
+        if self.process.returncode is None:
+            signal_group(self.process.pid, signal.SIGKILL)
+
+    def with_client(self, sample: ResourceSample) -> ResourceSample:
+        return sample
+
+
+@dataclass
+class LocalLauncher:
+    """The tool as a subprocess here; with a `gate`, started when every generator is ready."""
+
+    spawn: Spawner = spawn_subprocess
+    gate: StartGate | None = None
+
+    async def launch(self, invocation: Invocation) -> Launched:
+        origin = None
+        if self.gate is not None:
+            origin = await self.gate.ready()
+        process = await self.spawn(
+            *invocation.argv,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            start_new_session=True,
+        )
+        return LocalTool(process, origin)
+
+
+class StartGate:
+    """Where the generators of one run wait for each other, so that they start together;
+    the start they share is taken when the last arrives. `cancel` (one could not get ready)
+    releases the others with an error."""
+
+    def __init__(self, count: int) -> None:
+        self._count = count
+        self._arrived = 0
+        self._open = asyncio.Event()
+        self._origin: tuple[float, int] | None = None
+        self._failure: BaseException | None = None
+
+    async def ready(self) -> tuple[float, int]:
+        self._arrived += 1
+        if self._arrived >= self._count:
+            self._origin = (time.monotonic(), time.time_ns() // 1000)
+            self._open.set()
+        await self._open.wait()
+        if self._failure is not None:
+            raise self._failure
+        assert self._origin is not None
+        return self._origin
+
+    def cancel(self, failure: BaseException) -> None:
+        if not self._open.is_set():
+            self._failure = failure
+            self._open.set()
+
+    @property
+    def origin(self) -> tuple[float, int] | None:
+        return self._origin

@@ -1,0 +1,180 @@
+"""What several generators measured, as one run: per-second rows merged when every
+generator has closed that second, and their results summed. Latency percentiles only ever
+come from merged histograms, never from averaged percentiles. Pure."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import fields
+from typing import Any, TypeVar
+
+from tui_bench.histogram import LatencyHistogram
+from tui_bench.result import STATUS_CLASSES, Distribution, Requests, Result, Traffic
+from tui_bench.storage.session import OVERALL_LATENCY_COLUMNS, OVERALL_PERCENTILES
+
+_COUNTS = ("requests", "errors", *STATUS_CLASSES)
+_RATES = ("rps", "good_rps")
+# Resources of the machine that samples the server (the first generator's controller).
+_SERVER_COLUMNS = ("server_cpu_pct", "server_rss_bytes", "server_procs", "system_cpu_pct")
+# The busiest generator's: the one that may be what limits the run.
+_CLIENT_COLUMNS = ("client_cpu_pct", "client_thread_max_pct")
+
+Row = Mapping[str, Any]
+Part = tuple[Row, LatencyHistogram | None]
+T = TypeVar("T")
+
+
+class SecondMerger:
+    """Rows of `count` generators in, merged rows out once every generator still running
+    has closed that second (or ended)."""
+
+    def __init__(self, count: int) -> None:
+        self._parts: dict[int, dict[int, Part]] = {}
+        self._through = [-1] * count
+        self._ended = [False] * count
+        self._next = 0
+        self._overall = LatencyHistogram()
+
+    def add(self, index: int, row: Row, histogram: LatencyHistogram | None) -> list[Row]:
+        t_s = int(row["t_s"])
+        self._parts.setdefault(t_s, {})[index] = (row, histogram)
+        self._through[index] = max(self._through[index], t_s)
+        return self._ready()
+
+    def end(self, index: int) -> list[Row]:
+        """Generator `index` closes no more seconds (it ended, or was lost)."""
+        self._ended[index] = True
+        return self._ready()
+
+    def _ready(self) -> list[Row]:
+        live = [t for t, ended in zip(self._through, self._ended, strict=True) if not ended]
+        last = min(live) if live else max(self._parts, default=-1)
+        rows: list[Row] = []
+        for t_s in range(self._next, last + 1):
+            parts = self._parts.pop(t_s, None)
+            if parts:
+                rows.append(self._merge(t_s, [parts[i] for i in sorted(parts)], 0 in parts))
+        self._next = max(self._next, last + 1)
+        return rows
+
+    def _merge(self, t_s: int, parts: Sequence[Part], has_first: bool) -> Row:
+        rows = [row for row, _ in parts]
+        merged: dict[str, Any] = {
+            "t_s": t_s,
+            "window_s": max(float(row.get("window_s") or 1.0) for row in rows),
+        }
+        for key in (*_COUNTS, *_RATES):
+            merged[key] = _sum([row.get(key) for row in rows])
+        histograms = [h for _, h in parts]
+        if all(h is not None for h in histograms):
+            second = LatencyHistogram()
+            for histogram in histograms:
+                assert histogram is not None
+                second.merge(histogram)
+            self._overall.merge(second)
+            p50, p90, p99 = second.percentiles_s((50, 90, 99))
+            max_us = second.max_us
+            overall = self._overall.percentiles_s(OVERALL_PERCENTILES)
+            merged.update(
+                n=second.count,
+                p50_s=p50,
+                p90_s=p90,
+                p99_s=p99,
+                max_s=None if max_us is None else max_us / 1e6,
+                **dict(zip(OVERALL_LATENCY_COLUMNS.values(), overall, strict=True)),
+            )
+        for key in _SERVER_COLUMNS:
+            merged[key] = rows[0].get(key) if has_first else None
+        for key in _CLIENT_COLUMNS:
+            merged[key] = max((row[key] for row in rows if row.get(key) is not None), default=None)
+        return merged
+
+
+def merged_result(
+    parts: Sequence[Result], histogram: LatencyHistogram | None, connections: Sequence[int]
+) -> Result:
+    """The generators' results as one: counts, bytes and rates summed (they ran at once),
+    the longest duration, latency from their merged `histogram` (min, max, mean and sd
+    pooled from theirs); connect and TTFB pooled by connections."""
+    first = parts[0]
+    requests = Requests(
+        **{f.name: _sum([getattr(p.requests, f.name) for p in parts]) for f in fields(Requests)}
+    )
+    traffic = Traffic(
+        **{f.name: _sum([getattr(p.traffic, f.name) for p in parts]) for f in fields(Traffic)}
+    )
+    weights = [float(p.requests.succeeded or p.requests.done or 0) for p in parts]
+    latency = _pooled([p.latency for p in parts], weights)
+    if histogram is not None and histogram.count:
+        latency = _with_percentiles(latency, histogram)
+    return Result(
+        tool=first.tool,
+        tool_version=first.tool_version,
+        protocol=next((p.protocol for p in parts if p.protocol), None),
+        duration_s=max((p.duration_s for p in parts if p.duration_s is not None), default=None),
+        rps=_sum([p.rps for p in parts]),
+        bytes_per_s=_sum([p.bytes_per_s for p in parts]),
+        requests=requests,
+        status=_sum_maps([p.status for p in parts]),
+        traffic=traffic,
+        latency=latency,
+        connect=_pooled([p.connect for p in parts], [float(c) for c in connections]),
+        ttfb=_pooled([p.ttfb for p in parts], [float(c) for c in connections]),
+        errors=_sum_maps([p.errors for p in parts]),
+        tls=next((p.tls for p in parts if p.tls), None),
+    )
+
+
+def _with_percentiles(latency: Distribution | None, histogram: LatencyHistogram) -> Distribution:
+    whole = histogram.distribution()
+    if latency is None:
+        return whole
+    return Distribution(
+        latency.min_s, latency.max_s, latency.mean_s, latency.sd_s, dict(whole.percentiles)
+    )
+
+
+def _pooled(parts: Sequence[Distribution | None], weights: Sequence[float]) -> Distribution | None:
+    """min, max, mean and sd of the union of the parts, each part `weights` values; no
+    percentiles (those cannot be pooled). None when a part has none."""
+    if not parts or any(p is None for p in parts):
+        return None
+    known = [(p, w) for p, w in zip(parts, weights, strict=True) if p is not None and w > 0]
+    total = sum(w for _, w in known)
+    mins = [p.min_s for p, _ in known if p.min_s is not None]
+    maxes = [p.max_s for p, _ in known if p.max_s is not None]
+    mean = sd = None
+    if total and all(p.mean_s is not None for p, _ in known):
+        mean = sum((p.mean_s or 0.0) * w for p, w in known) / total
+        if all(p.sd_s is not None for p, _ in known):
+            # Within-part variance plus the spread of the part means.
+            variance = sum(
+                w * ((p.sd_s or 0.0) ** 2 + ((p.mean_s or 0.0) - mean) ** 2) for p, w in known
+            )
+            sd = math.sqrt(variance / total)
+    return Distribution(
+        min_s=min(mins, default=None),
+        max_s=max(maxes, default=None),
+        mean_s=mean,
+        sd_s=sd,
+        resolution_s=next((p.resolution_s for p, _ in known if p.resolution_s), None),
+    )
+
+
+def _sum(values: Sequence[T | None]) -> T | None:
+    present = [v for v in values if v is not None]
+    if not present:
+        return None
+    total: Any = 0
+    for value in present:
+        total += value
+    return total  # type: ignore[no-any-return]
+
+
+def _sum_maps(maps: Sequence[Mapping[str, int]]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for counts in maps:
+        for key, value in counts.items():
+            out[key] = out.get(key, 0) + value
+    return out
