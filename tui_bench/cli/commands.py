@@ -25,6 +25,7 @@ from tui_bench.analysis.significance import (
 from tui_bench.analysis.sweep_points import latency_keys, run_values
 from tui_bench.analysis.thresholds import Threshold, evaluate, parse_slo, parse_threshold
 from tui_bench.cli.args import check_interval, label_parser
+from tui_bench.cli.history import print_history
 from tui_bench.cli.progress import ProgressPrinter, summary_text
 from tui_bench.engine.controller import EngineOptions
 from tui_bench.engine.events import Event, RunFinished, RunWarning
@@ -261,6 +262,16 @@ def load_side(ref: str) -> Side:
     """`SESSION` or `SESSION@POINT` (a file, an id or an id prefix) as a side to compare."""
     name, point = split_ref(ref, lambda text: Path(text).expanduser().is_file())
     return side_of(store.load(name), point)
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    history = print_history(args)
+    if history is None:
+        return 0
+    from tui_bench.ui.launch import UiOptions, run_history
+
+    code, _ = asyncio.run(run_history(history, UiOptions.from_args(args)))
+    return code
 
 
 def cmd_import(args: argparse.Namespace) -> int:

@@ -61,3 +61,11 @@ class OpenCompare(Message):
         super().__init__()
         self.a = a
         self.b = b
+
+
+class OpenHistory(Message):
+    """Open the history of the benchmark named `name`."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.name = name
