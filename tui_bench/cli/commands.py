@@ -60,7 +60,7 @@ from tui_bench.runners.tools import Tool, find_tool
 from tui_bench.spec import TOOLS, RunSpec
 from tui_bench.storage import store
 from tui_bench.storage.atomic import write_new
-from tui_bench.storage.catalog import session_row
+from tui_bench.storage.index import indexed
 from tui_bench.validity import of_session
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
@@ -320,12 +320,10 @@ def cmd_plot(args: argparse.Namespace) -> int:
 
 
 def cmd_sessions(args: argparse.Namespace) -> int:
-    entries = store.list_sessions()
+    entries = indexed()
     if args.json:
         rows = [
-            session_row(e.session) | {"path": str(e.path)}
-            if e.session
-            else {"path": str(e.path), "error": e.error}
+            {**e.head, "path": str(e.path)} if e.head else {"path": str(e.path), "error": e.error}
             for e in entries
         ]
         _print(orjson.dumps(rows).decode())
@@ -336,10 +334,10 @@ def cmd_sessions(args: argparse.Namespace) -> int:
     header = ("id", "status", "validity", "tool", "url", "c", "req/s", "p99", "tags")
     table = [header]
     for entry in entries:
-        if entry.session is None:
+        row = entry.head
+        if row is None:
             table.append((entry.path.name, "unreadable", "", "", entry.error or "", "", "", "", ""))
             continue
-        row = session_row(entry.session)
         table.append(
             (
                 row["id"],

@@ -109,11 +109,17 @@ def _range(low: float | None, high: float | None, fmt: Callable[[float | None], 
     return f"{fmt(low)}–{fmt(high)}"
 
 
-def step_line(history: History, step: Step) -> str:
-    """One change point in words: its size, the levels and the runs either side."""
+def step_line(history: History, step: Step, *, short: bool = False) -> str:
+    """One change point in words: its size, the levels and the runs either side (`short`:
+    the first run of the new level by its date alone, for a screen that lists the runs)."""
     before, after = history.runs[step.before_run], history.runs[step.after_run]
     fmt = fmt_count if step.metric == "rps" else fmt_seconds
     where = f" at {step.point}" if step.point else ""
+    if short:
+        return (
+            f"{fmt_step(step)}{where}: {fmt(step.before)} → {fmt(step.after)} from "
+            f"{when(after.started)} ({step.runs_before} runs before, {step.runs_after} after)"
+        )
     return (
         f"{fmt_step(step)}{where}: {fmt(step.before)} → {fmt(step.after)} (medians), "
         f"between {when(before.started)} {before.id} and {when(after.started)} {after.id}; "

@@ -54,11 +54,13 @@ def index_path(directory: Path) -> Path:
     return Path(cache) / "tuibench" / "index" / f"{key}.json"
 
 
-def indexed(directory: Path | None = None) -> list[Indexed]:
-    """Every session file of `directory`, newest first (by name, as `list_sessions`), from
-    the index where the file has not changed since it was read."""
+def indexed(directory: Path | None = None, newest: int | None = None) -> list[Indexed]:
+    """Every session file of `directory` (or the `newest` ones alone), newest first (by
+    name, as `list_sessions`), from the index where the file has not changed since it was
+    read."""
     directory = directory or sessions_dir()
-    recover_abandoned(directory)
+    if newest is None:
+        recover_abandoned(directory)
     if not directory.is_dir():
         return []
     where = index_path(directory)
@@ -67,6 +69,8 @@ def indexed(directory: Path | None = None) -> list[Indexed]:
     changed = False
     with os.scandir(directory) as found:
         files = [f for f in found if f.name.endswith(SESSION_SUFFIX) and f.is_file()]
+    if newest is not None:
+        files = sorted(files, key=lambda f: f.name, reverse=True)[:newest]
     for file in files:
         stat = file.stat()
         stamp = [stat.st_size, stat.st_mtime_ns]
@@ -75,7 +79,7 @@ def indexed(directory: Path | None = None) -> list[Indexed]:
             entry = {"stamp": stamp, **_read(Path(file.path))}
             changed = True
         entries[file.name] = entry
-    if changed or len(entries) != len(known):
+    if newest is None and (changed or len(entries) != len(known)):
         _write_index(where, entries)
     return [
         Indexed(directory / name, entry.get("head"), entry.get("facts"), entry.get("error"))
@@ -83,9 +87,9 @@ def indexed(directory: Path | None = None) -> list[Indexed]:
     ]
 
 
-def indexed_rows(directory: Path | None = None) -> list[SessionRow]:
+def indexed_rows(directory: Path | None = None, newest: int | None = None) -> list[SessionRow]:
     """The rows of the sessions browser and `tuibench sessions`, through the index."""
-    return [entry.row for entry in indexed(directory)]
+    return [entry.row for entry in indexed(directory, newest)]
 
 
 def _read(path: Path) -> dict[str, Any]:

@@ -13,12 +13,11 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
-from tui_bench.analysis.history import History
+from tui_bench.analysis.history import METHOD, History
 from tui_bench.report.history_report import (
     HEADS,
     NUMERIC,
     Row,
-    method_line,
     rows,
     shown_columns,
     step_line,
@@ -40,7 +39,7 @@ class HistoryScreen(Screen[None]):
     HistoryScreen #headline { height: 1; padding: 0 1; background: $boost; }
     HistoryScreen #charts { height: 2fr; min-height: 9; }
     HistoryScreen #runs { height: 3fr; }
-    HistoryScreen #steps { height: auto; max-height: 6; padding: 0 1; }
+    HistoryScreen #steps { height: auto; max-height: 5; padding: 0 1; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("question_mark", "help", "Help", key_display="?", tooltip="this help"),
@@ -84,11 +83,11 @@ class HistoryScreen(Screen[None]):
                 note = Text("── invalid ──", "italic dim")
                 table.add_row(note, *(Text("") for _ in keys[1:]), key=APART)
             table.add_row(*(self._cell(row, key, tones) for key in keys), key=str(i))
-        steps = [step_line(self.history, s) for s in self.history.steps] or ["none found"]
-        text = Text(method_line(), "dim")
-        for line in steps:
-            text.append("\n")
-            text.append(line)
+        text = Text(f"change points ({METHOD['name']}, {METHOD['test']}):", "dim")
+        for step in self.history.steps:
+            text.append(f"\n{step_line(self.history, step, short=True)}")
+        if not self.history.steps:
+            text.append(" none found", "dim")
         self.query_one("#steps", Static).update(text)
         if self.rows:
             # The newest run that counts: what the user most likely came to see.

@@ -76,12 +76,12 @@ class HistoryChart(PlotextPlot):
         for i in changed:
             plt.vline(i - 0.5, color=SETUP_COLOUR)
         if changed:
-            legend.append(f"[{hex_of(SETUP_COLOUR)}]│ set-up change[/]")
+            legend.append(f"[{hex_of(SETUP_COLOUR)}]│ set-up[/]")
         steps = [s for s in history.steps if s.metric == metric]
         for step in steps:
             plt.vline(step.after_run - 0.5, color=STEP_COLOUR)
         if steps:
-            legend.append(f"[{hex_of(STEP_COLOUR)}]│ change point[/]")
+            legend.append(f"[{hex_of(STEP_COLOUR)}]│ change[/]")
         if not values:
             values = [v for _, v in invalid]
         if not values:
