@@ -39,7 +39,7 @@ class HistoryScreen(Screen[None]):
     HistoryScreen #headline { height: 1; padding: 0 1; background: $boost; }
     HistoryScreen #charts { height: 2fr; min-height: 9; }
     HistoryScreen #runs { height: 3fr; }
-    HistoryScreen #steps { height: auto; max-height: 5; padding: 0 1; }
+    HistoryScreen #steps { height: 4; padding: 0 1; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("question_mark", "help", "Help", key_display="?", tooltip="this help"),

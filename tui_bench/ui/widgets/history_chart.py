@@ -88,7 +88,10 @@ class HistoryChart(PlotextPlot):
             self.border_subtitle = f"no {METRICS[metric]} measured"
             self.refresh()
             return
-        ticks = nice_ticks(min(values), max(values), most=4)
+        # One tick label every other row and every dozen columns or so: more would crowd,
+        # and plotext drops crowded labels by its own rounding.
+        rows, columns = max(self.size.height - 4, 2), max(self.size.width - 8, 12)
+        ticks = nice_ticks(min(values), max(values), most=max(2, min(4, rows // 2)))
         if invalid:
             # Within the axis of the runs that count: an invalid run's figure (a collapse, a
             # timeout) would squash their trend into a line.
@@ -99,7 +102,10 @@ class HistoryChart(PlotextPlot):
         plt.yticks(ticks, [fmt_compact(t) for t in ticks])
         last = len(history.runs) - 1
         plt.xlim(-0.5, last + 0.5)
-        shown = sorted({0, last, *(i for i in nice_ticks(0, last, most=3) if 0 <= i <= last)})
+        inner = [i for i in nice_ticks(0, last, most=max(2, columns // 12)) if 0 < i < last]
+        # Apart from the last run's tick by a label's width at least.
+        room = last * 8 / columns
+        shown = sorted({0, *(i for i in inner if i >= room and last - i >= room), last})
         plt.xticks(shown, [when(history.runs[int(i)].started)[5:10] for i in shown])
         # The legend lives in the border: plotext's would cover the first runs.
         self.border_subtitle = "  ".join(legend)
