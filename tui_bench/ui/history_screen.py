@@ -23,7 +23,7 @@ from tui_bench.report.history_report import (
     step_line,
     summary_line,
 )
-from tui_bench.ui.messages import ExitStatus, OpenReplay
+from tui_bench.ui.messages import OpenReplay, leave
 from tui_bench.ui.tones import Tones, follow_theme
 from tui_bench.ui.widgets.dialogs import HelpScreen
 from tui_bench.ui.widgets.history_chart import HistoryChart
@@ -122,8 +122,4 @@ class HistoryScreen(Screen[None]):
         self.app.push_screen(HelpScreen(b for b in keys if isinstance(b, Binding)))
 
     def action_leave(self) -> None:
-        if len(self.app.screen_stack) <= 1:
-            app = self.app
-            self.app.exit(app.exit_status() if isinstance(app, ExitStatus) else 0)
-        else:
-            self.dismiss()
+        leave(self)

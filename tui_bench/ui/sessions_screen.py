@@ -23,7 +23,7 @@ from tui_bench.errors import TuibenchError
 from tui_bench.report.export import FORMATS, export_to_file
 from tui_bench.storage import store
 from tui_bench.storage.catalog import SessionRow
-from tui_bench.ui.messages import ExitStatus, OpenCompare, OpenHistory, OpenReplay, OpenRunForm
+from tui_bench.ui.messages import OpenCompare, OpenHistory, OpenReplay, OpenRunForm, leave
 from tui_bench.ui.tones import Tones, follow_theme, tones_of
 from tui_bench.ui.widgets.dialogs import DIALOG_CSS, ConfirmQuit, HelpScreen
 from tui_bench.ui.widgets.session_table import COLUMNS, SessionTable, local_time
@@ -400,8 +400,4 @@ class SessionsScreen(Screen[None]):
             self.action_leave()
 
     def action_leave(self) -> None:
-        if len(self.app.screen_stack) <= 1:
-            app = self.app
-            self.app.exit(app.exit_status() if isinstance(app, ExitStatus) else 0)
-        else:
-            self.dismiss()
+        leave(self)
