@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import sqlite3
 from pathlib import Path
 
-import orjson
 import pytest
 
 from tests.history_sessions import run_doc, save
 from tui_bench.storage import store
 from tui_bench.storage.catalog import rows_of
-from tui_bench.storage.index import index_path, indexed, indexed_rows
+from tui_bench.storage.index import INDEX_VERSION, index_path, indexed, indexed_rows
 
 
 def three(directory: Path) -> list[Path]:
@@ -56,10 +57,15 @@ def test_a_damaged_or_older_index_is_rebuilt(tmp_path: Path) -> None:
     three(tmp_path)
     where = index_path(tmp_path)
     where.parent.mkdir(parents=True)
-    for content in (b"{not json", orjson.dumps({"version": 0, "entries": {"x": 1}})):
-        where.write_bytes(content)
-        assert len(indexed_rows(tmp_path)) == 3
-        assert orjson.loads(where.read_bytes())["version"] != 0
+    where.write_bytes(b"{not a database")
+    assert len(indexed_rows(tmp_path)) == 3
+    with sqlite3.connect(where) as db:
+        db.execute("PRAGMA user_version = 0")
+        db.execute("UPDATE entries SET head = 'garbage'")
+    assert len(indexed_rows(tmp_path)) == 3
+    with contextlib.closing(sqlite3.connect(where)) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == INDEX_VERSION
+        assert db.execute("SELECT COUNT(*) FROM entries").fetchone()[0] == 3
 
 
 def test_an_index_that_cannot_be_written_only_costs_speed(
@@ -69,6 +75,12 @@ def test_an_index_that_cannot_be_written_only_costs_speed(
     blocked = tmp_path / "cache-is-a-file"
     blocked.write_text("")
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))
+    assert len(indexed_rows(tmp_path)) == 3
+
+
+def test_the_newest_alone_for_a_first_screen(tmp_path: Path) -> None:
+    paths = three(tmp_path)
+    assert [row.path for row in indexed_rows(tmp_path, newest=2)] == paths[:0:-1]
     assert len(indexed_rows(tmp_path)) == 3
 
 

@@ -1,26 +1,28 @@
 """An index of the sessions directory: what listing a session needs, kept per file.
 
 The session files stay the truth. The index is a cache in the user's cache directory
-($XDG_CACHE_HOME/tuibench/index/), keyed by file name with the file's size and mtime: a file
-that changed, appeared or went away is read again (or dropped) on the next listing, an index
-that is missing, damaged or of another version is rebuilt, and one that cannot be written
-only costs the next listing its speed. Listing 10,000 sessions then reads one file and stats
-the others, whatever their series hold.
+($XDG_CACHE_HOME/tuibench/index/, one SQLite file per sessions directory), keyed by file name
+with the file's size and mtime: a file that changed or appeared is read again on the next
+listing and one that went away is dropped; an index that is damaged or of another version is
+rebuilt, and one that cannot be opened or written only costs the listing its speed. Listing
+10,000 sessions then stats the files and reads one small row each, whatever their series
+hold; the newest few are read alone for a first screen.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
-from collections.abc import Mapping
-from dataclasses import dataclass
+import sqlite3
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import orjson
 
 from tui_bench.errors import SessionError
-from tui_bench.storage.atomic import write_atomic
 from tui_bench.storage.catalog import SessionRow, row_from_head, session_row, unreadable_row
 from tui_bench.storage.history_facts import history_facts
 from tui_bench.storage.session import parse
@@ -28,6 +30,10 @@ from tui_bench.storage.store import SESSION_SUFFIX, recover_abandoned, sessions_
 
 # Bump when what an entry holds changes: every index is then rebuilt.
 INDEX_VERSION = 1
+_SCHEMA = (
+    "CREATE TABLE entries (name TEXT PRIMARY KEY, size INTEGER, mtime_ns INTEGER,"
+    " head BLOB, facts BLOB, error TEXT)"
+)
 
 
 @dataclass(frozen=True)
@@ -37,8 +43,16 @@ class Indexed:
 
     path: Path
     head: Mapping[str, Any] | None
-    facts: Mapping[str, Any] | None
     error: str | None = None
+    # The facts as JSON: decoded only by what reads them (a history), not by a listing.
+    facts_json: bytes | None = field(default=None, repr=False)
+
+    @property
+    def facts(self) -> Mapping[str, Any] | None:
+        if self.facts_json is None:
+            return None
+        facts: Mapping[str, Any] = orjson.loads(self.facts_json)
+        return facts
 
     @property
     def row(self) -> SessionRow:
@@ -51,7 +65,7 @@ def index_path(directory: Path) -> Path:
     """Where the index of `directory` is kept: one per sessions directory."""
     cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     key = hashlib.sha256(str(directory.expanduser().absolute()).encode()).hexdigest()[:16]
-    return Path(cache) / "tuibench" / "index" / f"{key}.json"
+    return Path(cache) / "tuibench" / "index" / f"{key}.sqlite"
 
 
 def indexed(directory: Path | None = None, newest: int | None = None) -> list[Indexed]:
@@ -63,28 +77,34 @@ def indexed(directory: Path | None = None, newest: int | None = None) -> list[In
         recover_abandoned(directory)
     if not directory.is_dir():
         return []
-    where = index_path(directory)
-    known = _read_index(where)
-    entries: dict[str, Any] = {}
-    changed = False
     with os.scandir(directory) as found:
         files = [f for f in found if f.name.endswith(SESSION_SUFFIX) and f.is_file()]
+    files.sort(key=lambda f: f.name, reverse=True)
     if newest is not None:
-        files = sorted(files, key=lambda f: f.name, reverse=True)[:newest]
-    for file in files:
-        stat = file.stat()
-        stamp = [stat.st_size, stat.st_mtime_ns]
-        entry = known.get(file.name)
-        if entry is None or entry.get("stamp") != stamp:
-            entry = {"stamp": stamp, **_read(Path(file.path))}
-            changed = True
-        entries[file.name] = entry
-    if newest is None and (changed or len(entries) != len(known)):
-        _write_index(where, entries)
-    return [
-        Indexed(directory / name, entry.get("head"), entry.get("facts"), entry.get("error"))
-        for name, entry in sorted(entries.items(), reverse=True)
-    ]
+        files = files[:newest]
+    with _index(directory) as db:
+        known = _known(db, None if newest is None else [f.name for f in files])
+        out: list[Indexed] = []
+        fresh: list[tuple[Any, ...]] = []
+        for file in files:
+            stat = file.stat()
+            entry = known.get(file.name)
+            if entry is None or entry[:2] != (stat.st_size, stat.st_mtime_ns):
+                head, facts, error = _read(Path(file.path))
+                entry = (stat.st_size, stat.st_mtime_ns, head, facts, error)
+                fresh.append((file.name, *entry))
+            _, _, head, facts, error = entry
+            out.append(
+                Indexed(
+                    directory / file.name,
+                    orjson.loads(head) if head else None,
+                    error,
+                    facts,
+                )
+            )
+        gone = set(known) - {f.name for f in files} if newest is None else set()
+        _update(db, fresh, gone)
+    return out
 
 
 def indexed_rows(directory: Path | None = None, newest: int | None = None) -> list[SessionRow]:
@@ -92,32 +112,75 @@ def indexed_rows(directory: Path | None = None, newest: int | None = None) -> li
     return [entry.row for entry in indexed(directory, newest)]
 
 
-def _read(path: Path) -> dict[str, Any]:
+def _read(path: Path) -> tuple[bytes | None, bytes | None, str | None]:
+    """(headline, history facts) as JSON, or why the file cannot be read."""
     try:
         session = parse(path.read_bytes(), str(path))
-        return {"head": session_row(session), "facts": history_facts(session)}
+        return orjson.dumps(session_row(session)), orjson.dumps(history_facts(session)), None
     except (SessionError, OSError) as exc:
-        return {"error": str(exc)}
+        return None, None, str(exc)
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         # A document that passes the checks but not the reading: listed as damaged.
-        return {"error": f"{path}: session file is damaged ({exc.__class__.__name__})"}
+        return None, None, f"{path}: session file is damaged ({exc.__class__.__name__})"
 
 
-def _read_index(where: Path) -> dict[str, Any]:
+@contextlib.contextmanager
+def _index(directory: Path) -> Iterator[sqlite3.Connection | None]:
+    """The index of `directory`, made or rebuilt as needed; None when it cannot be had."""
+    where = index_path(directory)
+    db = None
+    for _ in range(2):
+        try:
+            where.parent.mkdir(parents=True, exist_ok=True)
+            db = sqlite3.connect(where, timeout=2)
+            if db.execute("PRAGMA user_version").fetchone()[0] != INDEX_VERSION:
+                db.execute("DROP TABLE IF EXISTS entries")
+                db.execute(_SCHEMA)
+                db.execute(f"PRAGMA user_version = {INDEX_VERSION}")
+                db.commit()
+            break
+        except sqlite3.DatabaseError:
+            # Not a database (damaged, or something else at that path): start it again.
+            if db is not None:
+                db.close()
+            db = None
+            with contextlib.suppress(OSError):
+                where.unlink()
+        except (sqlite3.Error, OSError):
+            db = None
+            break
     try:
-        data = orjson.loads(where.read_bytes())
-    except (OSError, orjson.JSONDecodeError):
-        return {}
-    if not isinstance(data, dict) or data.get("version") != INDEX_VERSION:
-        return {}
-    entries = data.get("entries")
-    return entries if isinstance(entries, dict) else {}
+        yield db
+    finally:
+        if db is not None:
+            db.close()
 
 
-def _write_index(where: Path, entries: Mapping[str, Any]) -> None:
+def _known(db: sqlite3.Connection | None, names: Sequence[str] | None) -> dict[str, Any]:
+    """name -> (size, mtime_ns, head, facts, error) of the index, for `names` or all."""
+    if db is None:
+        return {}
+    query = "SELECT name, size, mtime_ns, head, facts, error FROM entries"
     try:
-        where.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(where, orjson.dumps({"version": INDEX_VERSION, "entries": entries}))
-    except OSError:
-        # A read-only cache: the listing is right, only slower the next time.
+        if names is None:
+            found = db.execute(query).fetchall()
+        elif not names:
+            found = []
+        else:
+            marks = ",".join("?" * len(names))
+            found = db.execute(f"{query} WHERE name IN ({marks})", list(names)).fetchall()
+    except sqlite3.Error:
+        return {}
+    return {name: tuple(rest) for name, *rest in found}
+
+
+def _update(db: sqlite3.Connection | None, fresh: list[tuple[Any, ...]], gone: set[str]) -> None:
+    if db is None or not (fresh or gone):
+        return
+    try:
+        with db:
+            db.executemany("INSERT OR REPLACE INTO entries VALUES (?, ?, ?, ?, ?, ?)", fresh)
+            db.executemany("DELETE FROM entries WHERE name = ?", [(name,) for name in gone])
+    except sqlite3.Error:
+        # Locked by another tuibench, or a read-only cache: the listing is right anyway.
         pass
