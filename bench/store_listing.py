@@ -114,7 +114,8 @@ def main() -> None:
         parse_all = timed(lambda d=directory: rows_of(store.list_sessions(d)))
         first = statistics.median(first_row_s(directory)[0] for _ in range(args.rounds))
         history = statistics.median(
-            timed(lambda d=directory: history_of("bench-7", indexed(d))) for _ in range(args.rounds)
+            timed(lambda d=directory: history_of("bench-7", indexed(d, named="bench-7")))
+            for _ in range(args.rounds)
         )
         print(
             f"{label:<28} {size:>6.0f} {build:>11.3f}s {listing:>8.3f}s {parse_all:>9.3f}s "

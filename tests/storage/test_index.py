@@ -84,5 +84,15 @@ def test_the_newest_alone_for_a_first_screen(tmp_path: Path) -> None:
     assert len(indexed_rows(tmp_path)) == 3
 
 
+def test_one_benchmark_alone_for_its_history(tmp_path: Path) -> None:
+    three(tmp_path)
+    other = save(tmp_path, run_doc("other", 9, 1.0, 1.0))
+    assert [e.path for e in indexed(tmp_path, named="other")] == [other]
+    # The same from the index, once every file is in it.
+    assert [e.path for e in indexed(tmp_path, named="other")] == [other]
+    assert len(indexed(tmp_path, named="api")) == 3
+    assert indexed(tmp_path, named="nope") == []
+
+
 def test_no_directory_no_rows(tmp_path: Path) -> None:
     assert indexed_rows(tmp_path / "missing") == []

@@ -25,7 +25,7 @@ def print_history(args: argparse.Namespace) -> History | None:
     fmt = "json" if args.json else args.format
     if args.output and fmt is None:
         raise UsageError("-o needs --format json, csv or md")
-    history = history_of(args.name, indexed())
+    history = history_of(args.name, indexed(named=args.name))
     if fmt is not None:
         text = history_export(history, fmt)
         if args.output:

@@ -30,9 +30,11 @@ from tui_bench.storage.store import SESSION_SUFFIX, recover_abandoned, sessions_
 
 # Bump when what an entry holds changes: every index is then rebuilt.
 INDEX_VERSION = 1
+# `bench` is the session's --name: a history reads the entries of one benchmark alone.
 _SCHEMA = (
     "CREATE TABLE entries (name TEXT PRIMARY KEY, size INTEGER, mtime_ns INTEGER,"
-    " head BLOB, facts BLOB, error TEXT)"
+    " head BLOB, facts BLOB, error TEXT, bench TEXT)",
+    "CREATE INDEX entries_bench ON entries (bench)",
 )
 
 
@@ -68,10 +70,12 @@ def index_path(directory: Path) -> Path:
     return Path(cache) / "tuibench" / "index" / f"{key}.sqlite"
 
 
-def indexed(directory: Path | None = None, newest: int | None = None) -> list[Indexed]:
-    """Every session file of `directory` (or the `newest` ones alone), newest first (by
-    name, as `list_sessions`), from the index where the file has not changed since it was
-    read."""
+def indexed(
+    directory: Path | None = None, newest: int | None = None, *, named: str | None = None
+) -> list[Indexed]:
+    """Every session file of `directory` (or the `newest` ones alone, or those whose
+    --name is `named`), newest first (by name, as `list_sessions`), from the index where the
+    file has not changed since it was read."""
     directory = directory or sessions_dir()
     if newest is None:
         recover_abandoned(directory)
@@ -82,28 +86,34 @@ def indexed(directory: Path | None = None, newest: int | None = None) -> list[In
     files.sort(key=lambda f: f.name, reverse=True)
     if newest is not None:
         files = files[:newest]
+    wanted = None if newest is None else [f.name for f in files]
     with _index(directory) as db:
-        known = _known(db, None if newest is None else [f.name for f in files])
-        out: list[Indexed] = []
-        fresh: list[tuple[Any, ...]] = []
+        stamps = _stamps(db, wanted)
+        fresh: dict[str, tuple[Any, ...]] = {}
         for file in files:
             stat = file.stat()
-            entry = known.get(file.name)
-            if entry is None or entry[:2] != (stat.st_size, stat.st_mtime_ns):
-                head, facts, error = _read(Path(file.path))
-                entry = (stat.st_size, stat.st_mtime_ns, head, facts, error)
-                fresh.append((file.name, *entry))
-            _, _, head, facts, error = entry
-            out.append(
-                Indexed(
-                    directory / file.name,
-                    orjson.loads(head) if head else None,
-                    error,
-                    facts,
-                )
-            )
-        gone = set(known) - {f.name for f in files} if newest is None else set()
+            if stamps.get(file.name) != (stat.st_size, stat.st_mtime_ns):
+                fresh[file.name] = (stat.st_size, stat.st_mtime_ns, *_read(Path(file.path)))
+        gone = set(stamps) - {f.name for f in files} if newest is None else set()
         _update(db, fresh, gone)
+        if db is None:
+            # No index to ask: every file is read.
+            unread = [f for f in files if f.name not in fresh]
+            fresh |= {f.name: (0, 0, *_read(Path(f.path))) for f in unread}
+        else:
+            # What was just read wins over the index, should writing it have failed.
+            fresh = _entries(db, wanted, named) | fresh
+    out = []
+    for file in files:
+        entry = fresh.get(file.name)
+        if entry is None:
+            continue  # another benchmark's
+        _, _, head, facts, error, bench = entry
+        if named is not None and bench != named:
+            continue
+        out.append(
+            Indexed(directory / file.name, orjson.loads(head) if head else None, error, facts)
+        )
     return out
 
 
@@ -112,16 +122,17 @@ def indexed_rows(directory: Path | None = None, newest: int | None = None) -> li
     return [entry.row for entry in indexed(directory, newest)]
 
 
-def _read(path: Path) -> tuple[bytes | None, bytes | None, str | None]:
-    """(headline, history facts) as JSON, or why the file cannot be read."""
+def _read(path: Path) -> tuple[bytes | None, bytes | None, str | None, str | None]:
+    """(headline, history facts) as JSON and the --name, or why the file cannot be read."""
     try:
         session = parse(path.read_bytes(), str(path))
-        return orjson.dumps(session_row(session)), orjson.dumps(history_facts(session)), None
+        head, facts = session_row(session), history_facts(session)
+        return orjson.dumps(head), orjson.dumps(facts), None, session.name
     except (SessionError, OSError) as exc:
-        return None, None, str(exc)
+        return None, None, str(exc), None
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         # A document that passes the checks but not the reading: listed as damaged.
-        return None, None, f"{path}: session file is damaged ({exc.__class__.__name__})"
+        return None, None, f"{path}: session file is damaged ({exc.__class__.__name__})", None
 
 
 @contextlib.contextmanager
@@ -135,7 +146,8 @@ def _index(directory: Path) -> Iterator[sqlite3.Connection | None]:
             db = sqlite3.connect(where, timeout=2)
             if db.execute("PRAGMA user_version").fetchone()[0] != INDEX_VERSION:
                 db.execute("DROP TABLE IF EXISTS entries")
-                db.execute(_SCHEMA)
+                for statement in _SCHEMA:
+                    db.execute(statement)
                 db.execute(f"PRAGMA user_version = {INDEX_VERSION}")
                 db.commit()
             break
@@ -156,31 +168,55 @@ def _index(directory: Path) -> Iterator[sqlite3.Connection | None]:
             db.close()
 
 
-def _known(db: sqlite3.Connection | None, names: Sequence[str] | None) -> dict[str, Any]:
-    """name -> (size, mtime_ns, head, facts, error) of the index, for `names` or all."""
-    if db is None:
-        return {}
-    query = "SELECT name, size, mtime_ns, head, facts, error FROM entries"
-    try:
-        if names is None:
-            found = db.execute(query).fetchall()
-        elif not names:
-            found = []
-        else:
-            marks = ",".join("?" * len(names))
-            found = db.execute(f"{query} WHERE name IN ({marks})", list(names)).fetchall()
-    except sqlite3.Error:
-        return {}
+def _stamps(db: sqlite3.Connection | None, names: Sequence[str] | None) -> dict[str, Any]:
+    """name -> (size, mtime_ns) of the files the index knows, of `names` or all."""
+    found = _select(db, "name, size, mtime_ns", names)
+    return {name: (size, mtime) for name, size, mtime in found}
+
+
+def _entries(
+    db: sqlite3.Connection | None, names: Sequence[str] | None, bench: str | None
+) -> dict[str, tuple[Any, ...]]:
+    """name -> (size, mtime_ns, head, facts, error, bench) of `names`, or of benchmark
+    `bench`, or all."""
+    columns = "name, size, mtime_ns, head, facts, error, bench"
+    found = _select(db, columns, names, bench)
     return {name: tuple(rest) for name, *rest in found}
 
 
-def _update(db: sqlite3.Connection | None, fresh: list[tuple[Any, ...]], gone: set[str]) -> None:
+def _select(
+    db: sqlite3.Connection | None,
+    columns: str,
+    names: Sequence[str] | None,
+    bench: str | None = None,
+) -> list[Any]:
+    if db is None or names == []:
+        return []
+    query = f"SELECT {columns} FROM entries"
+    try:
+        if names is not None:
+            marks = ",".join("?" * len(names))
+            return db.execute(f"{query} WHERE name IN ({marks})", list(names)).fetchall()
+        if bench is not None:
+            return db.execute(f"{query} WHERE bench = ?", (bench,)).fetchall()
+        return db.execute(query).fetchall()
+    except sqlite3.Error:
+        return []
+
+
+def _update(
+    db: sqlite3.Connection | None, fresh: Mapping[str, tuple[Any, ...]], gone: set[str]
+) -> None:
+    """Write what was read again and drop what went away."""
     if db is None or not (fresh or gone):
         return
     try:
         with db:
-            db.executemany("INSERT OR REPLACE INTO entries VALUES (?, ?, ?, ?, ?, ?)", fresh)
+            db.executemany(
+                "INSERT OR REPLACE INTO entries VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(name, *entry) for name, entry in fresh.items()],
+            )
             db.executemany("DELETE FROM entries WHERE name = ?", [(name,) for name in gone])
     except sqlite3.Error:
-        # Locked by another tuibench, or a read-only cache: the listing is right anyway.
+        # Locked by another tuibench, or a read-only cache: the entries read are right.
         pass

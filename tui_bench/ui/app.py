@@ -233,7 +233,7 @@ class TuibenchApp(App[int]):
         from tui_bench.ui.history_screen import HistoryScreen
 
         def read() -> History:
-            return history_of(message.name, indexed(self.sessions_dir))
+            return history_of(message.name, indexed(self.sessions_dir, named=message.name))
 
         try:
             # Every session's entry is read (from the index): never on the event loop.
