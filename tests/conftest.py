@@ -49,9 +49,11 @@ def sessions(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 @pytest.fixture(autouse=True)
 def user_config(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every test gets an empty config dir: the user's themes and remembered runs must
-    neither change a test nor be changed by one."""
+    """Every test gets an empty config and cache dir: the user's themes, remembered runs and
+    sessions index must neither change a test nor be changed by one."""
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("config")))
+    # The sessions index is a cache: each test builds its own.
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
 
 
 @pytest.fixture(scope="session")

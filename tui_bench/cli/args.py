@@ -124,6 +124,7 @@ def build_parser() -> Parser:
     add_ui_options(compare)
 
     add_baseline_command(commands.add_parser("baseline", help="pin a baseline: NAME@baseline"))
+    add_history_parser(commands)
 
     sessions = commands.add_parser("sessions", help="list saved sessions")
     sessions.add_argument("--json", action="store_true")
@@ -355,6 +356,39 @@ def check_interval(value: float) -> float:
     if not 0.1 <= value <= 10:
         raise UsageError(f"--interval {value:g}: must be between 0.1 and 10 seconds")
     return value
+
+
+HISTORY_DESCRIPTION = """\
+Every saved session of one benchmark (the sessions run with --name NAME), oldest first:
+req/s and p99 of each run (of each point, the median of its runs and their range, for
+sweeps), the set-up changes between runs, and the change points: the runs where the level
+of req/s or p99 changed (PELT, then Welch's t-test between the levels). Invalid runs are
+listed apart and left out of the trend and the change points. On a terminal it opens the
+history screen; --headless (or a pipe) prints the table.
+"""
+
+
+def add_history_parser(commands: Any) -> None:
+    """The `history` command on the subparsers `commands`."""
+    history = commands.add_parser(
+        "history",
+        help="every run of one benchmark (--name) over time, with its change points",
+        description=HISTORY_DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    history.add_argument("name", metavar="NAME", help="the benchmark: the --name of its runs")
+    history.add_argument("--json", action="store_true", help="print the history as JSON")
+    history.add_argument(
+        "--format", choices=("json", "csv", "md"), help="print the history in this format"
+    )
+    history.add_argument(
+        "-o", "--output", metavar="FILE", help="with --format: write it there, not to stdout"
+    )
+    history.add_argument("--force", action="store_true", help="with -o: overwrite FILE")
+    history.add_argument(
+        "--headless", action="store_true", help="print the table instead of opening the screen"
+    )
+    add_ui_options(history)
 
 
 PLOT_DESCRIPTION = """\

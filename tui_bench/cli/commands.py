@@ -22,6 +22,7 @@ from tui_bench.analysis.thresholds import Threshold, evaluate, parse_slo, parse_
 from tui_bench.cli.args import check_interval, label_parser
 from tui_bench.cli.baseline import BaselineAsk, asked_baseline, gate_compare, judge_new, say
 from tui_bench.cli.baseline import cmd_baseline as cmd_baseline
+from tui_bench.cli.history import print_history
 from tui_bench.cli.progress import ProgressPrinter, summary_text
 from tui_bench.engine.controller import EngineOptions
 from tui_bench.engine.events import Event, RunFinished, RunWarning
@@ -67,7 +68,7 @@ from tui_bench.runners.tools import Tool, find_tool
 from tui_bench.spec import TOOLS, RunSpec
 from tui_bench.storage import store
 from tui_bench.storage.atomic import write_new
-from tui_bench.storage.catalog import session_row
+from tui_bench.storage.index import indexed
 from tui_bench.validity import of_session
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
@@ -342,6 +343,16 @@ def load_side(ref: str) -> Side:
     return side_of(store.load_path(located.path), located.point)
 
 
+def cmd_history(args: argparse.Namespace) -> int:
+    history = print_history(args)
+    if history is None:
+        return 0
+    from tui_bench.ui.launch import UiOptions, run_history
+
+    code, _ = asyncio.run(run_history(history, UiOptions.from_args(args)))
+    return code
+
+
 def cmd_import(args: argparse.Namespace) -> int:
     path = Path(args.file)
     try:
@@ -399,12 +410,10 @@ def write_output(args: argparse.Namespace, text: str, what: str) -> None:
 
 
 def cmd_sessions(args: argparse.Namespace) -> int:
-    entries = store.list_sessions()
+    entries = indexed()
     if args.json:
         rows = [
-            session_row(e.session) | {"path": str(e.path)}
-            if e.session
-            else {"path": str(e.path), "error": e.error}
+            {**e.head, "path": str(e.path)} if e.head else {"path": str(e.path), "error": e.error}
             for e in entries
         ]
         _print(orjson.dumps(rows).decode())
@@ -415,10 +424,10 @@ def cmd_sessions(args: argparse.Namespace) -> int:
     header = ("id", "status", "validity", "tool", "url", "c", "req/s", "p99", "tags")
     table = [header]
     for entry in entries:
-        if entry.session is None:
+        row = entry.head
+        if row is None:
             table.append((entry.path.name, "unreadable", "", "", entry.error or "", "", "", "", ""))
             continue
-        row = session_row(entry.session)
         table.append(
             (
                 row["id"],

@@ -5,7 +5,7 @@ The CLI's `sessions` command and the TUI's session tables read the same rows.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -110,10 +110,20 @@ class SessionRow:
 
 def row_of(entry: SessionEntry) -> SessionRow:
     if entry.session is None:
-        return SessionRow(entry.path, entry.path.stem, UNREADABLE, error=_reason(entry))
-    head = session_row(entry.session)
+        return unreadable_row(entry.path, entry.error)
+    return row_from_head(entry.path, session_row(entry.session))
+
+
+def unreadable_row(path: Path, error: str | None) -> SessionRow:
+    # Store errors start with the file's path, which the row already carries.
+    reason = (error or "cannot be read").removeprefix(f"{path}: ")
+    return SessionRow(path, path.stem, UNREADABLE, error=reason)
+
+
+def row_from_head(path: Path, head: Mapping[str, Any]) -> SessionRow:
+    """A row from a session's headline (`session_row`), as read or as the index keeps it."""
     return SessionRow(
-        path=entry.path,
+        path=path,
         id=head["id"],
         status=head["status"],
         kind=head["kind"],
@@ -133,12 +143,6 @@ def row_of(entry: SessionEntry) -> SessionRow:
 
 def rows_of(entries: Iterable[SessionEntry]) -> list[SessionRow]:
     return [row_of(entry) for entry in entries]
-
-
-def _reason(entry: SessionEntry) -> str:
-    # Store errors start with the file's path, which the row already carries.
-    reason = entry.error or "cannot be read"
-    return reason.removeprefix(f"{entry.path}: ")
 
 
 SORT_KEYS: dict[str, Callable[[SessionRow], Any]] = {

@@ -22,6 +22,7 @@ from tui_bench.storage.session import Session
 from tui_bench.ui.live_screen import EngineFactory, LiveScreen
 from tui_bench.ui.messages import (
     OpenCompare,
+    OpenHistory,
     OpenReplay,
     OpenRunForm,
     OpenSessions,
@@ -32,6 +33,7 @@ from tui_bench.ui.terminal import TerminalDriver
 from tui_bench.ui.themes import DEFAULT_THEME, load_themes
 
 if TYPE_CHECKING:
+    from tui_bench.analysis.history import History
     from tui_bench.engine.sweep_state import SweepState, SweepTitle
     from tui_bench.request.sweep_settings import SweepSettings
     from tui_bench.ui.sweep_screen import SweepEngineFactory
@@ -224,6 +226,22 @@ class TuibenchApp(App[int]):
             self.notify(str(exc), severity="error", timeout=10)
             return
         await self.push_screen(screen)
+
+    async def on_open_history(self, message: OpenHistory) -> None:
+        from tui_bench.analysis.history import history_of
+        from tui_bench.storage.index import indexed
+        from tui_bench.ui.history_screen import HistoryScreen
+
+        def read() -> History:
+            return history_of(message.name, indexed(self.sessions_dir, named=message.name))
+
+        try:
+            # Every session's entry is read (from the index): never on the event loop.
+            history = await asyncio.to_thread(read)
+        except TuibenchError as exc:
+            self.notify(str(exc), severity="error", timeout=10)
+            return
+        await self.push_screen(HistoryScreen(history))
 
     async def on_open_compare(self, message: OpenCompare) -> None:
         # A sweep of several points asks which point, and waiting on a dialog takes a worker.

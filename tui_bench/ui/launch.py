@@ -32,6 +32,7 @@ from tui_bench.storage.session import Session
 if TYPE_CHECKING:
     from textual.screen import Screen
 
+    from tui_bench.analysis.history import History
     from tui_bench.analysis.significance import Side
     from tui_bench.ui.app import TuibenchApp
     from tui_bench.ui.live_screen import EngineFactory
@@ -227,6 +228,15 @@ async def run_compare(a: Side, b: Side, ui: UiOptions) -> tuple[int, RunFinished
         from tui_bench.ui.compare_screen import CompareScreen
 
         return CompareScreen(a, b)
+
+    return await open_app(ui, first)
+
+
+async def run_history(history: History, ui: UiOptions) -> tuple[int, RunFinished | None]:
+    def first(app: TuibenchApp) -> Screen[None]:
+        from tui_bench.ui.history_screen import HistoryScreen
+
+        return HistoryScreen(history)
 
     return await open_app(ui, first)
 

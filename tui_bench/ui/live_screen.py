@@ -27,7 +27,8 @@ from tui_bench.formats import fmt_bytes, fmt_compact, fmt_seconds
 from tui_bench.report.exit_codes import EXIT_CODES
 from tui_bench.spec import RunSpec
 from tui_bench.storage import store
-from tui_bench.storage.catalog import previous_run, rows_of
+from tui_bench.storage.catalog import previous_run
+from tui_bench.storage.index import indexed_rows
 from tui_bench.storage.refs import Located
 from tui_bench.ui import render
 from tui_bench.ui.baseline_key import BASELINE_KEY, compare_with_baseline
@@ -510,4 +511,4 @@ class LiveScreen(MonitorScreen, DrivingScreen):
 
 
 def _previous_run(current: Path) -> Path | None:
-    return previous_run(rows_of(store.list_sessions(current.parent)), current)
+    return previous_run(indexed_rows(current.parent), current)

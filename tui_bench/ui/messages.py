@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from textual.message import Message
+from textual.screen import Screen
 
 from tui_bench.request.run import RunRequest
 from tui_bench.request.sweep_settings import SweepSettings
@@ -16,6 +17,15 @@ class ExitStatus(Protocol):
     """The app as a screen that may end it sees it: what it returns when it ends."""
 
     def exit_status(self) -> int: ...
+
+
+def leave(screen: Screen[Any]) -> None:
+    """Back to the screen before, or end the app when `screen` is the first."""
+    app = screen.app
+    if len(app.screen_stack) <= 1:
+        app.exit(app.exit_status() if isinstance(app, ExitStatus) else 0)
+    else:
+        screen.dismiss()
 
 
 class StartRun(Message):
@@ -63,3 +73,11 @@ class OpenCompare(Message):
         self.a = a
         self.b = b
         self.a_point = a_point
+
+
+class OpenHistory(Message):
+    """Open the history of the benchmark named `name`."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.name = name

@@ -22,7 +22,7 @@ from tui_bench.errors import TuibenchError
 from tui_bench.report.export import FORMATS, export_to_file
 from tui_bench.storage import store
 from tui_bench.storage.catalog import SessionRow
-from tui_bench.ui.messages import ExitStatus, OpenCompare, OpenReplay, OpenRunForm
+from tui_bench.ui.messages import OpenCompare, OpenHistory, OpenReplay, OpenRunForm, leave
 from tui_bench.ui.tones import Tones, follow_theme, tones_of
 from tui_bench.ui.widgets.dialogs import Confirm, HelpScreen
 from tui_bench.ui.widgets.save_dialog import SaveChoice, SaveDialog
@@ -88,6 +88,9 @@ class SessionsScreen(Screen[None]):
         Binding("S", "reverse", "Reverse", show=False, tooltip="reverse the order"),
         Binding("d", "delete", "Delete", tooltip="delete the session's file (asks first)"),
         Binding("x", "export", "Export", tooltip="export as json, csv or md into a file"),
+        Binding(
+            "h", "history", "History", tooltip="every run of the highlighted benchmark (--name)"
+        ),
         Binding("r", "reload", "Reload", show=False, tooltip="read the sessions again"),
         Binding("n", "new_run", "New run", show=False, tooltip="set up a new run"),
         Binding("question_mark", "help", "Help", key_display="?", tooltip="this help"),
@@ -211,7 +214,7 @@ class SessionsScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Shown but greyed while no row is there to act on.
-        if action in ("mark", "delete", "export"):
+        if action in ("mark", "delete", "export", "history"):
             tables = self.query(SessionTable)
             return True if tables and tables.first().current is not None else None
         return True
@@ -256,6 +259,18 @@ class SessionsScreen(Screen[None]):
 
     def action_reload(self) -> None:
         self.table.reload()
+
+    def action_history(self) -> None:
+        row = self._row("show the history of")
+        if row is None:
+            return
+        if not row.name:
+            self.notify(
+                "this session has no name: a benchmark's history is its runs with one --name",
+                severity="warning",
+            )
+            return
+        self.post_message(OpenHistory(row.name))
 
     def action_new_run(self) -> None:
         self.post_message(OpenRunForm())
@@ -319,8 +334,4 @@ class SessionsScreen(Screen[None]):
             self.action_leave()
 
     def action_leave(self) -> None:
-        if len(self.app.screen_stack) <= 1:
-            app = self.app
-            self.app.exit(app.exit_status() if isinstance(app, ExitStatus) else 0)
-        else:
-            self.dismiss()
+        leave(self)

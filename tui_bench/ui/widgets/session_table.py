@@ -1,12 +1,18 @@
 """A table of saved sessions: all of them in the sessions browser, the latest few elsewhere.
 
-Rows come from `storage.catalog`; the store is read in a thread. The table fits its columns
-to its width: narrow, it drops the columns named in DROP_ORDER, then shortens the name.
+Rows come from `storage.catalog` through the store's index (`storage.index`), read in a
+thread. The table fits its columns to its width: narrow, it drops the columns named in
+DROP_ORDER, then shortens the name.
+
+A DataTable measures every cell of every row it is given, so a store of 10,000 sessions
+would take seconds to show: the table is given the first FIRST_ROWS rows of the listing, and
+MORE_ROWS more whenever the cursor or the view comes near the end of those.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -28,9 +34,9 @@ from tui_bench.storage.catalog import (
     SessionRow,
     filter_rows,
     recent,
-    rows_of,
     sort_rows,
 )
+from tui_bench.storage.index import indexed_rows
 from tui_bench.ui.tones import Tones, follow_theme
 
 
@@ -65,6 +71,13 @@ COMPACT_COLUMNS = ("date", "name", "tool", "rps", "p99", "errors", "validity", "
 DROP_ORDER = ("tags", "url", "m", "tool", "c", "status")
 MIN_NAME_WIDTH = 10
 SCROLLBAR_WIDTH = 2
+FIRST_ROWS = 100
+MORE_ROWS = 500
+# How near the end of the rows given the cursor or the view may come before more are given.
+MARGIN_ROWS = 30
+# The columns fit the newest this many sessions: an older session's longer cell is cut
+# with an ellipsis rather than every cell of the store measured.
+WIDTH_SAMPLE = 200
 MARK_STYLE = "bold reverse"
 
 
@@ -237,6 +250,9 @@ class SessionTable(DataTable[Text]):
         self._layout: dict[str, int] = {}
         self._fitted_width = 0
         self._stamp: int | None = None
+        # How many of `shown_rows` the table holds, and the texts of the rows built so far.
+        self._added = 0
+        self._texts: dict[Path, dict[str, Text]] = {}
 
     def on_mount(self) -> None:
         self.tones = follow_theme(self, self._retone)
@@ -266,8 +282,14 @@ class SessionTable(DataTable[Text]):
 
         def read() -> tuple[int | None, list[SessionRow]]:
             # Stamped before reading: a file added meanwhile makes the next check read again.
-            return _stamp(directory), rows_of(store.list_sessions(directory))
+            return _stamp(directory), indexed_rows(directory)
 
+        if not self.loaded and self.sort_column == "date" and self.descending:
+            # The newest sessions (files are named by their start) before the whole store:
+            # what the first screen shows, while the rest is listed.
+            with contextlib.suppress(TuibenchError, OSError):
+                self.all_rows = await asyncio.to_thread(indexed_rows, directory, FIRST_ROWS)
+                self.refill()
         try:
             # Many files are read and parsed: never on the event loop.
             self._stamp, rows = await asyncio.to_thread(read)
@@ -323,7 +345,7 @@ class SessionTable(DataTable[Text]):
                 self.marks = {k: p for k, p in self.marks.items() if p != row.path}
             self.marks[label] = row.path
         if "mark" in self._layout:
-            for shown in self.shown_rows:
+            for shown in self.shown_rows[: self._added]:
                 text = Text(mark_of(shown.path, self.marks), MARK_STYLE)
                 self.update_cell(str(shown.path), "mark", text)
 
@@ -333,23 +355,42 @@ class SessionTable(DataTable[Text]):
         pool = recent(self.all_rows, self.limit) if self.limit else self.all_rows
         rows = filter_rows(pool, self.filter_text)
         self.shown_rows = sort_rows(rows, self.sort_column, descending=self.descending)
-        # Widths come from every row, not just the matching ones: columns stay put while
-        # the user types a filter.
-        cells = {row.path: cell_texts(row, self.marks, self.tones) for row in pool}
-        self._fit(cells.values())
+        self._texts = {}
+        # Widths come from the store's rows, not just the matching ones: columns stay put
+        # while the user types a filter.
+        self._fit(self._cells_of(row) for row in pool[:WIDTH_SAMPLE])
         self.clear(columns=True)
+        self._added = 0
         for key, column_width in self._layout.items():
             self.add_column(self._label(key), width=column_width, key=key)
-        for row in self.shown_rows:
-            texts = cells[row.path]
-            cells_of_row = (self._cell(texts, key, width) for key, width in self._layout.items())
-            self.add_row(*cells_of_row, key=str(row.path))
         paths = [row.path for row in self.shown_rows]
         if kept is not None and kept.path in paths:
-            self.move_cursor(row=paths.index(kept.path))
-        elif paths:
+            at = paths.index(kept.path)
+        else:
             # Its row went away (deleted, filtered out): stay at the same height.
-            self.move_cursor(row=min(kept_index, len(paths) - 1))
+            at = min(kept_index, len(paths) - 1)
+        self._give_rows(max(FIRST_ROWS, at + MARGIN_ROWS))
+        if paths:
+            self.move_cursor(row=at)
+
+    def _cells_of(self, row: SessionRow) -> dict[str, Text]:
+        texts = self._texts.get(row.path)
+        if texts is None:
+            texts = self._texts[row.path] = cell_texts(row, self.marks, self.tones)
+        return texts
+
+    def _give_rows(self, count: int) -> None:
+        """Hand the table the shown rows up to `count` (those it does not hold yet)."""
+        end = min(count, len(self.shown_rows))
+        for row in self.shown_rows[self._added : end]:
+            texts = self._cells_of(row)
+            cells_of_row = (self._cell(texts, key, width) for key, width in self._layout.items())
+            self.add_row(*cells_of_row, key=str(row.path))
+        self._added = max(self._added, end)
+
+    def _near(self, row: int) -> None:
+        if row + MARGIN_ROWS >= self._added:
+            self._give_rows(row + MARGIN_ROWS + MORE_ROWS)
 
     def _fit(self, cells: Iterable[Mapping[str, Text]]) -> None:
         natural = {
@@ -385,6 +426,19 @@ class SessionTable(DataTable[Text]):
         return text
 
     # Events
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        # Not stopped: the screen paints the highlighted session's details from it.
+        self._near(event.cursor_row)
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        self._near(int(new_value) + self.size.height)
+
+    def action_scroll_bottom(self) -> None:
+        # To the last session, not the last row handed over so far.
+        self._give_rows(len(self.shown_rows))
+        super().action_scroll_bottom()
 
     def on_resize(self, event: events.Resize) -> None:
         if self.loaded and event.size.width != self._fitted_width:

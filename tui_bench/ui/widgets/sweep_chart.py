@@ -36,7 +36,7 @@ MARKS = {"knee": (KNEE_COLOUR, KNEE_MARKER), "invalid": (SLO_COLOUR, "✗")}
 RANGE_MARKER = "│"
 
 
-def _hex(rgb: tuple[int, int, int]) -> str:
+def hex_of(rgb: tuple[int, int, int]) -> str:
     return "#{:02x}{:02x}{:02x}".format(*rgb)
 
 
@@ -91,20 +91,20 @@ class SweepChart(PlotextPlot):
                 plt.scatter(list(line.x), list(line.y), color=colour, marker="●")
             values += [*line.y, *line.low, *line.high]
             if line.name:
-                legend.append(f"[{_hex(colour)}]━━ {line.name}[/]")
+                legend.append(f"[{hex_of(colour)}]━━ {line.name}[/]")
         for threshold in self._slo:
             # A level for the clauses on what the chart shows: req/s, a latency.
             metric = next((m for m in metrics if m.column == threshold.metric), None)
             if metric is not None:
                 plt.hline(threshold.limit * metric.scale, color=SLO_COLOUR)
                 values.append(threshold.limit * metric.scale)
-                legend.append(f"[{_hex(SLO_COLOUR)}]── {threshold.text}[/]")
+                legend.append(f"[{hex_of(SLO_COLOUR)}]── {threshold.text}[/]")
         for kind, (colour, marker) in MARKS.items():
             marks = [mark for mark in chart.marks if mark.kind == kind]
             for mark in marks:
                 plt.scatter([mark.x], [mark.y], color=colour, marker=marker)
             if marks:
-                legend.append(f"[{_hex(colour)}]{marker} {kind}[/]")
+                legend.append(f"[{hex_of(colour)}]{marker} {kind}[/]")
         ticks = nice_ticks(min(values), max(values), most=4)
         plt.ylim(ticks[0], ticks[-1])
         plt.yticks(ticks, [fmt_compact(t) for t in ticks])

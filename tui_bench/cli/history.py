@@ -1,0 +1,40 @@
+"""`tuibench history NAME`: every saved run of one benchmark, its set-up changes and the
+runs where its level changed; a table, an export, or the history screen."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from tui_bench.errors import UsageError
+from tui_bench.storage.atomic import write_new
+
+if TYPE_CHECKING:
+    from tui_bench.analysis.history import History
+
+
+def print_history(args: argparse.Namespace) -> History | None:
+    """Print or write what `args` ask for; the history when it is to be shown on screen."""
+    # Imported here: they pull in scipy, which the rest of the CLI does not wait for.
+    from tui_bench.analysis.history import history_of
+    from tui_bench.report.history_report import history_export, history_text
+    from tui_bench.storage.index import indexed
+
+    fmt = "json" if args.json else args.format
+    if args.output and fmt is None:
+        raise UsageError("-o needs --format json, csv or md")
+    history = history_of(args.name, indexed(named=args.name))
+    if fmt is not None:
+        text = history_export(history, fmt)
+        if args.output:
+            written = write_new(Path(args.output), text, force=args.force)
+            sys.stderr.write(f"history written to {written}\n")
+        else:
+            sys.stdout.write(text)
+        return None
+    if args.headless or not sys.stdout.isatty():
+        sys.stdout.write(history_text(history))
+        return None
+    return history

@@ -1,0 +1,65 @@
+"""What a benchmark's history reads from one saved session: its set-up and its figures,
+per sweep point for a sweep. Small and JSON-ready, so that the store's index can keep it
+(a session with a long series costs no more here than a short one). Pure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tui_bench.storage.session import Session
+from tui_bench.storage.sweep_doc import parameters, point_latency
+from tui_bench.validity import of_session
+
+# The point of a single run: it has one figure per metric, and no spread.
+RUN_POINT = ""
+
+
+def history_facts(session: Session) -> dict[str, Any]:
+    """`{"setup": {...}, "points": [{"name", "rps", "rps_min", "rps_max", "p99_s",
+    "p99_s_min", "p99_s_max", "verdict"}]}`; a sweep's points are its own, by name."""
+    doc = session.doc
+    tool = doc.get("tool") or {}
+    setup: dict[str, Any] = {
+        "tool": tool.get("name") or doc["spec"].get("tool"),
+        "version": tool.get("version"),
+        **{key: value for key, value in doc["spec"].items() if key != "tool"},
+    }
+    if not session.is_sweep:
+        return {"setup": setup, "points": [_run_point(session)]}
+    plan = doc.get("sweep") or {}
+    setup |= {"vary": parameters(doc), "repeat": plan.get("repeat")}
+    return {"setup": setup, "points": [_sweep_point(p) for p in doc.get("points") or []]}
+
+
+def _run_point(session: Session) -> dict[str, Any]:
+    result = session.result
+    latency = result.latency if result else None
+    validity = of_session(session.doc)
+    return {
+        "name": RUN_POINT,
+        "rps": result.rps if result else None,
+        "rps_min": None,
+        "rps_max": None,
+        "p99_s": latency.percentiles.get("p99_s") if latency else None,
+        "p99_s_min": None,
+        "p99_s_max": None,
+        "verdict": validity.verdict if validity else None,
+    }
+
+
+def _sweep_point(point: Mapping[str, Any]) -> dict[str, Any]:
+    rps = point.get("rps") or {}
+    spread = (point.get("latency_spread") or {}).get("p99_s") or {}
+    return {
+        "name": str(point.get("name") or RUN_POINT),
+        # The median of the point's runs: a history of repeated sweeps is drawn by medians.
+        "rps": rps.get("median"),
+        "rps_min": rps.get("min"),
+        "rps_max": rps.get("max"),
+        "p99_s": point_latency(point, "p99_s"),
+        "p99_s_min": spread.get("min"),
+        "p99_s_max": spread.get("max"),
+        "verdict": (point.get("validity") or {}).get("verdict"),
+    }
