@@ -23,6 +23,7 @@ from tui_bench.cli.args import check_interval, label_parser
 from tui_bench.cli.baseline import BaselineAsk, asked_baseline, gate_compare, judge_new, say
 from tui_bench.cli.baseline import cmd_baseline as cmd_baseline
 from tui_bench.cli.history import print_history
+from tui_bench.cli.output import write_output
 from tui_bench.cli.progress import ProgressPrinter, summary_text
 from tui_bench.engine.controller import EngineOptions
 from tui_bench.engine.events import Event, RunFinished, RunWarning
@@ -67,7 +68,6 @@ from tui_bench.request.sweep_plan import (
 from tui_bench.runners.tools import Tool, find_tool
 from tui_bench.spec import TOOLS, RunSpec
 from tui_bench.storage import store
-from tui_bench.storage.atomic import write_new
 from tui_bench.storage.index import indexed
 from tui_bench.validity import of_session
 
@@ -398,15 +398,6 @@ def cmd_plot(args: argparse.Namespace) -> int:
     canvas = Canvas.of(args.width, args.height, io.StringIO() if args.output else sys.stdout)
     write_output(args, plot_session(session, args.metric, canvas), "charts")
     return 0
-
-
-def write_output(args: argparse.Namespace, text: str, what: str) -> None:
-    """`text` into -o FILE (never over a file without --force), else on standard output."""
-    if args.output:
-        written = write_new(Path(args.output), text, force=args.force)
-        _print(f"{what} written to {written}", sys.stderr)
-    else:
-        sys.stdout.write(redact_text(text))
 
 
 def cmd_sessions(args: argparse.Namespace) -> int:

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING
 
+from tui_bench.cli.output import write_output
 from tui_bench.errors import UsageError
-from tui_bench.storage.atomic import write_new
 
 if TYPE_CHECKING:
     from tui_bench.analysis.history import History
@@ -27,12 +26,7 @@ def print_history(args: argparse.Namespace) -> History | None:
         raise UsageError("-o needs --format json, csv or md")
     history = history_of(args.name, indexed(named=args.name))
     if fmt is not None:
-        text = history_export(history, fmt)
-        if args.output:
-            written = write_new(Path(args.output), text, force=args.force)
-            sys.stderr.write(f"history written to {written}\n")
-        else:
-            sys.stdout.write(text)
+        write_output(args, history_export(history, fmt), "history")
         return None
     if args.headless or not sys.stdout.isatty():
         sys.stdout.write(history_text(history))
