@@ -69,3 +69,29 @@ def test_live_run_in_a_terminal(nginx: DemoTarget, tmp_path: Path, width: int, h
     result = session.result
     assert result is not None and result.rps and result.rps > 0
     assert result.requests.succeeded and result.requests.succeeded > 0
+
+
+# Each panel's first line of figures, as the live screen writes it.
+PANEL_FIGURES = ("now ", "p50 ", "2xx ", "cores ", "busiest thread")
+
+
+def test_a_live_run_resized_from_wide_to_small(nginx: DemoTarget, tmp_path: Path) -> None:
+    """Started at 160x48 (panels beside the big chart), shrunk to 80x24 while the run goes:
+    every panel keeps its figures; the result, at the end, its key figures."""
+    need("h2load")
+    sessions = tmp_path / "sessions"
+    argv = [TUIBENCH_SCRIPT, "run", "-d", "4", "-c", "8", "-m", "10", nginx.urls["h2c"]]
+    with Tmux(argv, width=160, height=48, env={"TUIBENCH_SESSIONS": str(sessions)}) as tmux:
+        tmux.wait_for(lambda s: live_rps(s) > 0 and "req/s and p99" in s, "the chart", DEADLINE_S)
+        tmux.tmux("resize-window", "-x", "80", "-y", "24")
+        small = tmux.wait_for(
+            lambda s: all(f in s for f in PANEL_FIGURES) and "running" in s,
+            "every panel's figures at 80x24",
+            DEADLINE_S,
+        )
+        assert max(len(line) for line in small.splitlines()) <= 80, small
+        done = tmux.wait_for(run_over, "the end of the run", DEADLINE_S)
+        for key in ("req/s ", "latency ", "server ", "client "):
+            assert any(line.strip("│ ").startswith(key) for line in done.splitlines()), done
+        tmux.send_keys("q")
+        assert tmux.wait_exit(DEADLINE_S) == 0, tmux.screen()
