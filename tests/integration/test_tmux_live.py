@@ -95,3 +95,21 @@ def test_a_live_run_resized_from_wide_to_small(nginx: DemoTarget, tmp_path: Path
             assert any(line.strip("│ ").startswith(key) for line in done.splitlines()), done
         tmux.send_keys("q")
         assert tmux.wait_exit(DEADLINE_S) == 0, tmux.screen()
+
+
+def test_the_demo_says_what_it_loads_and_lasts_long_enough_to_watch(tmp_path: Path) -> None:
+    need("h2load")
+    need("nginx")
+    argv = [TUIBENCH_SCRIPT, "demo"]
+    env = {"TUIBENCH_SESSIONS": str(tmp_path / "sessions")}
+    with Tmux(argv, width=120, height=40, env=env) as tmux:
+        live = tmux.wait_for(lambda s: live_rps(s) > 0, "live req/s", DEADLINE_S)
+        header = live.splitlines()[:3]
+        assert re.search(r"demo: nginx on 127\.0\.0\.1:\d+, loading / \(\d+ B\)", header[2]), live
+        assert "/1k /16k /64k /1m" in header[2], live
+        # The default run is long enough to take the screen in.
+        assert "mode -d 30s" in header[1], live
+        tmux.send_keys("s")
+        tmux.wait_for(run_over, "the stopped run", DEADLINE_S)
+        tmux.send_keys("q")
+        tmux.wait_exit(DEADLINE_S)

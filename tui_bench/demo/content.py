@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 SMALL_BODY = b"tuibench demo target\n"
 
 # Path -> body size; "/" is the small body.
@@ -17,3 +19,15 @@ def bodies() -> dict[str, bytes]:
     for path, size in SIZED_PATHS.items():
         served[path] = (line * (size // len(line) + 1))[:size]
     return served
+
+
+def describe(backend: str, url: str) -> str:
+    """What the demo loads, in a line: `demo: nginx on 127.0.0.1:41234, loading / (21 B);
+    also serves /1k /16k /64k /1m, /404 /500`."""
+    parts = urlsplit(url)
+    sizes = " ".join(SIZED_PATHS)
+    statuses = " ".join(STATUS_PATHS)
+    return (
+        f"demo: {backend} on {parts.netloc}, loading {parts.path or '/'} "
+        f"({len(SMALL_BODY)} B); also serves {sizes}, {statuses}"
+    )

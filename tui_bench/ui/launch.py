@@ -122,15 +122,16 @@ def tool_label(tool: Tool) -> str:
 
 
 async def run_live(
-    spec: RunSpec, tool: Tool, engine: EngineOptions, ui: UiOptions
+    spec: RunSpec, tool: Tool, engine: EngineOptions, ui: UiOptions, *, note: str | None = None
 ) -> tuple[int, RunFinished | None]:
-    """The live screen on one run until the user leaves: the exit status and how it ended."""
+    """The live screen on one run until the user leaves: the exit status and how it ended.
+    `note`: a line under the header (what the demo loads)."""
 
     def first(app: TuibenchApp) -> Screen[None]:
         from tui_bench.ui.live_screen import LiveScreen
 
         factory = controller_factory(engine, tool)
-        return LiveScreen(spec, factory, tool_label=tool_label(tool), basic=ui.basic)
+        return LiveScreen(spec, factory, tool_label=tool_label(tool), basic=ui.basic, note=note)
 
     return await open_app(ui, first)
 

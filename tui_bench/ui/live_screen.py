@@ -407,11 +407,18 @@ class LiveScreen(MonitorScreen, DrivingScreen):
     ]
 
     def __init__(
-        self, spec: RunSpec, engine_factory: EngineFactory, *, tool_label: str, basic: bool
+        self,
+        spec: RunSpec,
+        engine_factory: EngineFactory,
+        *,
+        tool_label: str,
+        basic: bool,
+        note: str | None = None,
     ) -> None:
         super().__init__(LiveState(spec), basic=basic)
         self.engine_factory = engine_factory
         self.tool_label = tool_label
+        self.note = note
         self.paused = False
         # The session of the run before a "run again", the natural one to compare with.
         self._previous: Path | None = None
@@ -441,7 +448,13 @@ class LiveScreen(MonitorScreen, DrivingScreen):
 
     def paint_header(self) -> None:
         self.query_one("#header", SteadyStatic).show(
-            render.header(self.state, self.tool_label, paused=self.paused, stopping=self._stopping)
+            render.header(
+                self.state,
+                self.tool_label,
+                paused=self.paused,
+                stopping=self._stopping,
+                note=self.note,
+            )
         )
 
     # Actions

@@ -77,7 +77,10 @@ def connection(state: LiveState) -> str:
     return " ".join(w for w in words if w)
 
 
-def header(state: LiveState, tool_label: str, *, paused: bool, stopping: bool) -> Text:
+def header(
+    state: LiveState, tool_label: str, *, paused: bool, stopping: bool, note: str | None = None
+) -> Text:
+    """What runs, then how far it is; `note` on a line of its own under them."""
     spec = state.spec
     top = _run_title(tool_label, state)
     status = "stopping…" if stopping and state.running else state.status
@@ -91,7 +94,7 @@ def header(state: LiveState, tool_label: str, *, paused: bool, stopping: bool) -
     )
     if paused:
         bottom.append("  PAUSED", "reverse bold")
-    return _lines(top, bottom)
+    return _lines(top, bottom, *([Text(note, LABEL)] if note else []))
 
 
 # Until the first second closes there is nothing to show: said, not a row of dashes.
