@@ -155,6 +155,9 @@ async def _loaded(pilot: Pilot[Any]) -> None:
     await recent_table(pilot)
     form = pilot.app.screen.query_one(RunForm)
     await until(pilot, lambda: form.recent is not None, "the recent configs")
+    # The URL field has the focus: a blinking cursor would differ from shot to shot.
+    for field in form.query(Input):
+        field.cursor_blink = False
     await pilot.pause()
 
 

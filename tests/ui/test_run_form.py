@@ -3,6 +3,7 @@ StartSweep, recent configs."""
 
 from __future__ import annotations
 
+import itertools
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -485,7 +486,7 @@ async def test_at_160x48_the_form_is_single_spaced_and_does_not_scroll() -> None
         assert form.query_one("#fields").max_scroll_y == 0
         rows = [row for row in form.query_one("#load").query(".row") if row.display]
         # No blank line between fields: each row ends where the next starts.
-        for row, below in zip(rows, rows[1:], strict=False):
+        for row, below in itertools.pairwise(rows):
             assert row.region.bottom == below.region.y, (row.id, row.region, below.region)
 
 

@@ -110,9 +110,6 @@ class HomeScreen(Screen[None]):
             return in_form
         return True
 
-    def on_descendant_focus(self) -> None:
-        self.refresh_bindings()
-
     def action_to_recent(self) -> None:
         self.query_one(SessionTable).focus()
 

@@ -149,7 +149,8 @@ class RunForm(Vertical):
     # Layout
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="fields"):
+        # Not a stop of its own for Tab: from the recent list the next one is a field.
+        with VerticalScroll(id="fields", can_focus=False):
             yield _row("recent", "recent", Select[int]([], id="recent", compact=True))
             with Horizontal(id="groups"):
                 with Vertical(id="load", classes="group"):
