@@ -102,11 +102,12 @@ def test_the_demo_says_what_it_loads_and_lasts_long_enough_to_watch(tmp_path: Pa
     need("nginx")
     argv = [TUIBENCH_SCRIPT, "demo"]
     env = {"TUIBENCH_SESSIONS": str(tmp_path / "sessions")}
-    with Tmux(argv, width=120, height=40, env=env) as tmux:
+    with Tmux(argv, width=80, height=24, env=env) as tmux:
         live = tmux.wait_for(lambda s: live_rps(s) > 0, "live req/s", DEADLINE_S)
         header = live.splitlines()[:3]
-        assert re.search(r"demo: nginx on 127\.0\.0\.1:\d+, loading / \(\d+ B\)", header[2]), live
-        assert "/1k /16k /64k /1m" in header[2], live
+        # Whole at 80 columns: the server and its address, the path and its body's size.
+        assert re.search(r"demo: nginx 127\.0\.0\.1:\d+, GET / \(\d+ B\)", header[2]), live
+        assert header[2].rstrip().endswith("also /1k /16k /64k /1m /404 /500"), live
         # The default run is long enough to take the screen in.
         assert "mode -d 30s" in header[1], live
         tmux.send_keys("s")

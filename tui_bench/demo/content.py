@@ -22,12 +22,11 @@ def bodies() -> dict[str, bytes]:
 
 
 def describe(backend: str, url: str) -> str:
-    """What the demo loads, in a line: `demo: nginx on 127.0.0.1:41234, loading / (21 B);
-    also serves /1k /16k /64k /1m, /404 /500`."""
+    """What the demo loads, in a line that fits 80 columns: `demo: nginx 127.0.0.1:41234,
+    GET / (21 B); also /1k /16k /64k /1m /404 /500`."""
     parts = urlsplit(url)
-    sizes = " ".join(SIZED_PATHS)
-    statuses = " ".join(STATUS_PATHS)
+    others = " ".join((*SIZED_PATHS, *STATUS_PATHS))
     return (
-        f"demo: {backend} on {parts.netloc}, loading {parts.path or '/'} "
-        f"({len(SMALL_BODY)} B); also serves {sizes}, {statuses}"
+        f"demo: {backend} {parts.netloc}, GET {parts.path or '/'} ({len(SMALL_BODY)} B); "
+        f"also {others}"
     )
