@@ -61,7 +61,9 @@ class Tmux:
         self._status = Path(self._workdir.name) / "status"
         # A shell runs the program and keeps its exit status: tmux 3.3 now and then misses
         # the SIGCHLD of a pane's program and never reports its status.
-        wrapper = f'"$@"; echo $? > {shlex.quote(str(self._status))}'
+        # COLUMNS and LINES would override the window's size: a test process may carry them in
+        # its C environment (set under pytest, invisible in os.environ), and tmux passes them on.
+        wrapper = f'unset COLUMNS LINES; "$@"; echo $? > {shlex.quote(str(self._status))}'
         commands = [
             # The screen stays readable after the program ends.
             *("set-option", "-g", "remain-on-exit", "on", ";"),

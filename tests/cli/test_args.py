@@ -1,13 +1,15 @@
 import argparse
 import io
+from pathlib import Path
 
 import pytest
 
 from tui_bench.cli.args import build_parser, duration
 from tui_bench.cli.commands import request_from_args
-from tui_bench.cli.progress import ProgressPrinter, second_line
-from tui_bench.engine.events import SecondClosed
+from tui_bench.cli.progress import ProgressPrinter, second_line, summary_text
+from tui_bench.engine.events import RunFinished, SecondClosed
 from tui_bench.spec import RunSpec
+from tui_bench.validity import Validity
 
 
 @pytest.mark.parametrize(
@@ -88,3 +90,19 @@ def test_a_partial_last_second_is_labelled_and_rated_by_what_it_lasted() -> None
     first, last = out.getvalue().splitlines()
     assert first.startswith("[   1s]   80% of -n 2,500  2,000 req/s")
     assert last.startswith("[ 1.5s]  100% of -n 2,500  1,000 req/s")
+
+
+def test_the_headless_summary_says_validity_and_what_the_run_cost() -> None:
+    finished = RunFinished(
+        "completed",
+        0,
+        None,
+        Path("/tmp/s.json"),
+        None,
+        Validity("valid", ()),
+        {"server_cpu_mean_pct": 40.2, "server_cpu_max_pct": 52.0, "client_cpu_mean_pct": 20.0},
+    )
+    lines = summary_text(finished).splitlines()
+    assert "validity  valid" in lines
+    assert "server    cpu mean 40%, max 52%, rss peak –" in lines
+    assert "client    cpu mean 20%, max –" in lines

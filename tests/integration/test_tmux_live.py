@@ -69,3 +69,48 @@ def test_live_run_in_a_terminal(nginx: DemoTarget, tmp_path: Path, width: int, h
     result = session.result
     assert result is not None and result.rps and result.rps > 0
     assert result.requests.succeeded and result.requests.succeeded > 0
+
+
+# Each panel's first line of figures, as the live screen writes it.
+PANEL_FIGURES = ("now ", "p50 ", "2xx ", "cores ", "busiest thread")
+
+
+def test_a_live_run_resized_from_wide_to_small(nginx: DemoTarget, tmp_path: Path) -> None:
+    """Started at 160x48 (panels beside the big chart), shrunk to 80x24 while the run goes:
+    every panel keeps its figures; the result, at the end, its key figures."""
+    need("h2load")
+    sessions = tmp_path / "sessions"
+    argv = [TUIBENCH_SCRIPT, "run", "-d", "4", "-c", "8", "-m", "10", nginx.urls["h2c"]]
+    with Tmux(argv, width=160, height=48, env={"TUIBENCH_SESSIONS": str(sessions)}) as tmux:
+        tmux.wait_for(lambda s: live_rps(s) > 0 and "req/s and p99" in s, "the chart", DEADLINE_S)
+        tmux.tmux("resize-window", "-x", "80", "-y", "24")
+        small = tmux.wait_for(
+            lambda s: all(f in s for f in PANEL_FIGURES) and "running" in s,
+            "every panel's figures at 80x24",
+            DEADLINE_S,
+        )
+        assert max(len(line) for line in small.splitlines()) <= 80, small
+        done = tmux.wait_for(run_over, "the end of the run", DEADLINE_S)
+        for key in ("req/s ", "latency ", "server ", "client "):
+            assert any(line.strip("│ ").startswith(key) for line in done.splitlines()), done
+        tmux.send_keys("q")
+        assert tmux.wait_exit(DEADLINE_S) == 0, tmux.screen()
+
+
+def test_the_demo_says_what_it_loads_and_lasts_long_enough_to_watch(tmp_path: Path) -> None:
+    need("h2load")
+    need("nginx")
+    argv = [TUIBENCH_SCRIPT, "demo"]
+    env = {"TUIBENCH_SESSIONS": str(tmp_path / "sessions")}
+    with Tmux(argv, width=80, height=24, env=env) as tmux:
+        live = tmux.wait_for(lambda s: live_rps(s) > 0, "live req/s", DEADLINE_S)
+        header = live.splitlines()[:3]
+        # Whole at 80 columns: the server and its address, the path and its body's size.
+        assert re.search(r"demo: nginx 127\.0\.0\.1:\d+, GET / \(\d+ B\)", header[2]), live
+        assert header[2].rstrip().endswith("also /1k /16k /64k /1m /404 /500"), live
+        # The default run is long enough to take the screen in.
+        assert "mode -d 30s" in header[1], live
+        tmux.send_keys("s")
+        tmux.wait_for(run_over, "the stopped run", DEADLINE_S)
+        tmux.send_keys("q")
+        tmux.wait_exit(DEADLINE_S)

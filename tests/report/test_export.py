@@ -63,6 +63,24 @@ def test_markdown_has_result_table_and_warnings() -> None:
     assert "> warning: shared box" in md
 
 
+def test_markdown_says_what_the_run_cost_and_unknown_is_a_dash() -> None:
+    doc = {
+        **session().doc,
+        "resources": {
+            "server_cpu_mean_pct": 152.4,
+            "server_cpu_max_pct": 190.0,
+            "server_rss_max_bytes": 48 * 2**20,
+            "client_cpu_mean_pct": None,
+            "client_cpu_max_pct": "garbage",
+        },
+    }
+    md = export(Session(doc), "md")
+    assert "| server | cpu mean 152%, max 190%, rss peak 48.00 MiB |" in md
+    assert "| client | cpu mean –, max – |" in md
+    # A session saved before the figures were kept has no rows for them.
+    assert "| server |" not in export(session(), "md")
+
+
 def test_json_export_holds_result_key() -> None:
     import orjson
 

@@ -171,6 +171,23 @@ async def test_header_metrics_and_differences() -> None:
         assert screen.has_class("-wide")
 
 
+def with_url(session: Session, url: str) -> Session:
+    return Session({**session.doc, "spec": {**session.doc["spec"], "urls": [url]}})
+
+
+async def test_at_80_columns_a_long_url_gives_up_its_middle_not_its_end() -> None:
+    long = "http://127.0.0.1:49249/static/assets/payloads/f64k.bin"
+    app = make_app(with_url(example(H2C), long), example(H1))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await settled(pilot)
+        header = screen.query_one("#sessions", Static)
+        lines = plain(header.content, header.content_region.width).splitlines()
+        # One line a side: the URL is not broken mid-word onto the next.
+        assert len(lines) == 2, lines
+        assert lines[0].rstrip().endswith("f64k.bin") and "…" in lines[0], lines
+        assert lines[0].split()[-1].startswith("http://"), lines
+
+
 async def test_verdicts_of_two_sweeps_with_repeats() -> None:
     async with make_app(*repeated_sweeps()).run_test(size=(160, 48)) as pilot:
         screen = await settled(pilot)
@@ -508,6 +525,11 @@ def test_snapshot_80x24(snap_compare: Any) -> None:
 def test_snapshot_80x24_scrolled_to_the_charts(snap_compare: Any) -> None:
     app = make_app(example(H2C), example(H1))
     assert snap_compare(app, terminal_size=(80, 24), run_before=_to_the_end)
+
+
+def test_snapshot_120x40(snap_compare: Any) -> None:
+    app = make_app(example(H2C), example(H1))
+    assert snap_compare(app, terminal_size=(120, 40), run_before=_settled)
 
 
 def test_snapshot_160x48(snap_compare: Any) -> None:

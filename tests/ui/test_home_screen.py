@@ -155,10 +155,13 @@ async def _loaded(pilot: Pilot[Any]) -> None:
     await recent_table(pilot)
     form = pilot.app.screen.query_one(RunForm)
     await until(pilot, lambda: form.recent is not None, "the recent configs")
+    # The URL field has the focus: a blinking cursor would differ from shot to shot.
+    for field in form.query(Input):
+        field.cursor_blink = False
     await pilot.pause()
 
 
-@pytest.mark.parametrize("size", [(80, 24), (160, 48)])
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (160, 48)])
 def test_snapshot(snap_compare: Any, size: tuple[int, int]) -> None:
     # The title names the store: a fixed one keeps the snapshot the same from run to run.
     root = Path("/tmp/tuibench-home-snapshot")
@@ -166,3 +169,71 @@ def test_snapshot(snap_compare: Any, size: tuple[int, int]) -> None:
     root.mkdir()
     app = home(example_store(root), theme="textual-dark")
     assert snap_compare(app, terminal_size=size, run_before=_loaded)
+
+
+async def test_the_url_has_the_focus_first_and_is_marked_by_more_than_colour(
+    tmp_path: Path,
+) -> None:
+    app = home(example_store(tmp_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await recent_table(pilot)
+        assert app.focused is app.screen.query_one("#urls", Input)
+        label = app.screen.query_one("#row-urls > Label")
+        assert label.styles.text_style.reverse
+        box = app.screen.query_one("#form-box")
+        assert box.styles.border_top[0] == "double"
+        assert app.screen.query_one("#recent-box").styles.border_top[0] == "round"
+
+
+async def test_a_refused_start_points_at_the_field_and_letters_stay_text(tmp_path: Path) -> None:
+    launcher = Launches()
+    app = home(example_store(tmp_path), launcher)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await recent_table(pilot)
+        form = app.screen.query_one(RunForm)
+        # From a drop-down, not a text field: as after a Tab past the URL.
+        form.query_one("#tool").focus()
+        await pilot.press("ctrl+s")
+        urls = form.query_one("#urls", Input)
+        await until(pilot, lambda: app.focused is urls, "the URL field focused")
+        error = form.query_one("#urls-error")
+        assert error.display and "no URL given" in str(error.render())
+        await pilot.press("1", "s", "q")
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen) and urls.value == "1sq"
+        # A letter on a drop-down of the form is not the screen's key either.
+        form.query_one("#tool").focus()
+        await pilot.press("s")
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+        # Escape leads out of the form, where the letters are keys again.
+        await pilot.press("escape")
+        assert isinstance(app.focused, SessionTable)
+        await pilot.press("s")
+        await screen_is(pilot, SessionsScreen, "the browser")
+        assert launcher.requests == []
+
+
+async def test_threads_over_connections_points_at_threads(tmp_path: Path) -> None:
+    app = home(example_store(tmp_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await recent_table(pilot)
+        form = app.screen.query_one(RunForm)
+        form.query_one("#urls", Input).value = "http://127.0.0.1:8080/"
+        form.query_one("#connections", Input).value = "2"
+        form.query_one("#threads", Input).value = "4"
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        threads = form.query_one("#threads", Input)
+        await until(pilot, lambda: app.focused is threads, "the threads field focused")
+        assert "-t 4 is more than -c 2" in str(form.query_one("#threads-error").render())
+
+
+async def test_the_recent_list_shows_tool_and_url(tmp_path: Path) -> None:
+    store_dir = example_store(tmp_path)
+    for width in (80, 120, 160):
+        async with home(store_dir).run_test(size=(width, 40)) as pilot:
+            table = await recent_table(pilot)
+            await pilot.pause()
+            shown = [str(c.key.value) for c in table.ordered_columns]
+            assert "tool" in shown and "url" in shown, (width, shown)

@@ -32,6 +32,7 @@ from tui_bench.engine.events import (
     SecondClosed,
 )
 from tui_bench.sampling.samples import ResourceSample
+from tui_bench.sampling.verdicts import summarize
 from tui_bench.spec import RunSpec
 from tui_bench.storage import store
 from tui_bench.storage.catalog import previous_run, rows_of
@@ -67,6 +68,10 @@ def sample(t: float, client_thread_pct: float) -> ResourceSample:
         client_thread_max_pct=client_thread_pct,
         sampler_cpu_pct=0.5,
     )
+
+
+# What the scripted run's samples cost, as the engine sums them up.
+RESOURCES = summarize([sample(t, 95.0) for t in range(6)])
 
 
 def script(seconds: int = 6) -> list[Event]:
@@ -131,7 +136,7 @@ class ScriptedEngine:
         if self.hold:
             await self.stopped.wait()
         status = "interrupted" if self.stopped.is_set() else "completed"
-        finished = RunFinished(status, 0, RESULT, self.session, None)
+        finished = RunFinished(status, 0, RESULT, self.session, None, resources=RESOURCES)
         self.listener(RunWarning("same-machine", "the load generator runs on the server's box"))
         self.listener(finished)
         return finished
@@ -277,6 +282,66 @@ async def test_small_terminal_and_basic_mode_start_without_the_chart() -> None:
         assert not live.query_one(RunChart).display
 
 
+def assert_figures_show(live: LiveScreen) -> None:
+    """Every panel's figures lie whole on the screen: none is an empty border."""
+    screen = live.region
+    for panel in live.query(MetricPanel):
+        body = panel.query_one(".body", Static)
+        lines = len(text_of(live, f"#{panel.id}").splitlines())
+        assert body.region.height >= lines, (panel.id, body.region, lines)
+        assert screen.contains_region(body.region), (panel.id, body.region)
+
+
+async def test_a_live_resize_from_wide_to_small_keeps_every_panels_figures() -> None:
+    async with make_app().run_test(size=(160, 48)) as pilot:
+        live = await settle(pilot)
+        assert live.query_one(RunChart).display
+        # Short, the chart the tall screen showed gives its room back; tall again, it is back.
+        for width, height, charted in ((80, 24, False), (160, 48, True)):
+            await pilot.resize_terminal(width, height)
+            await pilot.pause()
+            assert live.query_one(RunChart).display == charted
+            assert_figures_show(live)
+
+
+async def test_the_chart_asked_for_on_a_small_screen_leaves_the_figures_whole() -> None:
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        live = await settle(pilot)
+        await pilot.press("c")
+        await pilot.pause()
+        assert live.query_one(RunChart).display
+        assert_figures_show(live)
+
+
+async def test_a_run_ending_small_with_the_chart_on_shows_its_key_figures() -> None:
+    async with make_app().run_test(size=(80, 24)) as pilot:
+        live = await settle(pilot)
+        await pilot.press("c")
+        await pilot.press("s")
+        await pilot.app.workers.wait_for_complete()
+        live.paint(force=True)
+        await pilot.pause()
+        summary = live.query_one("#summary", Static)
+        lines = str(summary.render()).splitlines()
+        # The key figures right under the status, inside the part of the panel on screen.
+        shown = lines[: summary.content_region.height]
+        assert any(line.startswith("req/s      40,321.50") for line in shown), lines
+        assert any(line.startswith("latency    min 100 µs") for line in shown), lines
+        assert live.region.contains_region(summary.content_region)
+
+
+async def test_the_result_says_what_the_run_cost_the_server_and_the_generator() -> None:
+    async with make_app().run_test(size=(120, 40)) as pilot:
+        live = await settle(pilot)
+        await pilot.press("s")
+        await pilot.app.workers.wait_for_complete()
+        live.paint(force=True)
+        text = str(live.query_one("#summary", Static).render())
+        # The scripted samples: server 120 % + 10 %/s over 0..5 s, 40 + t MiB; client 95 %.
+        assert "server     cpu mean 145%, max 170%, rss peak 45.00 MiB" in text
+        assert "client     cpu mean 95%, max 95%" in text
+
+
 async def test_expand_shows_only_the_focused_panel() -> None:
     async with make_app().run_test(size=(120, 40)) as pilot:
         live = await settle(pilot)
@@ -404,6 +469,14 @@ def test_snapshot_mid_run_160x48(snap_compare: Any) -> None:
 
 def test_snapshot_ended_80x24(snap_compare: Any) -> None:
     assert snap_compare(make_app(), terminal_size=(80, 24), run_before=_ended)
+
+
+def test_snapshot_mid_run_120x40(snap_compare: Any) -> None:
+    assert snap_compare(make_app(), terminal_size=(120, 40), run_before=_mid_run)
+
+
+def test_snapshot_ended_120x40(snap_compare: Any) -> None:
+    assert snap_compare(make_app(), terminal_size=(120, 40), run_before=_ended)
 
 
 def test_snapshot_ended_160x48(snap_compare: Any) -> None:

@@ -3,6 +3,7 @@ StartSweep, recent configs."""
 
 from __future__ import annotations
 
+import itertools
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -437,8 +438,12 @@ async def test_escape_goes_back_or_leaves_when_it_is_the_only_screen() -> None:
         await ready(pilot)
         await pilot.press("q")  # focus is in the URL field: q is typed, not a key
         assert value(form_of(pilot), "urls").endswith("q")
+        # Nor on a drop-down: a letter in the form is never the screen's key.
         form_of(pilot).query_one("#tool", Select).focus()
         await pilot.press("q")
+        await pilot.pause()
+        assert isinstance(app.screen, RunFormScreen)
+        await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, Below))
 
 
@@ -467,8 +472,23 @@ def test_snapshot_80x24(snap_compare: Any) -> None:
     assert snap_compare(FormApp(LABELLED), terminal_size=(80, 24), run_before=_filled)
 
 
+def test_snapshot_120x40(snap_compare: Any) -> None:
+    assert snap_compare(FormApp(LABELLED), terminal_size=(120, 40), run_before=_filled)
+
+
 def test_snapshot_160x48(snap_compare: Any) -> None:
     assert snap_compare(FormApp(LABELLED), terminal_size=(160, 48), run_before=_filled)
+
+
+async def test_at_160x48_the_form_is_single_spaced_and_does_not_scroll() -> None:
+    async with FormApp(LABELLED).run_test(size=(160, 48)) as pilot:
+        await _filled(pilot)
+        form = form_of(pilot)
+        assert form.query_one("#fields").max_scroll_y == 0
+        rows = [row for row in form.query_one("#load").query(".row") if row.display]
+        # No blank line between fields: each row ends where the next starts.
+        for row, below in itertools.pairwise(rows):
+            assert row.region.bottom == below.region.y, (row.id, row.region, below.region)
 
 
 async def _swept(pilot: Pilot[Any]) -> None:
@@ -482,7 +502,7 @@ async def _swept(pilot: Pilot[Any]) -> None:
     await pilot.pause()
 
 
-@pytest.mark.parametrize("size", [(80, 24), (160, 48)])
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (160, 48)])
 def test_snapshot_sweep(snap_compare: Any, config_home: Path, size: tuple[int, int]) -> None:
     recent.remember(Config(LABELLED, SWEEP), config_home / "tuibench" / "recent.json")
     assert snap_compare(FormApp(), terminal_size=size, run_before=_swept)

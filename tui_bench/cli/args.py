@@ -73,7 +73,8 @@ def build_parser() -> Parser:
 
     demo = commands.add_parser("demo", help="start the built-in demo target and run on it")
     demo.add_argument("--headless", action="store_true", help="print progress lines")
-    demo.add_argument("--duration", "-d", type=duration, default=5.0, metavar="S")
+    # Long enough to watch every panel move and take the screen in.
+    demo.add_argument("--duration", "-d", type=duration, default=30.0, metavar="S")
     add_ui_options(demo)
     add_tool_paths(demo)
 

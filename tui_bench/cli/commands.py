@@ -266,6 +266,7 @@ def print_verdicts(verdicts: Sequence[Mapping[str, Any]]) -> None:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
+    from tui_bench.demo.content import describe
     from tui_bench.demo.nginx_target import start_demo_target
 
     async def demo() -> tuple[int, RunFinished | None]:
@@ -282,11 +283,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
             tool = find_tool("h2load", args.h2load_path)
             server = psutil.Process(target.pid)
             engine = EngineOptions(server, name="demo", tags=("demo",))
+            what = describe(target.backend, url)
             if not args.headless:
                 from tui_bench.ui.launch import UiOptions, run_live
 
-                return await run_live(spec, tool, engine, UiOptions.from_args(args))
-            sys.stderr.write(f"demo target on {url} (pid {target.pid})\n")
+                return await run_live(spec, tool, engine, UiOptions.from_args(args), note=what)
+            sys.stderr.write(f"{what} (pid {target.pid})\n")
             finished = await run_headless(spec, tool, engine)
             return EXIT_CODES[finished.status], finished
         finally:

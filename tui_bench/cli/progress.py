@@ -9,7 +9,7 @@ from typing import Any, TextIO
 from tui_bench.engine.events import Event, Progress, RunFinished, RunWarning, SecondClosed
 from tui_bench.formats import fmt_bytes, fmt_count, fmt_seconds
 from tui_bench.redaction import redact_text
-from tui_bench.report.text import result_rows
+from tui_bench.report.text import resource_rows, result_rows
 from tui_bench.spec import RunSpec
 from tui_bench.storage.session import shown_window
 from tui_bench.values import format_duration
@@ -99,5 +99,6 @@ def summary_text(finished: RunFinished) -> str:
         lines.append(f"validity  {finished.validity.verdict}")
     if finished.result is not None:
         lines += [f"{label:<9} {value}" for label, value in result_rows(finished.result)]
+    lines += [f"{label:<9} {value}" for label, value in resource_rows(finished.resources)]
     lines.append(f"session   {finished.session_path}")
     return "\n".join(lines)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 SMALL_BODY = b"tuibench demo target\n"
 
 # Path -> body size; "/" is the small body.
@@ -17,3 +19,14 @@ def bodies() -> dict[str, bytes]:
     for path, size in SIZED_PATHS.items():
         served[path] = (line * (size // len(line) + 1))[:size]
     return served
+
+
+def describe(backend: str, url: str) -> str:
+    """What the demo loads, in a line that fits 80 columns: `demo: nginx 127.0.0.1:41234,
+    GET / (21 B); also /1k /16k /64k /1m /404 /500`."""
+    parts = urlsplit(url)
+    others = " ".join((*SIZED_PATHS, *STATUS_PATHS))
+    return (
+        f"demo: {backend} {parts.netloc}, GET {parts.path or '/'} ({len(SMALL_BODY)} B); "
+        f"also {others}"
+    )

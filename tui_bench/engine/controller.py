@@ -486,15 +486,16 @@ class RunController:
             max_errors=self.max_errors,
             unreachable=self._unreachable is not None,
         )
+        resources = {
+            **summarize(self._samples),
+            "server_probe_cpu_mean_pct": self._watch.probe_cpu_mean_pct,
+        }
         end: dict[str, Any] = {
             "status": status,
             "exit_code": exit_code,
             "ended_at": datetime.now(UTC).isoformat(),
             "result": result.to_dict() if result else None,
-            "resources": {
-                **summarize(self._samples),
-                "server_probe_cpu_mean_pct": self._watch.probe_cpu_mean_pct,
-            },
+            "resources": resources,
             "message": message,
             "validity": validity.to_dict(),
             "max_errors": self.max_errors,
@@ -506,7 +507,7 @@ class RunController:
         journal.write("end", end)
         journal.close()
         path = finalize(journal.path)
-        finished = RunFinished(status, exit_code, result, path, message, validity)
+        finished = RunFinished(status, exit_code, result, path, message, validity, resources)
         self._emit(finished)
         return finished
 

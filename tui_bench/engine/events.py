@@ -7,7 +7,7 @@ them; it can never change what the engine recorded.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -78,6 +78,9 @@ class RunFinished:
     message: str | None
     # None only where no verdict could be given (a replayed session too damaged to judge).
     validity: Validity | None = None
+    # The run's resource figures, as `sampling.verdicts.summarize` defines them (empty for a
+    # session saved before they were kept).
+    resources: Mapping[str, float | None] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -153,6 +153,7 @@ def timeline(session: Session, path: Path | None = None) -> Timeline:
         path or session.path or Path(session.id + SESSION_SUFFIX),
         _text(doc.get("message")),
         of_session(doc),
+        session.resources,
     )
     timed.append((length, finished))
     # Stable: events of the same moment keep the order they were listed in above.

@@ -11,7 +11,7 @@ from typing import Any
 
 from tui_bench.errors import SessionError, UsageError
 from tui_bench.report.baseline import baseline_markdown
-from tui_bench.report.text import result_rows
+from tui_bench.report.text import resource_rows, result_rows
 from tui_bench.storage import store
 from tui_bench.storage.atomic import write_new
 from tui_bench.storage.session import SERIES_COLUMNS, Session
@@ -96,6 +96,7 @@ def result_markdown(session: Session) -> str:
         lines.append("| result | none: the tool printed no summary |")
     else:
         lines += [f"| {label} | {value} |" for label, value in result_rows(result)]
+    lines += [f"| {label} | {value} |" for label, value in resource_rows(session.resources)]
     for warning in doc.get("warnings") or []:
         lines.append(f"\n> warning: {warning.get('message')}")
     return "\n".join(lines) + "\n"

@@ -47,6 +47,26 @@ def result_rows(result: Result) -> list[tuple[str, str]]:
     return rows
 
 
+def _share(value: float | None) -> str:
+    return "–" if value is None else f"{value:.0f}%"
+
+
+def resource_rows(resources: Mapping[str, float | None]) -> list[tuple[str, str]]:
+    """What the run cost the server and the load generator, from the figures
+    `sampling.verdicts.summarize` defines: CPU in % of one core, `–` where not sampled."""
+    if not resources:
+        return []
+
+    def cpu(who: str) -> str:
+        mean, most = (resources.get(f"{who}_cpu_{k}_pct") for k in ("mean", "max"))
+        return f"cpu mean {_share(mean)}, max {_share(most)}"
+
+    return [
+        ("server", f"{cpu('server')}, rss peak {fmt_bytes(resources.get('server_rss_max_bytes'))}"),
+        ("client", cpu("client")),
+    ]
+
+
 def distribution_text(dist: Distribution) -> str:
     def shown(value: float | None) -> str:
         return fmt_seconds(value, dist.resolution_s)

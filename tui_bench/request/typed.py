@@ -5,7 +5,8 @@ copies its controls into a Typed, and a Typed into its controls."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TypeVar
 
@@ -31,6 +32,7 @@ from tui_bench.request.fields import (
     STREAMS,
     SWEEP_FIELDS,
     TAGS,
+    TEXT_FIELDS,
     THREADS,
     URLS,
     VARY,
@@ -128,6 +130,22 @@ class Typed:
         except UsageError as exc:
             return str(exc)
         return ""
+
+    def culprit(self, reason: str, order: Sequence[str]) -> str | None:
+        """The id of the field to fix first when the form cannot start for `reason`: the first
+        in `order` (the form's) that applies and refuses its own text, else the one `reason`
+        names first (`-t 4 is more than -c 1`: threads)."""
+        fields = {field.id: field for field in TEXT_FIELDS}
+        shown = [fields[i] for i in order if i in fields and self.applies(i)]
+        for field in shown:
+            if self.error(field):
+                return field.id
+        named = [
+            (found.start(), n, field.id)
+            for n, field in enumerate(shown)
+            if (found := _named(field).search(reason))
+        ]
+        return min(named)[2] if named else None
 
     def read(self, field: TextField[T]) -> T:
         """The field's value; UsageError naming the field unless the reason already does."""
@@ -234,3 +252,14 @@ def sweep_texts(sweep: SweepSettings) -> dict[str, str]:
 
 def _text(value: int | None) -> str:
     return "" if value is None else str(value)
+
+
+def _named(field: TextField[object]) -> re.Pattern[str]:
+    """How a reason names the field: its flag (`-c`) or the first word of its label, singular
+    (`URL(s)`: URL, `headers -H`: header)."""
+    words = field.label.split()
+    flags = [w for w in words if w.startswith("-")]
+    word = words[0].removesuffix("(s)")
+    word = word.removesuffix("s") if len(word) > 3 else word
+    names = "|".join(re.escape(n) for n in (*flags, word))
+    return re.compile(rf"(?<!\w)(?:{names})(?!\w)", re.IGNORECASE)

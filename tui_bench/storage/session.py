@@ -141,6 +141,19 @@ class Session:
         return list(self.doc.get("series") or [])
 
     @property
+    def resources(self) -> dict[str, float | None]:
+        """The run's resource figures (`sampling.verdicts.summarize`) that are numbers:
+        anything else in a damaged file is unknown."""
+        saved = self.doc.get("resources")
+        if not isinstance(saved, Mapping):
+            return {}
+        return {
+            str(k): float(v)
+            for k, v in saved.items()
+            if isinstance(v, int | float) and not isinstance(v, bool)
+        }
+
+    @property
     def kind(self) -> str:
         """Either "run" or "sweep"."""
         return str(self.doc.get("kind") or "run")

@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
+from textual import events
 from textual.app import App
 from textual.screen import Screen
 
@@ -115,6 +116,7 @@ class TuibenchApp(App[int]):
             self.job = self._first
 
     def on_mount(self) -> None:
+        self.call_after_refresh(self._size_once_more)
         if self._theme_problems:
             # Markup off: the problems quote the files' text.
             self.notify(
@@ -124,6 +126,12 @@ class TuibenchApp(App[int]):
                 timeout=20,
                 markup=False,
             )
+
+    def _size_once_more(self) -> None:
+        """The terminal's size, told to the first screen again once it is up: in a real
+        terminal the first Resize may come before the screen is ready, which left its layout
+        classes (`-wide`…) at the default 80x24 now and then."""
+        self.screen.post_message(events.Resize(self.size, self.size))
 
     def action_cycle_theme(self) -> None:
         names = list(self.theme_names) or sorted(self.available_themes)

@@ -17,6 +17,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import ClassVar
 
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -56,6 +58,7 @@ from tui_bench.ui.tones import LABEL, Tones, follow_theme
 from tui_bench.ui.widgets.compare_chart import CompareChart, Line, hex_colour
 from tui_bench.ui.widgets.dialogs import HelpScreen
 from tui_bench.ui.widgets.save_dialog import SaveChoice, SaveDialog
+from tui_bench.ui.widgets.session_table import MIN_NAME_WIDTH, elide_middle
 
 WIDE = 120
 COMPARISONS_DIR = "comparisons"
@@ -96,20 +99,34 @@ def side_header(side: Side) -> Text:
     return Text.assemble((side_title(side), "bold"), f", {side.runs_label}")
 
 
+class MiddleElided:
+    """One line of text that, short of room, gives up its middle, never breaking a word: the
+    end of a URL's path is what tells two runs apart."""
+
+    def __init__(self, text: str) -> None:
+        self.text = Text(text, no_wrap=True)
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement(min(MIN_NAME_WIDTH, self.text.cell_len), self.text.cell_len)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield elide_middle(self.text, options.max_width)
+
+
 def sessions_header(a: Side, b: Side) -> Table:
     grid = Table.grid(padding=(0, 1))
     grid.add_column(no_wrap=True)
     grid.add_column(overflow="fold")
     grid.add_column(no_wrap=True, style=LABEL)
     grid.add_column(no_wrap=True)
-    grid.add_column(overflow="fold", ratio=1)
+    grid.add_column(ratio=1)
     for letter, side in (("A", a), ("B", b)):
         grid.add_row(
             mark(letter),
             side_header(side),
             started(side.session),
             tool_label(side.shown),
-            target(side.shown),
+            MiddleElided(target(side.shown)),
         )
     return grid
 

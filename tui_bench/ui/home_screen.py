@@ -15,7 +15,11 @@ from tui_bench.storage.store import sessions_dir
 from tui_bench.ui.messages import OpenReplay, OpenSessions
 from tui_bench.ui.widgets.dialogs import HelpScreen
 from tui_bench.ui.widgets.run_form import RunForm
-from tui_bench.ui.widgets.session_table import COMPACT_COLUMNS, SessionTable
+from tui_bench.ui.widgets.session_table import (
+    COMPACT_COLUMNS,
+    COMPACT_DROP_ORDER,
+    SessionTable,
+)
 
 RECENT = 12
 HINT = "enter replay · s all sessions"
@@ -37,16 +41,20 @@ class HomeScreen(Screen[None]):
         border-title-color: $text;
         border-subtitle-color: $text-muted;
     }
-    HomeScreen .box:focus-within { border: round $accent; }
+    /* The pane with the focus, by its shape and title too, not by colour alone. */
+    HomeScreen .box:focus-within { border: double $accent; border-title-style: bold reverse; }
     HomeScreen #recent-box { height: 8; }
     HomeScreen.-wide #recent-box { height: 1fr; width: 1fr; }
     HomeScreen #form-box { height: 1fr; }
     HomeScreen.-wide #form-box { width: 1fr; }
     HomeScreen #recent-sessions { height: 1fr; }
     """
+    # What the user fills in first.
+    AUTO_FOCUS = "#urls"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("s", "sessions", "Sessions", tooltip="browse every session (outside a field)"),
-        Binding("q", "quit", "Quit", tooltip="leave tuibench (outside a text field)"),
+        Binding("s", "sessions", "Sessions", tooltip="browse every session (outside the form)"),
+        Binding("q", "quit", "Quit", tooltip="leave tuibench (outside the form)"),
+        Binding("escape", "to_recent", "Recent", tooltip="from the form to the recent sessions"),
         Binding("question_mark", "help", "Help", key_display="?", tooltip="this help"),
     ]
 
@@ -55,7 +63,11 @@ class HomeScreen(Screen[None]):
         with Container(id="body"):
             with Vertical(id="recent-box", classes="box"):
                 yield SessionTable(
-                    self._directory(), columns=COMPACT_COLUMNS, limit=RECENT, id="recent-sessions"
+                    self._directory(),
+                    columns=COMPACT_COLUMNS,
+                    drop=COMPACT_DROP_ORDER,
+                    limit=RECENT,
+                    id="recent-sessions",
                 )
             with Vertical(id="form-box", classes="box"):
                 yield RunForm(id="form")
@@ -67,7 +79,7 @@ class HomeScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#title", Static).update(
-            f"[b]tuibench[/b]  sessions in {self._directory()}  ·  tab: next pane"
+            f"[b]tuibench[/b]  sessions in {self._directory()}  ·  tab: next field  ·  esc: recent"
         )
         recent = self.query_one("#recent-box")
         recent.border_title = "Recent sessions"
@@ -87,6 +99,19 @@ class HomeScreen(Screen[None]):
     def on_session_table_picked(self, event: SessionTable.Picked) -> None:
         event.stop()
         self.post_message(OpenReplay(event.path))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # In the form a letter is typed (or meant for a field): the screen's letters act
+        # only outside it, and escape leads out.
+        in_form = self.query_one(RunForm).has_focus_within
+        if action in ("sessions", "quit"):
+            return not in_form
+        if action == "to_recent":
+            return in_form
+        return True
+
+    def action_to_recent(self) -> None:
+        self.query_one(SessionTable).focus()
 
     def action_sessions(self) -> None:
         self.post_message(OpenSessions())

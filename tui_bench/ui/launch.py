@@ -148,15 +148,20 @@ async def run_live(
     engine: EngineOptions,
     ui: UiOptions,
     baseline: Located | None = None,
+    *,
+    note: str | None = None,
 ) -> tuple[int, RunFinished | None]:
-    """The live screen on one run until the user leaves: the exit status and how it ended."""
+    """The live screen on one run until the user leaves: the exit status and how it ended.
+    `note`: a line under the header (what the demo loads)."""
 
     def first(app: TuibenchApp) -> Screen[None]:
         from tui_bench.ui.live_screen import LiveScreen
 
         factory = controller_factory(engine, tool)
         label = tool_label(tool)
-        return LiveScreen(spec, factory, tool_label=label, basic=ui.basic, baseline=baseline)
+        return LiveScreen(
+            spec, factory, tool_label=label, basic=ui.basic, baseline=baseline, note=note
+        )
 
     return await open_app(ui, first)
 

@@ -102,7 +102,8 @@ class MonitorScreen(Screen[None]):
         super().__init__()
         self.state = state
         self.basic = basic
-        self._chart_on = False
+        # The chart as the user asked for it with `c`; None: shown when the screen is tall.
+        self._chart_asked: bool | None = None
         self._painted_version = -1
         self._chart_version = -1
         # The sparklines change only with a new second: redrawn then, not every frame.
@@ -132,13 +133,29 @@ class MonitorScreen(Screen[None]):
     def on_mount(self) -> None:
         self.query_one("#summary").border_title = "Result"
         self.query_one("#log").border_title = "Tool output"
-        self._chart_on = not self.basic and self.app.size.height >= CHART_MIN_HEIGHT
-        self.query_one(RunChart).display = self._chart_on
+        self._place_chart()
         self.tones = follow_theme(self, self._retone)
         self.set_interval(1 / NUMBERS_HZ, self.paint)
         self.begin()
         # The first frame shows what is known at once, not a timer tick later.
         self.paint(force=True)
+
+    def on_resize(self) -> None:
+        self._place_chart()
+
+    def _place_chart(self) -> None:
+        """Shown as asked, or while the screen is tall enough: resized from tall to short,
+        the chart gives its room back to the panels' figures."""
+        tall = self.app.size.height >= CHART_MIN_HEIGHT
+        shown = not self.basic and (tall if self._chart_asked is None else self._chart_asked)
+        # Ended on a short screen, the result takes the room: its key figures always show.
+        shown = shown and (tall or self.state.finished is None)
+        chart = self.query_one(RunChart)
+        if shown != chart.display:
+            chart.display = shown
+            self._chart_version = -1
+        # With the chart on, the panels keep the height of their figures (see the CSS).
+        self.set_class(shown, "-chart")
 
     def begin(self) -> None:
         """Start feeding the state (called once the panels exist)."""
@@ -209,6 +226,7 @@ class MonitorScreen(Screen[None]):
         warnings.show(render.warnings(state, self.tones))
         warnings.set_class(bool(state.warnings), "-alert")
         self.set_class(state.finished is not None, "-finished")
+        self._place_chart()
         self.query_one("#summary", SteadyStatic).show(render.summary(state, self.tones))
         self._paint_log()
         if force or self._frame % CHART_EVERY == 0:
@@ -266,9 +284,10 @@ class MonitorScreen(Screen[None]):
         if self.basic:
             self.notify("basic mode draws no chart")
             return
-        chart = self.query_one(RunChart)
-        chart.display = self._chart_on = not self._chart_on
-        self._chart_version = -1
+        self._chart_asked = not self.query_one(RunChart).display
+        if self.state.finished is not None and self.app.size.height < CHART_MIN_HEIGHT:
+            self.notify("too short for the chart beside the result")
+        self._place_chart()
         self._paint_chart()
 
     def action_help(self) -> None:
@@ -400,11 +419,13 @@ class LiveScreen(MonitorScreen, DrivingScreen):
         tool_label: str,
         basic: bool,
         baseline: Located | None = None,
+        note: str | None = None,
     ) -> None:
         super().__init__(LiveState(spec), basic=basic)
         self.baseline = baseline
         self.engine_factory = engine_factory
         self.tool_label = tool_label
+        self.note = note
         self.paused = False
         # The session of the run before a "run again", the natural one to compare with.
         self._previous: Path | None = None
@@ -434,7 +455,13 @@ class LiveScreen(MonitorScreen, DrivingScreen):
 
     def paint_header(self) -> None:
         self.query_one("#header", SteadyStatic).show(
-            render.header(self.state, self.tool_label, paused=self.paused, stopping=self._stopping)
+            render.header(
+                self.state,
+                self.tool_label,
+                paused=self.paused,
+                stopping=self._stopping,
+                note=self.note,
+            )
         )
 
     # Actions

@@ -12,7 +12,7 @@ from tui_bench.analysis.compare import protocol_label
 from tui_bench.engine.live_state import CLIENT_BOUND_PCT, LiveState
 from tui_bench.formats import fmt_bytes, fmt_compact, fmt_count, fmt_seconds
 from tui_bench.redaction import redact_text
-from tui_bench.report.text import result_rows
+from tui_bench.report.text import resource_rows, result_rows
 from tui_bench.result import STATUS_CLASSES
 from tui_bench.spec import RunSpec
 from tui_bench.ui.tones import LABEL, Tones
@@ -82,7 +82,10 @@ def connection(state: LiveState) -> str:
     return " ".join(w for w in words if w)
 
 
-def header(state: LiveState, tool_label: str, *, paused: bool, stopping: bool) -> Text:
+def header(
+    state: LiveState, tool_label: str, *, paused: bool, stopping: bool, note: str | None = None
+) -> Text:
+    """What runs, then how far it is; `note` on a line of its own under them."""
     spec = state.spec
     top = _run_title(tool_label, state)
     status = "stopping…" if stopping and state.running else state.status
@@ -96,7 +99,7 @@ def header(state: LiveState, tool_label: str, *, paused: bool, stopping: bool) -
     )
     if paused:
         bottom.append("  PAUSED", "reverse bold")
-    return _lines(top, bottom)
+    return _lines(top, bottom, *([Text(note, LABEL)] if note else []))
 
 
 # Until the first second closes there is nothing to show: said, not a row of dashes.
@@ -251,6 +254,10 @@ def warnings(state: LiveState, tones: Tones) -> Text:
     return _lines(*(Text.assemble(("! ", mark), w.message) for w in state.warnings))
 
 
+# What a result is read for, shown right under its status and validity.
+KEY_ROWS = ("req/s", "latency")
+
+
 def summary(state: LiveState, tones: Tones) -> Text:
     finished = state.finished
     if finished is None:
@@ -260,15 +267,21 @@ def summary(state: LiveState, tones: Tones) -> Text:
         head.append(f" — {finished.message}")
     judged = [validity(finished.validity, tones)] if finished.validity else []
     result = finished.result
-    rows = (
-        [_pairs((f"{label:<10}", value)) for label, value in result_rows(result)] if result else []
-    )
+    pairs = result_rows(result) if result else []
+    # The key figures first, what it cost and where it is saved next: on a short screen the
+    # lines below may have to be scrolled to.
+    pairs.sort(key=lambda pair: pair[0] not in KEY_ROWS)
+    keys = sum(1 for label, _ in pairs if label in KEY_ROWS)
+    pairs[keys:keys] = [
+        *resource_rows(finished.resources),
+        ("session", str(finished.session_path)),
+    ]
+    rows = [_pairs((f"{label:<10}", value)) for label, value in pairs]
     notes = [Text.assemble(("warning    ", tones.warning), w.message) for w in state.warnings]
     return _lines(
         head,
         *judged,
         *rows,
-        _pairs(("session   ", str(finished.session_path))),
         *notes,
     )
 

@@ -25,8 +25,7 @@ class RunFormScreen(Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", tooltip="back (leaves tuibench if this is all)"),
-        # Typed into a field, q and ? are text: as keys they act only outside the fields.
-        Binding("q", "back", "Back", show=False, tooltip="back, outside a text field"),
+        # The whole screen is the form: a letter is meant for a field, never for the screen.
         Binding("question_mark", "help", "Help", key_display="?", tooltip="this help"),
     ]
 

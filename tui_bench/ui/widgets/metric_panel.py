@@ -24,7 +24,8 @@ class MetricPanel(Vertical, can_focus=True):
         height: 1fr;
         padding: 0 1;
         overflow: hidden hidden;
-        &:focus { border: round $accent; }
+        /* Focused, by its shape and title too: a colour alone is lost on 256 colours. */
+        &:focus { border: double $accent; border-title-style: bold reverse; }
         &.-alert { border: round $error; }
         & > .body { height: auto; }
         & > .spark { height: 1; }

@@ -71,8 +71,6 @@ T = TypeVar("T")
 
 # From this width of the form its two groups of fields stand side by side.
 WIDE_FROM = 110
-# From this height a blank line separates the fields.
-TALL_FROM = 36
 PROTOCOLS = [
     ("h1 · HTTP/1.1 (--h1)", "h1"),
     ("h2c · HTTP/2, http://", "h2c"),
@@ -122,12 +120,12 @@ class RunForm(Vertical):
         & #side { height: auto; }
         &.-wide #side { width: 1fr; }
         & .row { height: auto; }
-        &.-tall .row { margin-bottom: 1; }
         & .row > Label { width: 16; color: $text-muted; }
+        /* The field being edited, by more than a colour: its label in reverse video. */
+        & .row:focus-within > Label { color: $text; text-style: bold reverse; }
         & .row > .cell { width: 1fr; height: auto; }
         & .error { color: $error; height: auto; display: none; }
         & #row-recent { padding: 0 2; }
-        &.-tall #row-recent { margin: 1 0; }
         & > #bar { height: auto; background: $boost; padding: 0 1; }
         & #status { width: 1fr; height: auto; padding-left: 2; color: $success; }
         & #status.-invalid { color: $error; }
@@ -154,7 +152,8 @@ class RunForm(Vertical):
     # Layout
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="fields"):
+        # Not a stop of its own for Tab: from the recent list the next one is a field.
+        with VerticalScroll(id="fields", can_focus=False):
             yield _row("recent", "recent", Select[int]([], id="recent", compact=True))
             with Horizontal(id="groups"):
                 with Vertical(id="load", classes="group"):
@@ -214,7 +213,6 @@ class RunForm(Vertical):
 
     def on_resize(self, event: events.Resize) -> None:
         self.set_class(event.size.width >= WIDE_FROM, "-wide")
-        self.set_class(event.size.height >= TALL_FROM, "-tall")
 
     # Filling
 
@@ -343,12 +341,6 @@ class RunForm(Vertical):
 
     # Starting
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "start":
-            # None: shown, but greyed out.
-            return True if self.valid else None
-        return True
-
     @on(Button.Pressed, "#start")
     def _start_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -364,10 +356,12 @@ class RunForm(Vertical):
         if needed:
             self.app.push_screen(SecretDialog(needed), self._start_with)
             return
+        typed = self.typed()
         try:
-            config = self.config()
+            config = typed.config()
         except UsageError as exc:
             self.notify(str(exc), severity="error")
+            self._point_at(typed, str(exc))
             return
         if config.sweep is None:
             self.post_message(StartRun(config.request))
@@ -380,6 +374,21 @@ class RunForm(Vertical):
         if secrets:
             self._set_texts(self.typed().with_secrets(secrets).texts)
             self.action_start()
+
+    def _point_at(self, typed: Typed, reason: str) -> None:
+        """Focus on the field to fix first, its message under it: typed on, the field's own
+        check takes over again."""
+        order = [field.id for field in self.query(Input) if field.id]
+        culprit = typed.culprit(reason, order)
+        if culprit is None:
+            return
+        error = self.query_one(f"#{culprit}-error", SteadyStatic)
+        if not error.display:
+            error.show(Text(reason))
+            error.display = True
+        field = self.query_one(f"#{culprit}", Input)
+        field.focus()
+        field.scroll_visible()
 
     async def _remember(self, config: Config) -> None:
         try:

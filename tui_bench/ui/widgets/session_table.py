@@ -65,10 +65,13 @@ COLUMNS: Mapping[str, Column] = {
     "status": Column("status"),
 }
 FULL_COLUMNS = tuple(COLUMNS)
-COMPACT_COLUMNS = ("date", "name", "tool", "rps", "p99", "errors", "validity", "status")
-# What a table too narrow for all its columns gives up first; then the name is shortened.
-# The status goes last: the validity column says INVALID for a run that did not complete.
+COMPACT_COLUMNS = ("date", "name", "tool", "url", "rps", "p99", "errors", "validity", "status")
+# What a table too narrow for all its columns gives up first; then names and URLs are
+# shortened. The status goes last: the validity column says INVALID for a run that did not
+# complete.
 DROP_ORDER = ("tags", "url", "m", "tool", "c", "status")
+# A short list of the latest runs is read for what ran where: tool and URL stay.
+COMPACT_DROP_ORDER = ("status", "errors", "date", "validity")
 MIN_NAME_WIDTH = 10
 SCROLLBAR_WIDTH = 2
 FIRST_ROWS = 100
@@ -178,19 +181,32 @@ def mark_of(path: Path, marks: Mapping[str, Path]) -> str:
     return "".join(sorted(label for label, marked in marks.items() if marked == path))
 
 
-def fit_columns(natural: Mapping[str, int], available: int) -> dict[str, int]:
-    """The columns kept and their widths, so that all of them fit in `available` cells."""
+def fit_columns(
+    natural: Mapping[str, int], available: int, drop: Sequence[str] = DROP_ORDER
+) -> dict[str, int]:
+    """The columns kept and their widths, so that all of them fit in `available` cells: the
+    room there is first (whole names), then free text down to its cap, then the columns in
+    `drop` go, then names and URLs give up their middles."""
 
-    def total(widths: Mapping[str, int]) -> int:
-        return sum(w + 2 for w in widths.values())  # one cell of padding each side
+    def excess(widths: Mapping[str, int]) -> int:
+        # One cell of padding each side.
+        return sum(w + 2 for w in widths.values()) - available
 
     widths = dict(natural)
-    for column in DROP_ORDER:
-        if total(widths) <= available:
+    for key, width in widths.items():
+        cap = COLUMNS[key].max_width
+        if cap and excess(widths) > 0:
+            widths[key] = max(cap, width - excess(widths))
+    for column in drop:
+        if excess(widths) <= 0:
             break
         widths.pop(column, None)
-    if "name" in widths and total(widths) > available:
-        widths["name"] = max(MIN_NAME_WIDTH, widths["name"] - (total(widths) - available))
+    while excess(widths) > 0:
+        # The wider of the two gives a cell, until both are down to the least readable.
+        shrinkable = [k for k in MIDDLE_ELIDED if widths.get(k, 0) > MIN_NAME_WIDTH]
+        if not shrinkable:
+            break
+        widths[max(shrinkable, key=widths.__getitem__)] -= 1
     return widths
 
 
@@ -232,6 +248,7 @@ class SessionTable(DataTable[Text]):
         directory: Path | None = None,
         *,
         columns: Sequence[str] = FULL_COLUMNS,
+        drop: Sequence[str] = DROP_ORDER,
         limit: int | None = None,
         id: str | None = None,
         classes: str | None = None,
@@ -239,6 +256,7 @@ class SessionTable(DataTable[Text]):
         super().__init__(cursor_type="row", zebra_stripes=True, id=id, classes=classes)
         self.directory = directory
         self.wanted = tuple(columns)
+        self.drop = tuple(drop)
         self.limit = limit
         self.all_rows: list[SessionRow] = []
         self.shown_rows: list[SessionRow] = []
@@ -400,12 +418,9 @@ class SessionTable(DataTable[Text]):
             for key in self.wanted:
                 if key in texts:
                     natural[key] = max(natural[key], texts[key].cell_len)
-        for key, width in natural.items():
-            cap = COLUMNS[key].max_width
-            natural[key] = min(width, cap) if cap else width
         self._fitted_width = self.size.width
         available = self.size.width - SCROLLBAR_WIDTH
-        self._layout = fit_columns(natural, available) if available > 0 else natural
+        self._layout = fit_columns(natural, available, self.drop) if available > 0 else natural
 
     def _label(self, key: str) -> Text:
         column = COLUMNS[key]
