@@ -190,17 +190,48 @@ def test_stopping_tuibench_leaves_no_tool_on_any_host(
     assert all(g["session"]["raw"]["stdout"] for g in doc["generators"])
 
 
-@pytest.fixture(scope="module")
-def bare_host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, SshServer]]:
-    """A host whose PATH has everything /usr/bin has but h2load."""
-    root = tmp_path_factory.mktemp("bare")
+def bin_without_h2load(root: Path) -> Path:
+    """A PATH directory with everything /usr/bin has but h2load."""
     bin_dir = root / "bin"
     bin_dir.mkdir()
     for program in Path("/usr/bin").iterdir():
         if program.name != "h2load":
             (bin_dir / program.name).symlink_to(program)
+    return bin_dir
+
+
+@pytest.fixture(scope="module")
+def bare_host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, SshServer]]:
+    """A host whose PATH has everything /usr/bin has but h2load."""
+    root = tmp_path_factory.mktemp("bare")
+    bin_dir = bin_without_h2load(root)
     with ssh_servers(root, ["127.0.0.4"], extra=f"SetEnv PATH={bin_dir}\n") as (config, hosts):
         yield config, hosts[0]
+
+
+def test_a_sweep_on_other_hosts_only_needs_no_tool_here(
+    nginx: DemoTarget,
+    sessions: Path,
+    ssh_config: Path,
+    ssh_hosts: tuple[Path, list[SshServer]],
+    tmp_path: Path,
+) -> None:
+    need("h2load")
+    _, (c, d) = ssh_hosts
+    proc = subprocess.run(
+        [*TUIBENCH, "sweep", "--headless", "--json", "--interval", "0.2", "--cool-down", "0",
+         "--vary", "c=2,4", "-n", "400", "--generator", c.alias, "--generator", d.alias,
+         nginx.urls["h2c"]],
+        capture_output=True, text=True, timeout=90, check=False,
+        env={**os.environ, "PATH": str(bin_without_h2load(tmp_path))},
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    doc = store.load(Path(orjson.loads(proc.stdout)["session_path"])).doc
+    runs = [r["session"] for r in doc["runs"]]
+    assert [r["result"]["requests"]["total"] for r in runs] == [400, 400]
+    assert all([g["host"] for g in r["generators"]] == [c.alias, d.alias] for r in runs)
+    # Labelled with the tool the generators ran: the first one's, there.
+    assert doc["tool"]["path"] == runs[0]["generators"][0]["tool"]["path"]
 
 
 def test_a_host_without_the_tool_is_one_line_before_any_load(
