@@ -21,7 +21,10 @@ from tests.integration.test_cli_real_tools import TUIBENCH, run_json
 from tests.sshd import SshServer, refused_config, ssh_servers
 from tui_bench.demo.nginx_target import DemoTarget
 from tui_bench.parsers.detect import parse_output
+from tui_bench.request.run import RunRequest
+from tui_bench.spec import RunSpec
 from tui_bench.storage import store
+from tui_bench.ui.launch import RunLauncher
 
 pytestmark = pytest.mark.integration
 
@@ -232,6 +235,17 @@ def test_a_sweep_on_other_hosts_only_needs_no_tool_here(
     assert all([g["host"] for g in r["generators"]] == [c.alias, d.alias] for r in runs)
     # Labelled with the tool the generators ran: the first one's, there.
     assert doc["tool"]["path"] == runs[0]["generators"][0]["tool"]["path"]
+
+
+async def test_the_run_form_on_other_hosts_only_needs_no_tool_here(
+    nginx: DemoTarget, ssh_config: Path, ssh_hosts: tuple[Path, list[SshServer]]
+) -> None:
+    _, (c, d) = ssh_hosts
+    spec = RunSpec(urls=(nginx.urls["h2c"],), connections=2, requests=10)
+    request = RunRequest(spec, server_mode="none", generators=(c.alias, d.alias))
+    launcher = RunLauncher(tool_paths={"h2load": "/nonexistent/h2load"})
+    _, label = await launcher(request)
+    assert label.startswith("h2load "), "the generators' h2load, found there"
 
 
 def test_a_host_without_the_tool_is_one_line_before_any_load(
