@@ -1,4 +1,5 @@
-"""A run of several generators that cannot start: none starts, nothing is left."""
+"""Runs of several generators: one that cannot start (none starts, nothing is left), and
+what is said as they run."""
 
 from __future__ import annotations
 
@@ -7,12 +8,15 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import need
-from tui_bench.engine.controller import EngineOptions
+from tui_bench.demo.nginx_target import DemoTarget
+from tui_bench.engine.events import Event, RunWarning
 from tui_bench.engine.generators import Generator
+from tui_bench.engine.options import EngineOptions
 from tui_bench.errors import UsageError
 from tui_bench.remote.ssh import SshHost
 from tui_bench.runners.tools import Tool, find_tool
 from tui_bench.spec import RunSpec
+from tui_bench.storage import store
 
 
 async def test_a_generator_that_cannot_get_ready_starts_none(
@@ -27,3 +31,19 @@ async def test_a_generator_that_cannot_get_ready_starts_none(
     with pytest.raises(UsageError, match=r"root@127\.0\.0\.9:1: cannot connect"):
         await controller.run()
     assert list(tmp_path.iterdir()) == [], "no session, no journal, no generator runs"
+
+
+async def test_a_warning_on_the_result_is_said_of_the_merged_result_only(
+    tmp_path: Path, nginx: DemoTarget
+) -> None:
+    need("h2load")
+    here = find_tool("h2load")
+    engine = EngineOptions(generators=(Generator(None, here), Generator(None, here)))
+    spec = RunSpec(urls=(nginx.urls["h2c"],), connections=2, requests=40)
+    said: list[Event] = []
+    finished = await engine.controller(spec, here, said.append, tmp_path).run()
+    warnings = {w.code: w.message for w in said if isinstance(w, RunWarning)}
+    # Each generator had 20 requests; the run, as its session keeps it, 40.
+    assert warnings["few-samples"] == "only 40 requests: p99 rests on a few of them"
+    kept = {w["code"]: w["message"] for w in store.load(finished.session_path).doc["warnings"]}
+    assert kept["few-samples"] == warnings["few-samples"]

@@ -24,8 +24,7 @@ from tests.integration.test_cli_real_tools import TUIBENCH
 from tui_bench.analysis.sweep_points import run_values
 from tui_bench.analysis.thresholds import parse_slo, parse_threshold
 from tui_bench.cli.main import main
-from tui_bench.engine.controller import Listener
-from tui_bench.engine.events import Event, RunFinished
+from tui_bench.engine.events import Event, Listener, RunFinished
 from tui_bench.engine.sweep import (
     CoolingDown,
     SweepFinished,

@@ -16,9 +16,9 @@ import pytest
 
 from tests.conftest import need
 from tui_bench.demo.nginx_target import DemoTarget
-from tui_bench.engine.controller import EngineOptions
 from tui_bench.engine.events import Event, SecondClosed
 from tui_bench.engine.live_state import LiveState
+from tui_bench.engine.options import EngineOptions
 from tui_bench.runners.tools import find_tool
 from tui_bench.spec import RunSpec
 from tui_bench.storage import store

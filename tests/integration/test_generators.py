@@ -21,7 +21,10 @@ from tests.integration.test_cli_real_tools import TUIBENCH, run_json
 from tests.sshd import SshServer, refused_config, ssh_servers
 from tui_bench.demo.nginx_target import DemoTarget
 from tui_bench.parsers.detect import parse_output
+from tui_bench.request.run import RunRequest
+from tui_bench.spec import RunSpec
 from tui_bench.storage import store
+from tui_bench.ui.launch import RunLauncher
 
 pytestmark = pytest.mark.integration
 
@@ -151,7 +154,7 @@ def test_a_generator_lost_mid_run_leaves_the_others_running(
     wait_until(lambda: not tools_for(url))
 
 
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL])
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGKILL])
 def test_stopping_tuibench_leaves_no_tool_on_any_host(
     sig: signal.Signals,
     nginx: DemoTarget,
@@ -179,7 +182,7 @@ def test_stopping_tuibench_leaves_no_tool_on_any_host(
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
     wait_until(lambda: not tools_for(url))
-    if sig == signal.SIGTERM:
+    if sig != signal.SIGKILL:
         doc = store.load(orjson.loads(out)["session_path"]).doc
         assert doc["status"] == "interrupted"
     else:
@@ -190,17 +193,59 @@ def test_stopping_tuibench_leaves_no_tool_on_any_host(
     assert all(g["session"]["raw"]["stdout"] for g in doc["generators"])
 
 
-@pytest.fixture(scope="module")
-def bare_host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, SshServer]]:
-    """A host whose PATH has everything /usr/bin has but h2load."""
-    root = tmp_path_factory.mktemp("bare")
+def bin_without_h2load(root: Path) -> Path:
+    """A PATH directory with everything /usr/bin has but h2load."""
     bin_dir = root / "bin"
     bin_dir.mkdir()
     for program in Path("/usr/bin").iterdir():
         if program.name != "h2load":
             (bin_dir / program.name).symlink_to(program)
+    return bin_dir
+
+
+@pytest.fixture(scope="module")
+def bare_host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, SshServer]]:
+    """A host whose PATH has everything /usr/bin has but h2load."""
+    root = tmp_path_factory.mktemp("bare")
+    bin_dir = bin_without_h2load(root)
     with ssh_servers(root, ["127.0.0.4"], extra=f"SetEnv PATH={bin_dir}\n") as (config, hosts):
         yield config, hosts[0]
+
+
+def test_a_sweep_on_other_hosts_only_needs_no_tool_here(
+    nginx: DemoTarget,
+    sessions: Path,
+    ssh_config: Path,
+    ssh_hosts: tuple[Path, list[SshServer]],
+    tmp_path: Path,
+) -> None:
+    need("h2load")
+    _, (c, d) = ssh_hosts
+    proc = subprocess.run(
+        [*TUIBENCH, "sweep", "--headless", "--json", "--interval", "0.2", "--cool-down", "0",
+         "--vary", "c=2,4", "-n", "400", "--generator", c.alias, "--generator", d.alias,
+         nginx.urls["h2c"]],
+        capture_output=True, text=True, timeout=90, check=False,
+        env={**os.environ, "PATH": str(bin_without_h2load(tmp_path))},
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    doc = store.load(Path(orjson.loads(proc.stdout)["session_path"])).doc
+    runs = [r["session"] for r in doc["runs"]]
+    assert [r["result"]["requests"]["total"] for r in runs] == [400, 400]
+    assert all([g["host"] for g in r["generators"]] == [c.alias, d.alias] for r in runs)
+    # Labelled with the tool the generators ran: the first one's, there.
+    assert doc["tool"]["path"] == runs[0]["generators"][0]["tool"]["path"]
+
+
+async def test_the_run_form_on_other_hosts_only_needs_no_tool_here(
+    nginx: DemoTarget, ssh_config: Path, ssh_hosts: tuple[Path, list[SshServer]]
+) -> None:
+    _, (c, d) = ssh_hosts
+    spec = RunSpec(urls=(nginx.urls["h2c"],), connections=2, requests=10)
+    request = RunRequest(spec, server_mode="none", generators=(c.alias, d.alias))
+    launcher = RunLauncher(tool_paths={"h2load": "/nonexistent/h2load"})
+    _, label = await launcher(request)
+    assert label.startswith("h2load "), "the generators' h2load, found there"
 
 
 def test_a_host_without_the_tool_is_one_line_before_any_load(

@@ -22,7 +22,7 @@ from tests.ui import until
 from tui_bench.analysis.significance import side_of
 from tui_bench.cli.main import main
 from tui_bench.demo.nginx_target import DemoTarget
-from tui_bench.engine.controller import EngineOptions
+from tui_bench.engine.options import EngineOptions
 from tui_bench.redaction import MARK, fingerprint
 from tui_bench.runners.tools import find_tool
 from tui_bench.spec import RunSpec

@@ -4,7 +4,7 @@ the sweep screen; with a scripted sweep, and once with a real one against nginx.
 from __future__ import annotations
 
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +17,7 @@ from tests.ui.test_run_form import status, toggle_sweep, type_into
 from tests.ui.test_sweep_screen import ScriptedSweep, cells, ended, text_of
 from tui_bench.analysis.thresholds import parse_slo
 from tui_bench.demo.nginx_target import DemoTarget
+from tui_bench.engine.generators import Generator
 from tui_bench.engine.sweep import SweepOptions, Target
 from tui_bench.engine.sweep_state import StateEvent
 from tui_bench.errors import ToolMissingError
@@ -36,17 +37,19 @@ H2LOAD = Tool("h2load", "/opt/h2load", "1.52.0")
 
 
 class Asked:
-    """Stands in for `prepare` and `sweep_engine`: records what the launcher asks for and
+    """Stands in for `prepare_fleet` and `sweep_engine`: records what the launcher asks for and
     runs a scripted sweep that waits in its second run until stopped."""
 
     def __init__(self, missing: str | None = None) -> None:
         self.missing = missing
         self.engines: list[tuple[SweepPlan, tuple[Target, ...], SweepOptions, Path | None]] = []
 
-    def prepare(self, plan: SweepPlan) -> tuple[Target, ...]:
+    def prepare_fleet(
+        self, plan: SweepPlan, generators: Sequence[str]
+    ) -> tuple[tuple[Target, ...], tuple[Generator, ...]]:
         if self.missing:
             raise ToolMissingError(self.missing)
-        return tuple(Target(H2LOAD, None) for _ in plan.points)
+        return tuple(Target(H2LOAD, None) for _ in plan.points), ()
 
     def sweep_engine(
         self,
@@ -66,7 +69,7 @@ class Asked:
 @pytest.fixture
 def asked(monkeypatch: pytest.MonkeyPatch) -> Asked:
     fake = Asked()
-    monkeypatch.setattr(launch, "prepare", fake.prepare)
+    monkeypatch.setattr(launch, "prepare_fleet", fake.prepare_fleet)
     monkeypatch.setattr(launch, "sweep_engine", fake.sweep_engine)
     return fake
 

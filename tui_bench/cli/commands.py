@@ -25,18 +25,18 @@ from tui_bench.cli.baseline import cmd_baseline as cmd_baseline
 from tui_bench.cli.history import print_history
 from tui_bench.cli.output import write_output
 from tui_bench.cli.progress import ProgressPrinter, summary_text
-from tui_bench.engine.controller import EngineOptions
 from tui_bench.engine.events import Event, RunFinished, RunWarning
-from tui_bench.engine.fleet_check import find_generators
+from tui_bench.engine.fleet_check import find_fleet
 from tui_bench.engine.generators import Generator, version_warning
 from tui_bench.engine.load_split import split_spec
+from tui_bench.engine.options import EngineOptions
 from tui_bench.engine.sweep import (
     SweepEvent,
     SweepFinished,
     SweepOptions,
     SweepRunFinished,
     SweepRunner,
-    prepare,
+    prepare_fleet,
 )
 from tui_bench.errors import SessionError, UsageError
 from tui_bench.formats import fmt_count, fmt_metric, fmt_seconds
@@ -56,7 +56,7 @@ from tui_bench.report.text import (
     verdict_line,
 )
 from tui_bench.request.asked import run_request, server_mode_of
-from tui_bench.request.run import LOCAL_GENERATOR, RunRequest
+from tui_bench.request.run import RunRequest
 from tui_bench.request.sweep_plan import (
     SweepPlan,
     Variant,
@@ -115,11 +115,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     interval = check_interval(args.interval)
     if request.generators:
         split_spec(spec, len(request.generators))
-    tools = local_tools(args, [spec.tool], request.generators)
     on_host = request.on_host()
-    generators = generators_of(request.generators, [spec.tool], tools)
-    # The tool here; with generators on other hosts only, the first one's (for the labels).
-    tool = tools[spec.tool] if spec.tool in tools else generators[0].tool
+    tools, generators = generators_of(args, request.generators, [spec.tool])
+    tool = tools[spec.tool]
     if on_host is not None:
         asyncio.run(check(on_host, interval))
     engine = EngineOptions(
@@ -143,27 +141,23 @@ def cmd_run(args: argparse.Namespace) -> int:
     return finish_run(finished, thresholds, as_json=args.json, baseline=baseline)
 
 
-def local_tools(
-    args: argparse.Namespace, names: Sequence[str], generators: Sequence[str]
-) -> dict[str, Tool]:
-    """The tools found here: all of them, unless every generator is another host."""
-    if generators and LOCAL_GENERATOR not in (g.strip() for g in generators):
-        return {}
-    return {name: find_tool(name, getattr(args, f"{name}_path")) for name in names}
-
-
 def generators_of(
-    texts: Sequence[str], names: Sequence[str], local: dict[str, Tool]
-) -> tuple[Generator, ...]:
-    """The generators found on their hosts (a one-line error, before any load, when one
-    cannot be used); a warning when they run different versions of a tool."""
-    if not texts:
-        return ()
-    generators = find_generators(texts, names, local)
+    args: argparse.Namespace, texts: Sequence[str], names: Sequence[str]
+) -> tuple[dict[str, Tool], tuple[Generator, ...]]:
+    """The tools of `names` and the generators found on their hosts (a one-line error,
+    before any load, when one cannot be used)."""
+    tools, generators = find_fleet(
+        texts, names, lambda name: find_tool(name, getattr(args, f"{name}_path"))
+    )
+    say_versions(generators)
+    return tools, generators
+
+
+def say_versions(generators: Sequence[Generator]) -> None:
+    """A warning line when the generators run different versions of a tool."""
     note = version_warning(generators)
     if note is not None:
         _print(f"warning: {note}", sys.stderr)
-    return generators
 
 
 async def run_headless(spec: RunSpec, tool: Tool, engine: EngineOptions) -> RunFinished:
@@ -458,11 +452,10 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     slo = tuple(parse_slo(args.slo)) if args.slo else ()
     plan = plan_from_args(args)
     baseline = asked_baseline(args)
-    targets = prepare(plan)
     for point in plan.points if args.generator else ():
         split_spec(point.spec, len(args.generator))
-    local = {t.tool.name: t.tool for t in targets}
-    generators = generators_of(args.generator, sorted(local), local)
+    targets, generators = prepare_fleet(plan, args.generator)
+    say_versions(generators)
     for on_host in dict.fromkeys(t.server_host for t in targets if t.server_host):
         asyncio.run(check(on_host, interval))
     options = SweepOptions(

@@ -12,8 +12,8 @@ import contextlib
 import shutil
 import tempfile
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from collections.abc import Sequence
+from dataclasses import asdict
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -29,6 +29,7 @@ from tui_bench.analysis.warnings import (
 )
 from tui_bench.engine.events import (
     Event,
+    Listener,
     OutputLine,
     Progress,
     ResourcesSampled,
@@ -37,8 +38,6 @@ from tui_bench.engine.events import (
     RunWarning,
     SecondClosed,
 )
-from tui_bench.engine.fleet import Controller, FleetController
-from tui_bench.engine.generators import Generator
 from tui_bench.engine.launch import (
     Launched,
     Launcher,
@@ -65,7 +64,7 @@ from tui_bench.sampling.verdicts import client_bound, summarize
 from tui_bench.spec import RunSpec
 from tui_bench.storage.journal import JournalWriter
 from tui_bench.storage.session import SessionDraft
-from tui_bench.storage.store import finalize, journal_path, new_session_id, sessions_dir
+from tui_bench.storage.store import finalize, journal_path, new_session_id
 from tui_bench.validity import DEFAULT_MAX_ERRORS, judge_run
 
 TAIL_INTERVAL_S = 0.2
@@ -75,71 +74,6 @@ READ_CHUNK = 65536
 OVERRUN_GRACE_S = 10.0
 # A last stretch shorter than this gives a CPU figure of noise, not of the load.
 CLOSING_SAMPLE_MIN_S = 0.1
-
-
-Listener = Callable[[Event], None]
-
-
-@dataclass(frozen=True)
-class EngineOptions:
-    """How runs are observed and labelled; the same for headless runs and the live monitor."""
-
-    server: psutil.Process | None = None
-    interval_s: float = 0.5
-    name: str = ""
-    tags: tuple[str, ...] = ()
-    live_hook: bool = True
-    max_errors: float = DEFAULT_MAX_ERRORS
-    # The server on another host, sampled there over SSH (then `server` is None).
-    server_host: ServerOnHost | None = None
-
-    # Several load generators sharing the load (engine/fleet.py); none: the tool here.
-    generators: tuple[Generator, ...] = ()
-
-    def controller(
-        self, spec: RunSpec, tool: Tool, listener: Listener, store: Path | None = None
-    ) -> Controller:
-        """The one way runs are built: a sweep's go into its own `store`."""
-        where = store or sessions_dir()
-        if self.generators:
-            return FleetController(
-                spec,
-                self.generators,
-                listener,
-                where,
-                self._child,
-                name=self.name,
-                tags=self.tags,
-                interval_s=self.interval_s,
-                max_errors=self.max_errors,
-            )
-        return self._child(spec, tool, listener, where)
-
-    def _child(
-        self,
-        spec: RunSpec,
-        tool: Tool,
-        listener: Listener,
-        store: Path,
-        *,
-        name: str | None = None,
-        launcher: Launcher | None = None,
-        observe_server: bool = True,
-    ) -> RunController:
-        return RunController(
-            spec,
-            tool,
-            store=store,
-            name=self.name if name is None else name,
-            tags=self.tags,
-            server=self.server if observe_server else None,
-            interval_s=self.interval_s,
-            listener=listener,
-            live_hook=self.live_hook,
-            max_errors=self.max_errors,
-            server_host=self.server_host if observe_server else None,
-            launcher=launcher,
-        )
 
 
 class RunController:

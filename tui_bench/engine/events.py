@@ -6,7 +6,7 @@ them; it can never change what the engine recorded.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -116,3 +116,6 @@ Event = (
     | RunFinished
     | GeneratorsSeen
 )
+
+# Who is told of a run's events, in order, on the event loop.
+Listener = Callable[[Event], None]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import shutil
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Coroutine, Sequence
 from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -23,6 +23,7 @@ from tui_bench.engine.events import (
     Event,
     GeneratorsSeen,
     GeneratorView,
+    Listener,
     OutputLine,
     Progress,
     ResourcesSampled,
@@ -48,7 +49,6 @@ from tui_bench.storage.journal import JournalWriter
 from tui_bench.storage.session import Session, SessionDraft
 from tui_bench.validity import judge_run
 
-Listener = Callable[[Event], None]
 LOST = "generator-lost"
 VERSIONS = "generator-versions"
 # Warnings a run's result gives (analysis/warnings.py).
@@ -219,7 +219,8 @@ class FleetController:
                 if index == 0:
                     self._journal.write("sample", asdict(event.sample))
                     self._emit(event)
-            elif isinstance(event, RunWarning):
+            elif isinstance(event, RunWarning) and event.code not in _OF_RESULT:
+                # Said of the merged result at the end, as the session keeps it.
                 self._warn(Warning(event.code, f"{label}: {event.message}"))
             elif isinstance(event, RunFinished):
                 child.finished = event

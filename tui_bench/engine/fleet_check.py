@@ -4,7 +4,7 @@ names the host and what to do."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 from tui_bench.engine.generators import Generator
@@ -18,6 +18,31 @@ from tui_bench.runners.tools import INSTALL_PACKAGES, VERSION_ARGS, Tool, parse_
 def parse_generators(texts: Sequence[str]) -> tuple[SshHost | None, ...]:
     """`local` or `[ssh://][user@]host[:port]` each; UsageError for a bad one."""
     return tuple(None if t.strip() == LOCAL_GENERATOR else SshHost.parse(t) for t in texts)
+
+
+def remote_only(texts: Sequence[str]) -> bool:
+    """Whether every generator is another host: then this machine need not have the tool."""
+    hosts = parse_generators(texts)
+    return bool(hosts) and None not in hosts
+
+
+def tools_of(generators: Sequence[Generator]) -> dict[str, Tool]:
+    """Each tool's first generator's: its path and version label a run on other hosts only
+    and check its argv."""
+    tools: dict[str, Tool] = {}
+    for generator in generators:
+        tools.setdefault(generator.tool.name, generator.tool)
+    return tools
+
+
+def find_fleet(
+    texts: Sequence[str], names: Sequence[str], find_here: Callable[[str], Tool]
+) -> tuple[dict[str, Tool], tuple[Generator, ...]]:
+    """The tool of each name in `names` (found here unless `remote_only`) and the
+    generators of `texts`."""
+    here = {} if remote_only(texts) else {name: find_here(name) for name in names}
+    generators = find_generators(texts, names, here) if texts else ()
+    return {**tools_of(generators), **here}, generators
 
 
 def find_generators(

@@ -30,10 +30,11 @@ import psutil
 
 from tui_bench.analysis.sweep_points import aggregate, latency_keys, point_verdicts, run_values
 from tui_bench.analysis.thresholds import Threshold
-from tui_bench.engine.controller import EngineOptions, Listener
-from tui_bench.engine.events import Event, RunFinished
+from tui_bench.engine.events import Event, Listener, RunFinished
 from tui_bench.engine.fleet import Controller
+from tui_bench.engine.fleet_check import find_generators, remote_only, tools_of
 from tui_bench.engine.generators import Generator
+from tui_bench.engine.options import EngineOptions
 from tui_bench.engine.server_watch import describe_server
 from tui_bench.errors import UsageError
 from tui_bench.remote.server import ServerOnHost
@@ -109,9 +110,11 @@ class Target:
     server_host: ServerOnHost | None = None
 
 
-def prepare(plan: SweepPlan) -> tuple[Target, ...]:
+def prepare(plan: SweepPlan, found: Mapping[str, Tool] | None = None) -> tuple[Target, ...]:
     """The target of each point; ToolMissingError or UsageError (naming the point) before
-    anything runs. Blocking (tool versions, socket tables): not on an event loop."""
+    anything runs. A tool in `found` (by name) is not looked for here: with generators on
+    other hosts only, this machine need not have it. Blocking (tool versions, socket
+    tables): not on an event loop."""
     tools: dict[tuple[str, str | None], Tool] = {}
     servers: dict[tuple[Any, ...], psutil.Process | None] = {}
     targets = []
@@ -119,7 +122,7 @@ def prepare(plan: SweepPlan) -> tuple[Target, ...]:
         spec, request = point.spec, point.request
         key = (spec.tool, point.tool_path)
         if key not in tools:
-            tools[key] = find_tool(*key)
+            tools[key] = found[spec.tool] if found and spec.tool in found else find_tool(*key)
         tool = tools[key]
         try:
             # Building the argv is pure and checks what the spec alone cannot.
@@ -138,6 +141,20 @@ def prepare(plan: SweepPlan) -> tuple[Target, ...]:
             raise point.usage_error(exc) from None
         targets.append(Target(tool, servers[where], on_host))
     return tuple(targets)
+
+
+def prepare_fleet(
+    plan: SweepPlan, texts: Sequence[str]
+) -> tuple[tuple[Target, ...], tuple[Generator, ...]]:
+    """`prepare`, and the generators of `texts` found on their hosts (a sweep may vary the
+    tool: each one's); with generators on other hosts only, no tool is looked for here."""
+    names = sorted({point.spec.tool for point in plan.points})
+    if remote_only(texts):
+        generators = find_generators(texts, names, {})
+        return prepare(plan, tools_of(generators)), generators
+    targets = prepare(plan)
+    local = {target.tool.name: target.tool for target in targets}
+    return targets, find_generators(texts, names, local) if texts else ()
 
 
 # ---- aggregates (pure, over session documents)

@@ -12,19 +12,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tui_bench.engine.controller import EngineOptions, Listener
-from tui_bench.engine.events import RunFinished
+from tui_bench.engine.events import Listener, RunFinished
 from tui_bench.engine.fleet import Controller
-from tui_bench.engine.fleet_check import find_generators
-from tui_bench.engine.generators import Generator
+from tui_bench.engine.fleet_check import find_fleet
 from tui_bench.engine.load_split import split_spec
-from tui_bench.engine.sweep import SweepFinished, SweepOptions, SweepRunner, Target, prepare
+from tui_bench.engine.options import EngineOptions
+from tui_bench.engine.sweep import SweepFinished, SweepOptions, SweepRunner, Target, prepare_fleet
 from tui_bench.engine.sweep_state import StateEvent, SweepState, SweepTitle
 from tui_bench.remote.server import check
 from tui_bench.request.run import RunRequest
 from tui_bench.request.sweep_plan import SweepPlan
 from tui_bench.request.sweep_settings import SweepSettings
-from tui_bench.runners.tools import Tool, find_tool_async
+from tui_bench.runners.tools import Tool, find_tool
 from tui_bench.spec import RunSpec
 from tui_bench.storage.refs import Located
 from tui_bench.storage.session import Session
@@ -63,7 +62,11 @@ class RunLauncher:
     live_hook: bool = True
 
     async def __call__(self, request: RunRequest) -> tuple[EngineFactory, str]:
-        tool = await find_tool_async(request.spec.tool, self.tool_paths.get(request.spec.tool))
+        split_specs(request, [request.spec])
+        tools, generators = await asyncio.to_thread(
+            find_fleet, request.generators, [request.spec.tool], self._find_here
+        )
+        tool = tools[request.spec.tool]
         # Finding the server walks every process's sockets: not on the event loop.
         server = await asyncio.to_thread(request.server)
         on_host = request.on_host()
@@ -76,7 +79,7 @@ class RunLauncher:
             request.tags,
             self.live_hook,
             server_host=on_host,
-            generators=await _generators(request, [request.spec], {tool.name: tool}),
+            generators=generators,
         )
         return controller_factory(engine, tool), tool_label(tool)
 
@@ -86,8 +89,9 @@ class RunLauncher:
         """What a sweep screen needs for `request` swept so, run as `tuibench sweep` runs it;
         UsageError or ToolMissingError (naming the point) before anything runs."""
         plan = sweep.plan(request, self.tool_paths)
-        # Tool versions and socket tables: not on the event loop.
-        targets = await asyncio.to_thread(prepare, plan)
+        split_specs(request, [p.spec for p in plan.points])
+        # Tool versions, socket tables, SSH round trips: not on the event loop.
+        targets, generators = await asyncio.to_thread(prepare_fleet, plan, request.generators)
         options = SweepOptions(
             cool_down_s=sweep.cool_down_s,
             interval_s=self.interval_s,
@@ -96,22 +100,18 @@ class RunLauncher:
             live_hook=self.live_hook,
             slo=sweep.slo_clauses(),
             slo_text=sweep.slo,
-            generators=await _generators(
-                request, [p.spec for p in plan.points], {t.tool.name: t.tool for t in targets}
-            ),
+            generators=generators,
         )
         return sweep_screen_parts(plan, targets, options, store_dir)
 
+    def _find_here(self, name: str) -> Tool:
+        return find_tool(name, self.tool_paths.get(name))
 
-async def _generators(
-    request: RunRequest, specs: Sequence[RunSpec], local: dict[str, Tool]
-) -> tuple[Generator, ...]:
-    """The form's generators, found on their hosts (SSH round trips: off the event loop)."""
-    if not request.generators:
-        return ()
-    for spec in specs:
+
+def split_specs(request: RunRequest, specs: Sequence[RunSpec]) -> None:
+    """UsageError when a spec's load cannot be split across the form's generators."""
+    for spec in specs if request.generators else ():
         split_spec(spec, len(request.generators))
-    return await asyncio.to_thread(find_generators, request.generators, sorted(local), local)
 
 
 def sweep_screen_parts(

@@ -1,0 +1,82 @@
+"""EngineOptions: how runs are observed and labelled, and the one place a run's controller
+is built from them (one RunController, or a FleetController over several generators)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import psutil
+
+from tui_bench.engine.controller import RunController
+from tui_bench.engine.events import Listener
+from tui_bench.engine.fleet import Controller, FleetController
+from tui_bench.engine.generators import Generator
+from tui_bench.engine.launch import Launcher
+from tui_bench.remote.server import ServerOnHost
+from tui_bench.runners.tools import Tool
+from tui_bench.spec import RunSpec
+from tui_bench.storage.store import sessions_dir
+from tui_bench.validity import DEFAULT_MAX_ERRORS
+
+
+@dataclass(frozen=True)
+class EngineOptions:
+    """How runs are observed and labelled; the same for headless runs and the live monitor."""
+
+    server: psutil.Process | None = None
+    interval_s: float = 0.5
+    name: str = ""
+    tags: tuple[str, ...] = ()
+    live_hook: bool = True
+    max_errors: float = DEFAULT_MAX_ERRORS
+    # The server on another host, sampled there over SSH (then `server` is None).
+    server_host: ServerOnHost | None = None
+
+    # Several load generators sharing the load (engine/fleet.py); none: the tool here.
+    generators: tuple[Generator, ...] = ()
+
+    def controller(
+        self, spec: RunSpec, tool: Tool, listener: Listener, store: Path | None = None
+    ) -> Controller:
+        """The one way runs are built: a sweep's go into its own `store`."""
+        where = store or sessions_dir()
+        if self.generators:
+            return FleetController(
+                spec,
+                self.generators,
+                listener,
+                where,
+                self._child,
+                name=self.name,
+                tags=self.tags,
+                interval_s=self.interval_s,
+                max_errors=self.max_errors,
+            )
+        return self._child(spec, tool, listener, where)
+
+    def _child(
+        self,
+        spec: RunSpec,
+        tool: Tool,
+        listener: Listener,
+        store: Path,
+        *,
+        name: str | None = None,
+        launcher: Launcher | None = None,
+        observe_server: bool = True,
+    ) -> RunController:
+        return RunController(
+            spec,
+            tool,
+            store=store,
+            name=self.name if name is None else name,
+            tags=self.tags,
+            server=self.server if observe_server else None,
+            interval_s=self.interval_s,
+            listener=listener,
+            live_hook=self.live_hook,
+            max_errors=self.max_errors,
+            server_host=self.server_host if observe_server else None,
+            launcher=launcher,
+        )
