@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -320,7 +321,8 @@ def test_the_last_partial_second_is_a_partial_window_not_a_cliff(
     assert last["rps"] == pytest.approx(last["requests"] / last["window_s"], rel=0.01)
     typical = sorted(row["rps"] for row in whole)[len(whole) // 2]
     assert last["rps"] > 0.6 * typical, "per real second: no cliff at the end"
-    assert "[ 3.5s]" in stderr and "[   4s]" not in stderr
+    # The run lasts 3.5 s and a little more on a busy machine: the line says the real end.
+    assert re.search(r"\[ 3\.[4-6]s\]", stderr) and "[   4s]" not in stderr, stderr
     csv = tuibench("export", result["session_path"], "--format", "csv").stdout.splitlines()
     assert csv[0].startswith("t_s,window_s,requests,rps,")
 
