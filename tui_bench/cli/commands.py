@@ -42,7 +42,7 @@ from tui_bench.parsers.detect import parse_output
 from tui_bench.remote.server import check
 from tui_bench.remote.ssh import SshHost
 from tui_bench.report.exit_codes import EXIT_CODES, exit_code, sweep_exit_code
-from tui_bench.report.export import export, export_to_file
+from tui_bench.report.export import export, write_export
 from tui_bench.report.text import (
     GENERATOR_KEYS,
     generator_lines,
@@ -65,6 +65,8 @@ from tui_bench.spec import TOOLS, RunSpec
 from tui_bench.storage import store
 from tui_bench.storage.atomic import write_new
 from tui_bench.storage.catalog import session_row
+from tui_bench.storage.refs import Selection
+from tui_bench.storage.session import Session
 from tui_bench.validity import of_session
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
@@ -302,7 +304,7 @@ def cmd_home(args: argparse.Namespace) -> int:
 def cmd_replay(args: argparse.Namespace) -> int:
     from tui_bench.ui.launch import UiOptions, run_replay
 
-    session = store.load(args.session)
+    session = the_run(store.select(args.session))
     code, _ = asyncio.run(run_replay(session, UiOptions.from_args(args)))
     return code
 
@@ -366,12 +368,11 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    selection = store.select(args.session)
     if args.output:
-        export_to_file(
-            store.resolve(args.session), args.format, Path(args.output), force=args.force
-        )
+        write_export(selection, args.format, Path(args.output), force=args.force)
     else:
-        sys.stdout.write(export(store.load(args.session), args.format))
+        sys.stdout.write(export(selection.document(), args.format))
     return 0
 
 
@@ -379,10 +380,19 @@ def cmd_plot(args: argparse.Namespace) -> int:
     # plotext is loaded by this command alone: the core never imports it.
     from tui_bench.cli.plot import Canvas, plot_session
 
-    session = store.load(args.session)
+    session = the_run(store.select(args.session))
     canvas = Canvas.of(args.width, args.height, sys.stdout)
     sys.stdout.write(plot_session(session, args.metric, canvas))
     return 0
+
+
+def the_run(selection: Selection) -> Session:
+    """What `replay` and `plot` show of a reference: a session itself, a point's first run
+    (said in one line when the point has more)."""
+    run, count = selection.run()
+    if count > 1:
+        _print(f"{selection.ref}: run 1 of the point's {count} ({run.id})", sys.stderr)
+    return run
 
 
 def cmd_sessions(args: argparse.Namespace) -> int:
