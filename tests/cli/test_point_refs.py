@@ -94,3 +94,16 @@ def test_a_point_the_sweep_has_not_is_one_line(
     code, out, err = out_of(capsys, command, "c-sweep@latest@c=64")
     assert code == 2 and out == ""
     assert err == (f"tuibench: error: {SWEEP_ID} has no point 'c=64': its points are c=4, c=32\n")
+
+
+@pytest.mark.usefixtures("saved")
+def test_a_pinned_point_is_what_name_at_baseline_exports(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["baseline", "set", "c-sweep", "c-sweep@latest@c=4"]) == 0
+    capsys.readouterr()
+    code, out, _ = out_of(capsys, "export", "c-sweep@baseline", "-f", "json")
+    doc = orjson.loads(out)
+    assert code == 0 and doc["selected"]["name"] == "c=4"
+    # c=4 is the sweep's knee: the point keeps it.
+    assert doc["knee"]["name"] == "c=4" and len(doc["runs"]) == 2
