@@ -40,7 +40,8 @@ def test_export_json_is_the_point_alone(capsys: pytest.CaptureFixture[str], ref:
     code, out, err = out_of(capsys, "export", ref, "-f", "json")
     doc = orjson.loads(out)
     assert code == 0 and err == ""
-    assert doc["id"] == SWEEP_ID and doc["selected"] == {"point": 1, "name": "c=32", "ref": "c=32"}
+    assert doc["id"] == SWEEP_ID
+    assert doc["selected"] == {"sweep": SWEEP_ID, "point": 1, "name": "c=32"}
     assert [r["session"]["id"] for r in doc["runs"]] == C32_RUNS
     assert [p["name"] for p in doc["points"]] == ["c=32"]
     assert round(doc["points"][0]["rps"]["mean"]) == 29008
@@ -53,12 +54,24 @@ def test_export_csv_and_md_hold_the_points_rows_only(
 ) -> None:
     code, out, _ = out_of(capsys, "export", "c-sweep@latest@c=32", "-f", "csv")
     rows = [line.split(",")[:3] for line in out.splitlines()[1:]]
-    assert code == 0 and rows == [["run", "1", "c=32"]] * 2 + [["point", "1", "c=32"]]
+    assert code == 0 and rows == [["run", "0", "c=32"]] * 2 + [["point", "0", "c=32"]]
     target = tmp_path / "c32.md"
     assert main(["export", "c-sweep@latest@c=32", "-f", "md", "-o", str(target)]) == 0
     text = target.read_text()
     assert "| c=32 | 2/2 | 29,008 |" in text and "| c=4 |" not in text
     assert "repeat: 2 (2 of 2 runs ran)" in text
+
+
+def test_an_exported_point_is_a_session_tuibench_opens_again(
+    saved: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    point = tmp_path / "c32.json"
+    assert main(["export", f"{saved}@c=32", "-o", str(point)]) == 0
+    whole = orjson.loads(out_of(capsys, "compare", f"{saved}@c=32", str(point), "--json")[1])
+    assert whole["a"]["runs"] == whole["b"]["runs"] == 2
+    assert all(m["delta_pct"] == 0 for m in whole["metrics"] if m["delta_pct"] is not None)
+    code, out, _ = out_of(capsys, "plot", str(point), "--metric", "rps")
+    assert code == 0 and "req/s vs c" in out
 
 
 def test_plot_draws_the_points_first_run_and_says_so(
@@ -106,4 +119,4 @@ def test_a_pinned_point_is_what_name_at_baseline_exports(
     doc = orjson.loads(out)
     assert code == 0 and doc["selected"]["name"] == "c=4"
     # c=4 is the sweep's knee: the point keeps it.
-    assert doc["knee"]["name"] == "c=4" and len(doc["runs"]) == 2
+    assert doc["knee"]["name"] == "c=4" and doc["knee"]["point"] == 0 and len(doc["runs"]) == 2

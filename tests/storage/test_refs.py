@@ -128,7 +128,7 @@ def test_select_loads_a_whole_session_or_one_point(tmp_path: Path) -> None:
         point = store.select(ref, directory)
         assert point.point == 1 and point.ref == f"{doc['id']}@c=20"
         only = point.document()
-        assert only.id == doc["id"] and only.doc["selected"]["name"] == "c=20"
+        assert only.id == doc["id"] and only.doc["selected"]["point"] == 1
         assert [r["session"]["id"] for r in only.doc["runs"]] == [
             f"20260101-120000-{i:03d}-h2load-run" for i in (2, 3, 4)
         ]

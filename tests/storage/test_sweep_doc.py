@@ -8,6 +8,7 @@ import pytest
 
 from tests.analysis.test_significance import runs, sweep
 from tui_bench.errors import UsageError
+from tui_bench.storage.session import Session
 from tui_bench.storage.sweep_doc import narrowed, point_index, point_refs, point_runs
 
 
@@ -41,12 +42,17 @@ def test_a_point_by_name_or_number_and_its_runs_in_repeat_order() -> None:
 def test_narrowing_keeps_the_points_runs_summary_verdicts_and_judgement() -> None:
     doc = grid()
     first, second = narrowed(doc, 0), narrowed(doc, 1)
-    assert [p["name"] for p in second["sweep"]["points"]] == ["c=20"]
-    assert {e["point"] for e in second["runs"]} == {1} and len(second["runs"]) == 2
-    assert second["sweep"]["order"] == [[1, 0], [1, 1]]
-    assert second["points"] == [{"index": 1, "name": "c=20"}]
-    assert second["thresholds"] == [{"point": 1, "text": "p99<8ms"}]
-    assert second["selected"] == {"point": 1, "name": "c=20", "ref": "c=20"}
+    # The point is point 0 of a sweep of its own: tuibench reads it as any sweep.
+    assert Session(second).is_sweep
+    assert [(p["index"], p["name"]) for p in second["sweep"]["points"]] == [(0, "c=20")]
+    assert [r["session"]["id"] for r in second["runs"]] == [
+        r["session"]["id"] for r in doc["runs"] if r["point"] == 1
+    ]
+    assert [(r["slot"], r["point"], r["repeat"]) for r in second["runs"]] == [(0, 0, 0), (1, 0, 1)]
+    assert second["sweep"]["order"] == [[0, 0], [0, 1]]
+    assert second["points"] == [{"index": 0, "name": "c=20"}]
+    assert second["thresholds"] == [{"point": 0, "text": "p99<8ms"}]
+    assert second["selected"] == {"sweep": doc["id"], "point": 1, "name": "c=20"}
     # The knee is a point's: kept at it, not said of another.
     assert first["knee"] == doc["knee"] and "knee" not in second
     assert second["baseline"]["points"] == [{"point": "c=20"}] and second["baseline"]["failed"]

@@ -106,24 +106,33 @@ def point_runs(doc: Mapping[str, Any], index: int) -> list[Mapping[str, Any]]:
 
 def narrowed(doc: Mapping[str, Any], index: int) -> dict[str, Any]:
     """The sweep document as if it held point `index` alone: its plan entry, its runs, its
-    summary, its threshold verdicts and its part of the baseline judgement. The knee is kept
-    only at the knee point. `selected` says which point of which sweep it is."""
+    summary, its threshold verdicts and its part of the baseline judgement; the knee only at
+    the knee point. The point becomes point 0, so the document is a sweep session of its own
+    (tuibench opens it again); `selected` says which point of which sweep it was."""
     plan = doc["sweep"]
     name = point_names(doc)[index]
+
+    def alone(items: Any, key: str) -> list[dict[str, Any]]:
+        return [{**item, key: 0} for item in items or () if item.get(key) == index]
+
+    runs = point_runs(doc, index)
     out: dict[str, Any] = {
         **doc,
         "sweep": {
             **plan,
-            "points": [p for p in plan["points"] if p.get("index") == index],
-            "order": [o for o in plan.get("order") or [] if o[0] == index],
+            "points": alone(plan["points"], "index"),
+            "order": [[0, repeat] for point, repeat in plan.get("order") or () if point == index],
         },
-        "runs": point_runs(doc, index),
-        "points": [p for p in doc.get("points") or [] if p.get("index") == index],
-        "selected": {"point": index, "name": name, "ref": point_refs(doc)[index]},
+        "runs": [{**entry, "slot": slot, "point": 0} for slot, entry in enumerate(runs)],
+        "points": alone(doc.get("points"), "index"),
+        "selected": {"sweep": doc.get("id"), "point": index, "name": name},
     }
     if "thresholds" in doc:
-        out["thresholds"] = [t for t in doc["thresholds"] or () if t.get("point") == index]
-    if (doc.get("knee") or {}).get("point") != index:
+        out["thresholds"] = alone(doc["thresholds"], "point")
+    knee = doc.get("knee") or {}
+    if knee.get("point") == index:
+        out["knee"] = {**knee, "point": 0}
+    else:
         out.pop("knee", None)
     baseline = doc.get("baseline")
     if isinstance(baseline, Mapping) and "points" in baseline:
