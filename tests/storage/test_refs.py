@@ -10,7 +10,7 @@ import orjson
 import pytest
 
 from tests.analysis.test_significance import run, runs, sweep
-from tui_bench.errors import SessionError
+from tui_bench.errors import SessionError, UsageError
 from tui_bench.storage import refs, store
 from tui_bench.storage.refs import Located, Named, Pin
 from tui_bench.storage.session import Session
@@ -115,6 +115,43 @@ def test_a_point_follows_the_selector_and_a_whole_session_refuses_it(tmp_path: P
     assert store.resolve("grid@latest", directory) == path
     with pytest.raises(SessionError, match="names point 'c=20' of a sweep"):
         store.resolve("grid@latest@c=20", directory)
+
+
+def test_select_loads_a_whole_session_or_one_point(tmp_path: Path) -> None:
+    directory = tmp_path / "sessions"
+    doc = sweep({"c=10": runs(2, 1000), "c=20": runs(3, 1500, start=2)}, name="grid")
+    save(directory, doc)
+    whole = store.select("grid@latest", directory)
+    assert whole.point is None and whole.document() is whole.session
+    assert whole.run() == (whole.session, 1)
+    for ref in ("grid@latest@c=20", f"{doc['id']}@2", f"{doc['id']}@c=20"):
+        point = store.select(ref, directory)
+        assert point.point == 1 and point.ref == f"{doc['id']}@c=20"
+        only = point.document()
+        assert only.id == doc["id"] and only.doc["selected"]["point"] == 1
+        assert [r["session"]["id"] for r in only.doc["runs"]] == [
+            f"20260101-120000-{i:03d}-h2load-run" for i in (2, 3, 4)
+        ]
+        assert [p["name"] for p in only.doc["sweep"]["points"]] == ["c=20"]
+        first, count = point.run()
+        # The point's first run (repeat 0), of its three.
+        assert count == 3 and first.id == "20260101-120000-002-h2load-run"
+
+
+def test_a_point_of_a_single_run_or_not_in_the_sweep_is_one_line(tmp_path: Path) -> None:
+    directory = tmp_path / "sessions"
+    single = run(7, 1000)
+    save(directory, single)
+    doc = sweep({"c=10": runs(1, 1000), "c=20": runs(1, 1500, start=2)})
+    save(directory, doc)
+    with pytest.raises(UsageError, match="is a single run: it has no point 'c=10'"):
+        store.select(f"{single['id']}@c=10", directory)
+    with pytest.raises(UsageError, match=r"has no point 'c=30': its points are c=10, c=20"):
+        store.select(f"{doc['id']}@c=30", directory)
+    # A point the sweep never reached (it was stopped) has nothing to replay.
+    unrun = doc | {"runs": doc["runs"][:1]}
+    with pytest.raises(UsageError, match=r"@c=20: the point has no run"):
+        refs.Selection.of(Session(unrun), "c=20").run()
 
 
 def test_a_sweeps_best_is_its_best_valid_point(tmp_path: Path) -> None:

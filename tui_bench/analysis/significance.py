@@ -34,6 +34,7 @@ from tui_bench.analysis.compare import (
     tool_label,
 )
 from tui_bench.errors import UsageError
+from tui_bench.storage import sweep_doc
 from tui_bench.storage.session import Session
 from tui_bench.validity import Validity, of_point, of_session
 
@@ -106,7 +107,7 @@ class Side:
         """A point's aggregate as the sweep keeps it; None for a single run."""
         if not self.is_point:
             return None
-        names = _refs(_names(self.session))
+        names = sweep_doc.point_refs(self.session.doc)
         index = names.index(self.point) if self.point in names else 0
         return next(
             (p for p in self.session.doc.get("points") or [] if p.get("index") == index), None
@@ -126,53 +127,20 @@ def side_of(session: Session, point: str | None = None) -> Side:
         if point is not None:
             raise UsageError(f"{session.id} is a single run: it has no point {point!r}")
         return Side(session, None, (session,), session)
-    points = _names(session)
-    index = _point_index(session.id, points, point)
-    of_point = [
-        Session(run["session"])
-        for run in session.doc.get("runs") or []
-        if run.get("point") == index
-    ]
+    points = sweep_doc.point_names(session.doc)
+    index = sweep_doc.point_index(session.doc, point)
+    of_point = [Session(run["session"]) for run in sweep_doc.point_runs(session.doc, index)]
     runs = tuple(run for run in of_point if run.status == "completed")
     # A point none of whose runs completed still has a set-up to show.
     shown = runs[0] if runs else of_point[0] if of_point else session
     return Side(session, points[index] or None, runs, shown, len(of_point) - len(runs))
 
 
-def _point_index(session_id: str, points: list[str], point: str | None) -> int:
-    if not points:
-        raise UsageError(f"{session_id} is a sweep without points")
-    if point is None:
-        if len(points) == 1:
-            return 0
-        raise UsageError(
-            f"{session_id} is a sweep of {len(points)} points: add @POINT, one of "
-            f"{_choices(points)} (or its number, 1-{len(points)})"
-        )
-    if point in points:
-        return points.index(point)
-    if point.isdigit() and 1 <= int(point) <= len(points):
-        return int(point) - 1
-    raise UsageError(f"{session_id} has no point {point!r}: its points are {_choices(points)}")
-
-
 def point_refs(session: Session) -> list[str]:
     """How `ID@POINT` names each point of a sweep, in the plan's order: its name, or its
     number from 1 when it has none (the one point of a plain `--repeat N`). Empty for a
     single run."""
-    return _refs(_names(session)) if session.is_sweep else []
-
-
-def _names(session: Session) -> list[str]:
-    return [str(p.get("name") or "") for p in session.doc.get("sweep", {}).get("points", [])]
-
-
-def _refs(points: Sequence[str]) -> list[str]:
-    return [name or str(i + 1) for i, name in enumerate(points)]
-
-
-def _choices(points: Sequence[str]) -> str:
-    return ", ".join(_refs(points))
+    return sweep_doc.point_refs(session.doc) if session.is_sweep else []
 
 
 def median_deltas(a: Side, b: Side) -> list[MetricDelta]:

@@ -29,6 +29,9 @@ class Parser(argparse.ArgumentParser):
         sys.exit(2)
 
 
+REF_HELP = "session file, id or id prefix, ID@POINT, or NAME@latest|best|baseline|-N[@POINT]"
+
+
 def duration(text: str) -> float:
     """`10`, `10s`, `500ms`, `2m`, `1h` -> seconds."""
     return _argparse_type(parse_duration, text)
@@ -86,7 +89,7 @@ def build_parser() -> Parser:
     add_labels(imp)
 
     exp = commands.add_parser("export", help="write a session as json, csv or markdown")
-    exp.add_argument("session", metavar="SESSION", help="session file, id or id prefix")
+    exp.add_argument("session", metavar="SESSION", help=REF_HELP)
     exp.add_argument("--format", "-f", choices=FORMATS, default="json")
     add_output_options(exp, "write it there, not to standard output")
 
@@ -99,7 +102,7 @@ def build_parser() -> Parser:
     add_plot_options(plot)
 
     replay = commands.add_parser("replay", help="play a saved session back in the live screen")
-    replay.add_argument("session", metavar="SESSION", help="session file, id or id prefix")
+    replay.add_argument("session", metavar="SESSION", help=REF_HELP)
     add_ui_options(replay)
 
     compare = commands.add_parser(
@@ -108,9 +111,7 @@ def build_parser() -> Parser:
         description=COMPARE_DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    compare.add_argument(
-        "a", metavar="A", help="the baseline: a session file, id or id prefix, optionally @POINT"
-    )
+    compare.add_argument("a", metavar="A", help=f"the baseline: {REF_HELP}")
     compare.add_argument("b", metavar="B", help="what is compared with A, in the same form")
     compare.add_argument(
         "--json", action="store_true", help="print the comparison as JSON instead of the screen"
@@ -396,9 +397,10 @@ PLOT_DESCRIPTION = """\
 Draws the charts of a session on standard output, without the live screen. A sweep: each
 metric against the first parameter it varied (the label when only labelled commands
 differ), a line per value of the others, the knee of --slo marked; req/s is the mean of a
-point's runs, with a bar from its slowest to its fastest run. A single run: each metric
-over the run. On a terminal a chart fills the screen; elsewhere it is 100x25, without
-colour (also with NO_COLOR set).
+point's runs, with a bar from its slowest to its fastest run. A single run, or one point
+of a sweep (ID@c=200: its first run when it has several): each metric over the run. On a
+terminal a chart fills the screen; elsewhere it is 100x25, without colour (also with
+NO_COLOR set).
 """
 
 
@@ -409,7 +411,7 @@ def add_output_options(parser: argparse.ArgumentParser, what: str) -> None:
 
 
 def add_plot_options(plot: argparse.ArgumentParser) -> None:
-    plot.add_argument("session", metavar="SESSION", help="session file, id or id prefix")
+    plot.add_argument("session", metavar="SESSION", help=REF_HELP)
     plot.add_argument(
         "--metric",
         metavar="M,M",
@@ -428,9 +430,6 @@ def add_plot_options(plot: argparse.ArgumentParser) -> None:
 def tolerance(text: str) -> float:
     """`5`, `5%`, `2.5 %` -> percent (5.0)."""
     return _argparse_type(parse_percent, text) * 100
-
-
-REF_HELP = "session file, id or id prefix, ID@POINT, or NAME@latest|best|baseline|-N"
 
 
 def add_baseline_options(parser: argparse.ArgumentParser) -> None:

@@ -47,7 +47,7 @@ from tui_bench.remote.server import check
 from tui_bench.remote.ssh import SshHost
 from tui_bench.report.comparison import comparison_text
 from tui_bench.report.exit_codes import EXIT_CODES, exit_code, sweep_exit_code
-from tui_bench.report.export import export, export_to_file
+from tui_bench.report.export import export, write_export
 from tui_bench.report.text import (
     GENERATOR_KEYS,
     generator_lines,
@@ -69,6 +69,8 @@ from tui_bench.runners.tools import Tool, find_tool
 from tui_bench.spec import TOOLS, RunSpec
 from tui_bench.storage import store
 from tui_bench.storage.index import indexed
+from tui_bench.storage.refs import Selection
+from tui_bench.storage.session import Session
 from tui_bench.validity import of_session
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
@@ -302,7 +304,7 @@ def cmd_home(args: argparse.Namespace) -> int:
 def cmd_replay(args: argparse.Namespace) -> int:
     from tui_bench.ui.launch import UiOptions, run_replay
 
-    session = store.load(args.session)
+    session = the_run(store.select(args.session))
     code, _ = asyncio.run(run_replay(session, UiOptions.from_args(args)))
     return code
 
@@ -375,13 +377,12 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    selection = store.select(args.session)
     if args.output:
-        written = export_to_file(
-            store.resolve(args.session), args.format, Path(args.output), force=args.force
-        )
+        written = write_export(selection, args.format, Path(args.output), force=args.force)
         _print(f"{args.format} written to {written}", sys.stderr)
     else:
-        sys.stdout.write(redact_text(export(store.load(args.session), args.format)))
+        sys.stdout.write(redact_text(export(selection.document(), args.format)))
     return 0
 
 
@@ -389,11 +390,20 @@ def cmd_plot(args: argparse.Namespace) -> int:
     # plotext is loaded by this command alone: the core never imports it.
     from tui_bench.cli.plot import Canvas, plot_session
 
-    session = store.load(args.session)
+    session = the_run(store.select(args.session))
     # A file is not a terminal: its charts have the fixed size and no colour.
     canvas = Canvas.of(args.width, args.height, io.StringIO() if args.output else sys.stdout)
     write_output(args, plot_session(session, args.metric, canvas), "charts")
     return 0
+
+
+def the_run(selection: Selection) -> Session:
+    """What `replay` and `plot` show of a reference: a session itself, a point's first run
+    (said in one line when the point has more)."""
+    run, count = selection.run()
+    if count > 1:
+        _print(f"{selection.ref}: run 1 of the point's {count} ({run.id})", sys.stderr)
+    return run
 
 
 def cmd_sessions(args: argparse.Namespace) -> int:

@@ -1,5 +1,6 @@
 """Sessions as JSON (the document as stored), CSV and markdown: for a run, its per-interval
-series and its result; for a sweep, its runs and points (storage/sweep_export.py). Pure."""
+series and its result; for a sweep, its runs and points (storage/sweep_export.py); for one
+point of a sweep, the sweep narrowed to it (storage/sweep_doc.narrowed). Pure."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from tui_bench.report.baseline import baseline_markdown
 from tui_bench.report.text import resource_rows, result_rows
 from tui_bench.storage import store
 from tui_bench.storage.atomic import write_new
+from tui_bench.storage.refs import Selection
 from tui_bench.storage.session import SERIES_COLUMNS, Session
 from tui_bench.validity import of_session
 
@@ -24,15 +26,21 @@ def export_to_file(
     source: Path, fmt: str, target: Path, directory: Path | None = None, *, force: bool = False
 ) -> Path:
     """Write the session in `source` as `fmt` into `target`; the absolute path written.
-    TuibenchError (one line) when it cannot, never over the session file itself, and never
-    over another file unless `force`."""
+    TuibenchError (one line) when it cannot (see `write_export`)."""
     if not source.is_file():
         # Gone since it was listed (store.load would look it up as an id).
         raise SessionError(f"{source.name}: no such session file any more")
+    return write_export(Selection(store.load(source, directory)), fmt, target, force=force)
+
+
+def write_export(selection: Selection, fmt: str, target: Path, *, force: bool = False) -> Path:
+    """Write a session, or one point of a sweep, as `fmt` into `target`; the absolute path
+    written. Never over the session file itself, nor over another file unless `force`."""
     target = target.expanduser().absolute()
-    if target.resolve() == source.resolve():
+    source = selection.session.path
+    if source is not None and target.resolve() == source.resolve():
         raise UsageError(f"{target} is the session file itself: choose another file")
-    return write_new(target, export(store.load(source, directory), fmt), force=force)
+    return write_new(target, export(selection.document(), fmt), force=force)
 
 
 def export(session: Session, fmt: str) -> str:

@@ -26,17 +26,24 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import orjson
 
-from tui_bench.errors import SessionError
+from tui_bench.errors import SessionError, UsageError
 from tui_bench.storage.atomic import write_atomic
 from tui_bench.storage.session import Session, parse
-from tui_bench.storage.sweep_doc import best_point, point_rps
+from tui_bench.storage.sweep_doc import (
+    best_point,
+    narrowed,
+    point_index,
+    point_refs,
+    point_rps,
+    point_runs,
+)
 from tui_bench.validity import of_session
 
 LATEST, BEST, BASELINE = "latest", "best", "baseline"
@@ -60,6 +67,48 @@ class Named:
     name: str
     which: str
     point: str | None = None
+
+
+@dataclass(frozen=True)
+class Selection:
+    """What a reference names, loaded: a whole session, or point `point` (its plan index)
+    of a sweep. `export`, `replay` and `plot` read a point through it."""
+
+    session: Session
+    point: int | None = None
+
+    @classmethod
+    def of(cls, session: Session, point: str | None) -> Selection:
+        """UsageError (one line) for a point a single run or this sweep has not."""
+        if point is None:
+            return cls(session)
+        if not session.is_sweep:
+            raise UsageError(f"{session.id} is a single run: it has no point {point!r}")
+        return cls(session, point_index(session.doc, point))
+
+    @property
+    def ref(self) -> str:
+        """`ID@POINT` for a point (its name, or its number from 1), else the id."""
+        if self.point is None:
+            return self.session.id
+        return f"{self.session.id}@{point_refs(self.session.doc)[self.point]}"
+
+    def document(self) -> Session:
+        """The whole session, or the sweep as if it held the point alone (its runs, its
+        summary: sweep_doc.narrowed)."""
+        if self.point is None:
+            return self.session
+        return replace(self.session, doc=narrowed(self.session.doc, self.point))
+
+    def run(self) -> tuple[Session, int]:
+        """The run to replay or draw, and how many runs the point has: a session itself
+        (1); a point's first run. UsageError when the point has not run."""
+        if self.point is None:
+            return self.session, 1
+        entries = point_runs(self.session.doc, self.point)
+        if not entries:
+            raise UsageError(f"{self.ref}: the point has no run (the sweep stopped before it)")
+        return Session(entries[0]["session"]), len(entries)
 
 
 def is_selector(text: str) -> bool:

@@ -238,6 +238,12 @@ def load(ref: str | Path, directory: Path | None = None) -> Session:
     return load_path(resolve(ref, directory))
 
 
+def select(ref: str | Path, directory: Path | None = None) -> refs.Selection:
+    """A session, or one point of a sweep, by any reference (see `refs`)."""
+    located = locate(ref, directory)
+    return refs.Selection.of(load_path(located.path), located.point)
+
+
 def load_path(path: Path) -> Session:
     try:
         data = path.read_bytes()
