@@ -68,6 +68,18 @@ async def screen_is(pilot: Pilot[Any], kind: type[S], what: str) -> S:
     return screen
 
 
+def footer_keys(pilot: Pilot[Any]) -> list[str]:
+    """The footer's keys and descriptions; fails if one runs past the terminal's right edge
+    (Textual's footer lets them run off, cut mid-word)."""
+    from textual.widgets._footer import FooterKey
+
+    keys = list(pilot.app.screen.query(FooterKey))
+    shown = [f"{key.key_display} {key.description}" for key in keys]
+    width = pilot.app.size.width
+    assert all(key.region.right <= width for key in keys), f"{shown} past {width} columns"
+    return shown
+
+
 async def help_text(pilot: Pilot[Any]) -> str:
     """Press `?` and read the help it opens."""
     from textual.widgets import Static

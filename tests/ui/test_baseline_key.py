@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from tests.ui import example_store, screen_is
+from tests.ui import example_store, footer_keys, help_text, screen_is
 from tests.ui.test_live_screen import H1_EXAMPLE, H2C_EXAMPLE, SPEC, ScriptedEngine, script
 from tui_bench.engine.events import Event
 from tui_bench.spec import RunSpec
@@ -45,6 +45,21 @@ async def test_b_compares_the_ended_run_with_its_baseline(tmp_path: Path) -> Non
         await pilot.press("b")
         screen = await screen_is(pilot, CompareScreen, "the comparison with the baseline")
         assert (screen.a.session.name, screen.b.session.name) == ("h2c-m10", "h1-duration-warmup")
+
+
+async def test_at_80_columns_the_ended_runs_footer_fits_and_help_keeps_the_rest(
+    tmp_path: Path,
+) -> None:
+    directory = example_store(tmp_path)
+    baseline = Located(directory / f"{H2C_EXAMPLE}.json")
+    app = app_with(baseline, directory / f"{H1_EXAMPLE}.json", hold=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        keys = footer_keys(pilot)
+        assert {"b Baseline", "v Compare", "r Again", "? Help"} <= set(keys)
+        shown = await help_text(pilot)
+        assert "expand the focused panel" in shown and "next colour theme" in shown
 
 
 async def test_a_baseline_point_is_taken_without_asking(tmp_path: Path) -> None:

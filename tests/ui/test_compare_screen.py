@@ -31,6 +31,7 @@ from tui_bench.storage.session import Session
 from tui_bench.ui import compare_screen as compare_module
 from tui_bench.ui.app import TuibenchApp
 from tui_bench.ui.compare_screen import (
+    CHARTS,
     CompareScreen,
     change_style,
     differences_line,
@@ -511,6 +512,24 @@ async def _to_the_end(pilot: Pilot[Any]) -> None:
     body = pilot.app.screen.query_one("#body")
     while body.scroll_y < body.max_scroll_y:
         await pilot.pause()
+
+
+def framed(screen: Screen[Any]) -> list[str]:
+    """The ids of the panels framed as having the focus (double border, title in reverse)."""
+    return [
+        str(w.id)
+        for w in screen.query(".framed")
+        if w.styles.border_top[0] == "double" and w.styles.border_title_style.reverse
+    ]
+
+
+async def test_the_focused_pane_is_framed_not_only_coloured() -> None:
+    app = make_app(example(H2C), example(H1))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(pilot)
+        assert framed(app.screen) == ["metrics", "differences"]
+        await pilot.press("tab")
+        assert framed(app.screen) == [chart_id for chart_id, *_ in CHARTS]
 
 
 async def _settled(pilot: Pilot[Any]) -> None:

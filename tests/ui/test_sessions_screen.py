@@ -20,7 +20,7 @@ from textual.screen import Screen
 from textual.widgets import Input, RadioButton, RadioSet, Static
 from textual.widgets.data_table import ColumnKey
 
-from tests.ui import BAD_NAME, example_store, until, utc_clock
+from tests.ui import BAD_NAME, example_store, footer_keys, help_text, until, utc_clock
 from tests.ui.test_tones import styles_at
 from tui_bench.ui import app as app_module
 from tui_bench.ui.app import FirstScreen, TuibenchApp
@@ -500,6 +500,14 @@ def test_short_url() -> None:
     assert short_url("http://h:1/a?b=c") == "h:1/a?b=c"
     assert short_url("http://h:1/ http://h:2/ http://h:3/") == "h:1 +2"
     assert short_url("") == ""
+
+
+async def test_at_80_columns_the_footer_fits_and_help_keeps_delete(tmp_path: Path) -> None:
+    app = browser(example_store(tmp_path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        assert {"c Compare", "? Help", "q Back"} <= set(footer_keys(pilot))
+        assert "delete the session's file" in await help_text(pilot)
 
 
 # Snapshots

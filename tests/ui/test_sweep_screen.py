@@ -155,6 +155,19 @@ def cells(screen: SweepScreen, point: int) -> dict[str, str]:
     return {k: v.strip() for k, v in zip(keys, texts, strict=True)}
 
 
+async def test_the_focused_panel_is_framed_not_only_coloured_and_short_stays_borderless() -> None:
+    app = make_app()
+    async with app.run_test(size=(160, 48)) as pilot:
+        screen = await settle(pilot)
+        points = screen.query_one("#points")
+        assert app.focused is points
+        assert points.styles.border_top[0] == "double"
+        assert points.styles.border_title_style.reverse
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert points.styles.border_top[0] == ""
+
+
 async def test_rows_exist_from_the_start_and_fill_in_as_runs_end() -> None:
     async with make_app().run_test(size=(120, 40)) as pilot:
         screen = screen_of(pilot)

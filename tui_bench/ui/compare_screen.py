@@ -302,14 +302,14 @@ class CompareScreen(Screen[None]):
         yield Static(id="verdict")
         with VerticalScroll(id="body"):
             with VerticalScroll(id="figures"):
-                with Vertical(id="metrics"):
+                with Vertical(id="metrics", classes="framed"):
                     yield Static(id="tested")
                     yield Static(id="notes")
                     yield Static(id="others")
-                yield Static(id="differences")
+                yield Static(id="differences", classes="framed")
             with VerticalScroll(id="charts"):
                 for chart_id, title, _, _ in CHARTS:
-                    yield CompareChart(title, id=chart_id)
+                    yield CompareChart(title, id=chart_id, classes="framed")
         yield Footer()
 
     def on_mount(self) -> None:

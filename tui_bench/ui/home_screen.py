@@ -41,8 +41,6 @@ class HomeScreen(Screen[None]):
         border-title-color: $text;
         border-subtitle-color: $text-muted;
     }
-    /* The pane with the focus, by its shape and title too, not by colour alone. */
-    HomeScreen .box:focus-within { border: double $accent; border-title-style: bold reverse; }
     HomeScreen #recent-box { height: 8; }
     HomeScreen.-wide #recent-box { height: 1fr; width: 1fr; }
     HomeScreen #form-box { height: 1fr; }
@@ -61,7 +59,7 @@ class HomeScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(id="title")
         with Container(id="body"):
-            with Vertical(id="recent-box", classes="box"):
+            with Vertical(id="recent-box", classes="box framed"):
                 yield SessionTable(
                     self._directory(),
                     columns=COMPACT_COLUMNS,
@@ -69,7 +67,7 @@ class HomeScreen(Screen[None]):
                     limit=RECENT,
                     id="recent-sessions",
                 )
-            with Vertical(id="form-box", classes="box"):
+            with Vertical(id="form-box", classes="box framed"):
                 yield RunForm(id="form")
         yield Footer()
 

@@ -62,10 +62,12 @@ EngineFactory = Callable[[RunSpec, Callable[[Event], None]], Engine]
 
 
 # The keys both monitor screens have; each screen lists its keys in the order its footer shows.
-EXPAND = Binding("e", "expand", "Expand", tooltip="expand the focused panel / back")
+# Expand and Theme are only in the help: with them the ended run's footer (Again, Compare,
+# Label, Baseline) does not fit in 80 columns, and they matter least there.
+EXPAND = Binding("e", "expand", "Expand", show=False, tooltip="expand the focused panel / back")
 LOG = Binding("l", "toggle_log", "Log", tooltip="show / hide the tool's raw output")
 CHART = Binding("c", "toggle_chart", "Chart", tooltip="show / hide the big chart")
-THEME = Binding("t", "app.cycle_theme", "Theme", tooltip="next colour theme")
+THEME = Binding("t", "app.cycle_theme", "Theme", show=False, tooltip="next colour theme")
 HELP = Binding("question_mark", "help", "Help", key_display="?", tooltip="this help")
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
@@ -94,8 +94,7 @@ class ReplayScreen(MonitorScreen):
         EXPAND,
         LOG,
         CHART,
-        # Works as everywhere; off the footer, which has no room left at 80 columns.
-        replace(THEME, show=False),
+        THEME,
         HELP,
     ]
 

@@ -86,7 +86,11 @@ class SessionsScreen(Screen[None]):
             "s", "sort", "Sort", show=False, tooltip="sort by the next column (or click a header)"
         ),
         Binding("S", "reverse", "Reverse", show=False, tooltip="reverse the order"),
-        Binding("d", "delete", "Delete", tooltip="delete the session's file (asks first)"),
+        # Only in the help: the footer has no room for it at 80 columns, and a key that
+        # destroys is not one to offer at a glance.
+        Binding(
+            "d", "delete", "Delete", show=False, tooltip="delete the session's file (asks first)"
+        ),
         Binding("x", "export", "Export", tooltip="export as json, csv or md into a file"),
         Binding(
             "h", "history", "History", tooltip="every run of the highlighted benchmark (--name)"

@@ -16,6 +16,7 @@ from typing import ClassVar, Protocol
 
 from rich.table import Table
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Container, Horizontal
@@ -294,7 +295,7 @@ class SweepScreen(DrivingScreen):
     SweepScreen > #now { height: 1; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
     SweepScreen > #body { height: 1fr; layout: vertical; }
     SweepScreen #points { height: 1fr; border: round $primary-darken-1; }
-    /* Short: every row for the figures. */
+    /* Short: every row for the figures (nor is its focus framed then: see on_resize). */
     SweepScreen.-short #points { border: none; }
     /* Side by side below the table when short: stacked, each would be too flat to read. */
     SweepScreen #charts { height: 1fr; layout: horizontal; display: none; }
@@ -358,14 +359,18 @@ class SweepScreen(DrivingScreen):
             yield ProgressBar(total=1.0, show_eta=False, id="bar")
         yield Static(id="now")
         with Container(id="body"):
-            yield DataTable[Text](id="points", cursor_type="none", cell_padding=0)
+            yield DataTable[Text](id="points", classes="framed", cursor_type="none", cell_padding=0)
             with Container(id="charts"):
                 yield SweepChart("req/s", ["rps"], "rps", id="rps-chart")
                 yield SweepChart("latency (ms)", ["p50", "p99", "max"], "p99", id="latency-chart")
                 yield SweepChart("server CPU (%)", ["cpu"], "cpu", id="cpu-chart")
         yield Static(id="ending")
-        yield RichLog(id="output", max_lines=MAX_LINES, markup=False, wrap=False)
+        yield RichLog(id="output", classes="framed", max_lines=MAX_LINES, markup=False, wrap=False)
         yield Footer()
+
+    def on_resize(self, event: events.Resize) -> None:
+        # The app's focus frame would give the short screen's borderless table a border back.
+        self.query_one("#points").set_class(event.size.height >= CHART_MIN_HEIGHT, "framed")
 
     def on_mount(self) -> None:
         self.query_one("#ending").border_title = "Sweep"

@@ -32,8 +32,8 @@ class CompareChart(PlotextPlot):
     CompareChart { height: 12; min-height: 8; border: round $primary-darken-1; }
     """
 
-    def __init__(self, title: str, *, id: str) -> None:
-        super().__init__(id=id)
+    def __init__(self, title: str, *, id: str, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
         self.border_title = title
         self._lines: tuple[Line, ...] = ()
         self._note = ""

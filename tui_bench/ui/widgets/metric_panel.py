@@ -24,8 +24,6 @@ class MetricPanel(Vertical, can_focus=True):
         height: 1fr;
         padding: 0 1;
         overflow: hidden hidden;
-        /* Focused, by its shape and title too: a colour alone is lost on 256 colours. */
-        &:focus { border: double $accent; border-title-style: bold reverse; }
         &.-alert { border: round $error; }
         & > .body { height: auto; }
         & > .spark { height: 1; }
@@ -41,7 +39,8 @@ class MetricPanel(Vertical, can_focus=True):
         self, title: str, *, sparklines: Mapping[str, Callable[[float], str]] | None = None, id: str
     ) -> None:
         """`sparklines`: each one's name, and how its greatest value is written beside it."""
-        super().__init__(id=id)
+        # Its focus is marked by the app's `.framed` rule.
+        super().__init__(id=id, classes="framed")
         self.border_title = title
         self._sparklines = dict(sparklines or {})
         # The last note set: reading border_subtitle back builds its markup each time.
