@@ -9,7 +9,7 @@ import pytest
 
 from tests.conftest import need
 from tui_bench.demo.nginx_target import DemoTarget
-from tui_bench.engine.events import Event, RunWarning
+from tui_bench.engine.events import Event, GeneratorsSeen, RunWarning
 from tui_bench.engine.generators import Generator
 from tui_bench.engine.options import EngineOptions
 from tui_bench.errors import UsageError
@@ -45,5 +45,11 @@ async def test_a_warning_on_the_result_is_said_of_the_merged_result_only(
     warnings = {w.code: w.message for w in said if isinstance(w, RunWarning)}
     # Each generator had 20 requests; the run, as its session keeps it, 40.
     assert warnings["few-samples"] == "only 40 requests: p99 rests on a few of them"
-    kept = {w["code"]: w["message"] for w in store.load(finished.session_path).doc["warnings"]}
+    doc = store.load(finished.session_path).doc
+    kept = {w["code"]: w["message"] for w in doc["warnings"]}
     assert kept["few-samples"] == warnings["few-samples"]
+    # Two generators on one host are named apart, the same on the panel and in the session.
+    seen = [e for e in said if isinstance(e, GeneratorsSeen)][-1]
+    assert [g.label for g in seen.generators] == ["local", "local#2"]
+    assert [g["host"] for g in doc["generators"]] == ["local", "local#2"]
+    assert doc["generator_hosts"] == ["local", "local#2"]

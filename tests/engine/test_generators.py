@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tui_bench.engine.generators import Generator, saved_views, version_warning
+from tui_bench.engine.generators import Generator, labels, saved_views, version_warning
 from tui_bench.remote.ssh import SshHost
 from tui_bench.runners.tools import Tool
 
@@ -33,3 +33,28 @@ def test_a_saved_run_shows_each_generator_at_its_end() -> None:
         ("d", 100.0, 0.1, None, "d: the connection was lost"),
     ]
     assert saved_views({}) is None
+
+
+def test_two_generators_on_one_host_are_named_apart() -> None:
+    tool = Tool("h2load", "/usr/bin/h2load", "1.52.0")
+    host = Generator(SshHost("host0"), tool)
+    other = Generator(SshHost("host1"), tool)
+    assert labels([host, other, host, Generator(None, tool), host]) == [
+        "host0",
+        "host1",
+        "host0#2",
+        "local",
+        "host0#3",
+    ]
+
+
+def test_different_versions_on_one_host_are_each_named() -> None:
+    host = SshHost("host0")
+    mixed = [
+        Generator(host, Tool("h2load", "/usr/bin/h2load", "1.52.0")),
+        Generator(host, Tool("h2load", "/opt/h2load", "1.64.0")),
+    ]
+    assert version_warning(mixed) == (
+        "the generators run different versions of h2load (host0 1.52.0, host0#2 1.64.0): "
+        "figures may differ"
+    )

@@ -119,3 +119,35 @@ def test_formatters() -> None:
 )
 def test_fmt_compact(value: float, digits: int, shown: str) -> None:
     assert fmt_compact(value, digits) == shown
+
+
+def test_markdown_of_a_run_of_several_has_a_section_per_load_generator() -> None:
+    doc = dict(session().doc)
+    doc["argv"] = ["h2load", "-c", "2", "--log-file=/dev/fd/3"]
+    doc["generators"] = [
+        {"host": "bench-c", "tool": {"name": "h2load", "version": "1.52.0"},
+         "argv": ["h2load", "-c", "2", "--log-file=/dev/fd/3"], "rps": 600.0, "share": 0.6,
+         "client_cpu_mean_pct": 93.2, "client_bound": True, "start_skew_s": 0.0021,
+         "lost": None, "session": {"result": {"requests": {"total": 60}}}},
+        {"host": "bench-c#2", "tool": {"name": "h2load", "version": "1.64.0"},
+         "argv": ["h2load", "-c", "1"], "rps": 400.0, "share": 0.4,
+         "client_cpu_mean_pct": None, "client_bound": False, "start_skew_s": None,
+         "lost": "bench-c#2: the connection was lost", "session": None},
+    ]  # fmt: skip
+    md = export(Session(doc), "md")
+    assert "- argv: one per load generator, below" in md
+    assert "--log-file=/dev/fd/3` " not in md.split("## Load generators")[0]
+    assert "## Load generators (2)" in md
+    assert "| bench-c | h2load 1.52.0 | 60 | 600 | 60% | 93% | yes | 2.1 ms | – |" in md
+    assert (
+        "| bench-c#2 | h2load 1.64.0 | – | 400 | 40% | – | no | – | "
+        "bench-c#2: the connection was lost |"
+    ) in md
+    assert "- bench-c: `h2load -c 2 --log-file=/dev/fd/3`" in md
+    assert "- bench-c#2: `h2load -c 1`" in md
+
+
+def test_markdown_of_a_run_of_one_keeps_its_argv_and_no_generators_section() -> None:
+    md = export(session(), "md")
+    assert "- argv: `h2load`" in md
+    assert "Load generators" not in md

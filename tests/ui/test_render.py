@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from tui_bench.engine.events import OutputLine, RunFinished, SecondClosed
+from tui_bench.engine.events import (
+    GeneratorsSeen,
+    GeneratorView,
+    OutputLine,
+    RunFinished,
+    SecondClosed,
+)
 from tui_bench.engine.live_state import LiveState
 from tui_bench.result import Requests, Result
 from tui_bench.spec import RunSpec
@@ -74,3 +81,22 @@ def test_before_the_first_second_the_panels_say_they_are_waiting() -> None:
         assert text.plain == "waiting for the first second"
     state.apply(SecondClosed({"t_s": 0, "window_s": 1.0, "requests": 10, "rps": 10}))
     assert "10 req/s" in render.throughput(state).plain
+
+
+def test_the_generators_panel_names_tool_and_version_only_when_they_differ() -> None:
+    state = LiveState(RunSpec(urls=("http://127.0.0.1:1/",)))
+    tones = Tones("red", "yellow", "green")
+    same = (
+        GeneratorView("host0", "h2load", "1.52.0", 600.0, 0.6, 40.0),
+        GeneratorView("host0#2", "h2load", "1.52.0", 400.0, 0.4, 30.0),
+    )
+    state.apply(GeneratorsSeen(same))
+    assert render.generators(state, tones).plain.splitlines() == [
+        "host0 600 req/s 60%  cpu 40%",
+        "host0#2 400 req/s 40%  cpu 30%",
+    ]
+    state.apply(GeneratorsSeen((same[0], replace(same[1], version="1.64.0"))))
+    assert render.generators(state, tones).plain.splitlines() == [
+        "host0 h2load 1.52.0 600 req/s 60%  cpu 40%",
+        "host0#2 h2load 1.64.0 400 req/s 40%  cpu 30%",
+    ]

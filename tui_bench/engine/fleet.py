@@ -32,7 +32,7 @@ from tui_bench.engine.events import (
     RunWarning,
     SecondClosed,
 )
-from tui_bench.engine.generators import Generator, version_warning
+from tui_bench.engine.generators import Generator, labels, version_warning
 from tui_bench.engine.launch import Launcher, LocalLauncher, StartGate
 from tui_bench.engine.load_split import split_spec
 from tui_bench.engine.merge import SecondMerger, merged_result
@@ -80,6 +80,7 @@ class ChildFactory(Protocol):
 @dataclass
 class _Child:
     generator: Generator
+    label: str
     spec: RunSpec
     launcher: Launcher
     controller: Controller | None = None
@@ -115,12 +116,15 @@ class FleetController:
         self._children = [
             _Child(
                 generator,
+                label,
                 part,
                 StreamedLauncher(generator.host, gate, interval_s)
                 if generator.host is not None
                 else LocalLauncher(gate=gate),
             )
-            for generator, part in zip(generators, split_spec(spec, len(generators)), strict=True)
+            for generator, label, part in zip(
+                generators, labels(generators), split_spec(spec, len(generators)), strict=True
+            )
         ]
         self._merger = SecondMerger(len(generators))
         self._journal: JournalWriter | None = None
@@ -149,7 +153,7 @@ class FleetController:
             name=self.name,
             tags=self.tags,
         )
-        header = {**draft.header(), "generator_hosts": [c.generator.label for c in self._children]}
+        header = {**draft.header(), "generator_hosts": [c.label for c in self._children]}
         path = sessions.journal_path(self.store, self._session_id)
         journal = self._journal = JournalWriter(path, header)
         work = sessions.runs_dir(path)
@@ -163,7 +167,7 @@ class FleetController:
                 child.generator.tool,
                 self._on_event(index),
                 work,
-                name=sessions.generator_name(self.name, index, child.generator.label),
+                name=sessions.generator_name(self.name, index, child.label),
                 launcher=child.launcher,
                 observe_server=index == 0,
             )
@@ -195,7 +199,7 @@ class FleetController:
 
     def _on_event(self, index: int) -> Listener:
         child = self._children[index]
-        label = child.generator.label
+        label = child.label
 
         def listen(event: Event) -> None:
             assert self._journal is not None
@@ -251,7 +255,7 @@ class FleetController:
         return GeneratorsSeen(
             tuple(
                 GeneratorView(
-                    label=c.generator.label,
+                    label=c.label,
                     tool=c.generator.tool.name,
                     version=c.generator.tool.version,
                     rps=c.rps,
@@ -355,7 +359,7 @@ class FleetController:
             return "interrupted", "stopped before the end; what was measured is kept"
         ended = [c.finished for c in self._children]
         failed = [
-            (c.generator.label, f.message if f is not None else "it could not start")
+            (c.label, f.message if f is not None else "it could not start")
             for c, f in zip(self._children, ended, strict=True)
             if f is None or (f.status == "failed" and not _lost(c))
         ]
@@ -382,7 +386,7 @@ class FleetController:
         result = doc.get("result") or {}
         reasons = (doc.get("validity") or {}).get("reasons") or ()
         return {
-            "host": child.generator.label,
+            "host": child.label,
             "tool": asdict(child.generator.tool),
             "spec": child.spec.to_dict(),
             "argv": getattr(launched, "argv_there", None) or doc.get("argv"),
@@ -396,7 +400,7 @@ class FleetController:
             "lost": _lost(child),
             "session": doc or None,
             "_warnings": [
-                {"code": w["code"], "message": f"{child.generator.label}: {w['message']}"}
+                {"code": w["code"], "message": f"{child.label}: {w['message']}"}
                 for w in doc.get("warnings") or ()
                 if w.get("code") != "same-machine" or child.generator.host is None
             ],

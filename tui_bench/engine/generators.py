@@ -25,12 +25,23 @@ class Generator:
         return str(self.host) if self.host is not None else "local"
 
 
+def labels(generators: Sequence[Generator]) -> list[str]:
+    """Each generator's name in every view: its host, and `host#2`, `host#3`… for the second
+    and later generators on one host, so that no two read the same."""
+    seen: dict[str, int] = {}
+    named = []
+    for generator in generators:
+        count = seen[generator.label] = seen.get(generator.label, 0) + 1
+        named.append(generator.label if count == 1 else f"{generator.label}#{count}")
+    return named
+
+
 def version_warning(generators: Sequence[Generator]) -> str | None:
     """A note when the generators of one tool run different versions of it."""
     by_tool: dict[str, dict[str, str]] = {}
-    for generator in generators:
+    for generator, label in zip(generators, labels(generators), strict=True):
         version = generator.tool.version or "unknown"
-        by_tool.setdefault(generator.tool.name, {})[generator.label] = version
+        by_tool.setdefault(generator.tool.name, {})[label] = version
     for name, versions in by_tool.items():
         if len(set(versions.values())) > 1:
             each = ", ".join(f"{label} {version}" for label, version in versions.items())

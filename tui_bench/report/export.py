@@ -12,7 +12,7 @@ from typing import Any
 
 from tui_bench.errors import SessionError, UsageError
 from tui_bench.report.baseline import baseline_markdown
-from tui_bench.report.text import resource_rows, result_rows
+from tui_bench.report.text import generator_cells, resource_rows, result_rows
 from tui_bench.storage import store
 from tui_bench.storage.atomic import write_new
 from tui_bench.storage.refs import Selection
@@ -94,7 +94,7 @@ def result_markdown(session: Session) -> str:
         f"- validity: {_validity_text(doc)}",
         f"- url: {' '.join(spec.urls)}",
         f"- started: {doc.get('started_at', '–')}",
-        f"- argv: `{' '.join(doc.get('argv') or [])}`",
+        _argv_line(doc),
         "",
         "| metric | value |",
         "| --- | --- |",
@@ -105,6 +105,45 @@ def result_markdown(session: Session) -> str:
     else:
         lines += [f"| {label} | {value} |" for label, value in result_rows(result)]
     lines += [f"| {label} | {value} |" for label, value in resource_rows(session.resources)]
+    lines += _generators_markdown(doc.get("generators"))
     for warning in doc.get("warnings") or []:
         lines.append(f"\n> warning: {warning.get('message')}")
     return "\n".join(lines) + "\n"
+
+
+def _argv_line(doc: Mapping[str, Any]) -> str:
+    # A run of several has one argv per generator, each as it ran on its host.
+    if doc.get("generators"):
+        return "- argv: one per load generator, below"
+    return f"- argv: `{' '.join(doc.get('argv') or [])}`"
+
+
+_GENERATOR_COLUMNS = (
+    "host",
+    "tool",
+    "requests",
+    "req/s",
+    "share",
+    "cpu",
+    "client-bound",
+    "start skew",
+    "lost",
+)
+
+
+def _generators_markdown(saved: Any) -> list[str]:
+    """A "Load generators" section: a row of figures and the argv as it ran, per generator."""
+    if not isinstance(saved, list) or not saved:
+        return []
+    cells = [generator_cells(g) for g in saved if isinstance(g, Mapping)]
+    lines = [
+        "",
+        f"## Load generators ({len(cells)})",
+        "",
+        "| " + " | ".join(_GENERATOR_COLUMNS) + " |",
+        "|" + " --- |" * len(_GENERATOR_COLUMNS),
+    ]
+    lines += ["| " + " | ".join(c[k] for k in _GENERATOR_COLUMNS) + " |" for c in cells]
+    lines.append("")
+    lines += [f"- {c['host']}: `{c['argv']}`" for c in cells]
+    return lines

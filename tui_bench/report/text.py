@@ -124,20 +124,42 @@ GENERATOR_KEYS = (
 )
 
 
+def generator_cells(g: Mapping[str, Any]) -> dict[str, str]:
+    """A saved generator's figures as text, the same in every view that lists them."""
+    share = g.get("share")
+    cpu = g.get("client_cpu_mean_pct")
+    skew = g.get("start_skew_s")
+    found = g.get("tool")
+    tool: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
+    result = (g.get("session") or {}).get("result") or {}
+    argv = g.get("argv")
+    return {
+        "host": str(g.get("host")),
+        "tool": f"{tool.get('name') or '–'} {tool.get('version') or '–'}",
+        "argv": " ".join(argv) if isinstance(argv, list) else "–",
+        "requests": fmt_count((result.get("requests") or {}).get("total")),
+        "req/s": fmt_count(g.get("rps")),
+        "share": "–" if share is None else f"{share:.0%}",
+        "cpu": "–" if cpu is None else f"{cpu:.0f}%",
+        "client-bound": "yes" if g.get("client_bound") else "no",
+        "start skew": "–" if skew is None else f"{skew * 1000:.1f} ms",
+        "lost": str(g["lost"]) if g.get("lost") else "–",
+    }
+
+
 def generator_lines(generators: Sequence[Mapping[str, Any]]) -> list[str]:
     """`generator bench-c  17,216 req/s 52%  cpu 35%  client-bound`, one per generator."""
     lines = []
     for g in generators:
-        share = g.get("share")
-        cpu = g.get("client_cpu_mean_pct")
+        cells = generator_cells(g)
         words = [
-            f"generator {g.get('host')}",
-            f"{fmt_count(g.get('rps'))} req/s {'–' if share is None else f'{share:.0%}'}",
-            f"cpu {'–' if cpu is None else f'{cpu:.0f}%'}",
+            f"generator {cells['host']}",
+            f"{cells['req/s']} req/s {cells['share']}",
+            f"cpu {cells['cpu']}",
         ]
         if g.get("client_bound"):
             words.append("client-bound")
         if g.get("lost"):
-            words.append(f"lost ({g['lost']})")
+            words.append(f"lost ({cells['lost']})")
         lines.append("  ".join(words))
     return lines

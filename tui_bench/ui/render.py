@@ -226,11 +226,16 @@ def client(state: LiveState, tones: Tones) -> Text:
 
 
 def generators(state: LiveState, tones: Tones) -> Text:
-    """A line per generator: where, its req/s and share of the last second, its CPU, and
-    CLIENT-BOUND when its busiest thread saturates a core; lost or done."""
+    """A line per generator: where (and its tool and version when they differ), its req/s
+    and share of the last second, its CPU, and CLIENT-BOUND when its busiest thread
+    saturates a core; lost or done."""
     lines = []
+    # Which tool each one runs is said only when they differ: otherwise the run's tool says it.
+    differ = len({(g.tool, g.version) for g in state.generators}) > 1
     for g in state.generators:
         line = Text(f"{g.label} ", "bold")
+        if differ:
+            line.append(f"{g.tool} {g.version or '–'} ", LABEL)
         if g.lost:
             lines.append(line.append("lost", f"bold {tones.error}"))
             continue
