@@ -383,10 +383,7 @@ def add_history_parser(commands: Any) -> None:
     history.add_argument(
         "--format", choices=("json", "csv", "md"), help="print the history in this format"
     )
-    history.add_argument(
-        "-o", "--output", metavar="FILE", help="with --format: write it there, not to stdout"
-    )
-    history.add_argument("--force", action="store_true", help="with -o: overwrite FILE")
+    add_output_options(history, "with --format: write it there, not to standard output")
     history.add_argument(
         "--headless", action="store_true", help="print the table instead of opening the screen"
     )

@@ -349,7 +349,13 @@ class FleetController:
         journal.close()
         path = sessions.finalize(journal.path)
         finished = RunFinished(
-            end["status"], end["exit_code"], result, path, end["message"], validity
+            end["status"],
+            end["exit_code"],
+            result,
+            path,
+            end["message"],
+            validity,
+            resources=end["resources"] or {},
         )
         self._emit(finished)
         return finished
@@ -395,7 +401,8 @@ class FleetController:
             "client_cpu_mean_pct": (doc.get("resources") or {}).get("client_cpu_mean_pct"),
             "client_bound": any(r.get("code") == "client-bound" for r in reasons),
             "start_skew_s": getattr(launched, "start_skew_s", None),
-            "clock_offset_s": (launched.clock_offset_us / 1e6 if launched is not None else 0.0),
+            # Unknown for a generator that never started, not 0.
+            "clock_offset_s": (launched.clock_offset_us / 1e6 if launched is not None else None),
             "stream_bytes": getattr(launched, "bytes_in", None),
             "lost": _lost(child),
             "session": doc or None,

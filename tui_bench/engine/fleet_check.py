@@ -11,13 +11,8 @@ from tui_bench.engine.generators import Generator
 from tui_bench.errors import UsageError
 from tui_bench.remote.facts import read_facts
 from tui_bench.remote.ssh import SshHost
-from tui_bench.request.run import LOCAL_GENERATOR
+from tui_bench.request.run import parse_generators
 from tui_bench.runners.tools import INSTALL_PACKAGES, VERSION_ARGS, Tool, parse_version
-
-
-def parse_generators(texts: Sequence[str]) -> tuple[SshHost | None, ...]:
-    """`local` or `[ssh://][user@]host[:port]` each; UsageError for a bad one."""
-    return tuple(None if t.strip() == LOCAL_GENERATOR else SshHost.parse(t) for t in texts)
 
 
 def remote_only(texts: Sequence[str]) -> bool:

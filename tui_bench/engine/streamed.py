@@ -31,12 +31,10 @@ class LogBuffer:
     def __init__(self) -> None:
         self._chunks: list[bytes] = []
         self._lock = threading.Lock()
-        self.bytes_in = 0
 
     def append(self, data: bytes) -> None:
         with self._lock:
             self._chunks.append(data)
-            self.bytes_in += len(data)
 
     def read_new(self) -> bytes:
         with self._lock:

@@ -103,7 +103,8 @@ def cpu(interval, report=True):
     threads.clear()
     threads.update(now)
     scale = 100.0 / tick / interval
-    if report:
+    # No thread read (the tool gone, /proc refused): unknown, not 0 %.
+    if report and used:
         busiest = max(used, default=0) * scale
         send(b"C", {"t": time.time(), "cpu": sum(used) * scale, "max": busiest})
 

@@ -140,7 +140,7 @@ def generator_cells(g: Mapping[str, Any]) -> dict[str, str]:
         "requests": fmt_count((result.get("requests") or {}).get("total")),
         "req/s": fmt_count(g.get("rps")),
         "share": "–" if share is None else f"{share:.0%}",
-        "cpu": "–" if cpu is None else f"{cpu:.0f}%",
+        "cpu": _share(cpu),
         "client-bound": "yes" if g.get("client_bound") else "no",
         "start skew": "–" if skew is None else f"{skew * 1000:.1f} ms",
         "lost": str(g["lost"]) if g.get("lost") else "–",

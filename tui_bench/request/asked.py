@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from tui_bench.remote.ssh import SshHost
-from tui_bench.request.run import DEFAULT_DURATION_S, LOCAL_GENERATOR, RunRequest
+from tui_bench.request.run import DEFAULT_DURATION_S, RunRequest, parse_generators
 from tui_bench.spec import RunSpec
 
 # As `tuibench run` defaults: h2load, -c 10 -t 1 -d 10.
@@ -29,9 +28,7 @@ def run_request(asked: RunRequest, *, check: bool = True) -> RunRequest:
     spec = asked.spec
     if spec.requests is None and spec.duration_s is None:
         spec = replace(spec, duration_s=DEFAULT_DURATION_S)
-    for generator in asked.generators:
-        if generator.strip() != LOCAL_GENERATOR:
-            SshHost.parse(generator)
+    parse_generators(asked.generators)
     return replace(
         asked, spec=spec.validate() if check else spec, server_host=asked.server_host or None
     )

@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 from tui_bench.analysis.thresholds import parse_slo
 from tui_bench.errors import UsageError
 from tui_bench.remote.ssh import SshHost
-from tui_bench.request.run import LOCAL_GENERATOR
+from tui_bench.request.run import parse_generators
 from tui_bench.request.sweep_plan import parse_ramp, parse_vary
 from tui_bench.spec import RunSpec, validate_url
 from tui_bench.spec import with_scheme as url_with_scheme
@@ -38,9 +38,7 @@ def read_urls(text: str) -> tuple[str, ...]:
 def read_generators(text: str) -> tuple[str, ...]:
     """Comma-separated `local` or `[ssh://][user@]host[:port]` each, as `--generator` takes."""
     hosts = read_tags(text)
-    for host in hosts:
-        if host != LOCAL_GENERATOR:
-            SshHost.parse(host)
+    parse_generators(hosts)
     return hosts
 
 

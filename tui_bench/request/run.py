@@ -5,6 +5,7 @@ The CLI builds one from its flags and the run form from its fields; both launch 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,6 +21,11 @@ SERVER_MODES = ("auto", "pid", "name", "none")
 LOCAL_GENERATOR = "local"
 # A run given neither -n nor -d runs this long.
 DEFAULT_DURATION_S = 10.0
+
+
+def parse_generators(texts: Sequence[str]) -> tuple[SshHost | None, ...]:
+    """`local` (None) or `[ssh://][user@]host[:port]` each; UsageError for a bad one."""
+    return tuple(None if t.strip() == LOCAL_GENERATOR else SshHost.parse(t) for t in texts)
 
 
 @dataclass(frozen=True)

@@ -423,6 +423,9 @@ class CompareScreen(Screen[None]):
         except TuibenchError as exc:
             self.notify(str(exc), severity="error", timeout=10)
             return
+        except OSError as exc:
+            self.notify(f"cannot write {choice.path}: {exc.strerror}", severity="error", timeout=10)
+            return
         self.notify(f"comparison written to {written}", timeout=10)
 
     @property
