@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from tui_bench.analysis.compare import METRICS, fmt_delta_pct, fmt_value
+from tui_bench.analysis.compare import METRICS, Difference, fmt_delta_pct, fmt_value
 from tui_bench.analysis.significance import Report, Side, compare_sides, point_refs, side_of
 from tui_bench.errors import UsageError
 from tui_bench.storage.session import Session
@@ -135,26 +135,33 @@ def refusals(report: Report, *, allow_setup_change: bool) -> list[str]:
         why = "; ".join(r.message for r in validity.reasons)
         lines.append(f"{where}the baseline {report.a.label} is invalid: {why}")
     if not allow_setup_change:
-        lines += [
-            f"{where}the baseline's set-up differs: {d.label} {_shown(d.a)} (baseline) vs "
-            f"{_shown(d.b)} (this run); --allow-setup-change compares anyway"
-            for d in report.differences
-            if d.field in GATED_SETUP
-        ]
+        lines += [setup_refusal(where, d) for d in report.differences if d.field in GATED_SETUP]
     return lines
+
+
+def setup_refusal(where: str, d: Difference) -> str:
+    return (
+        f"{where}the baseline's set-up differs: {d.label} {_shown(d.a)} (baseline) vs "
+        f"{_shown(d.b)} (this run); --allow-setup-change compares anyway"
+    )
+
+
+def tested_needs(n_a: int, n_b: int) -> str | None:
+    """Why the `tested` tier cannot give a verdict at `n_a` baseline and `n_b` new runs,
+    or None."""
+    from tui_bench.analysis.stats import MIN_RUNS
+
+    if min(n_a, n_b) >= MIN_RUNS:
+        return None
+    return (
+        f"--verdict tested needs {MIN_RUNS} runs a side or more (the baseline has {n_a}, "
+        f"this has {n_b}): use `tuibench sweep --repeat {MIN_RUNS}`, or --verdict likely"
+    )
 
 
 def too_few_runs(report: Report, tier: Tier) -> str | None:
     """Why the `tested` tier cannot give a verdict on these sides, or None."""
-    from tui_bench.analysis.stats import MIN_RUNS
-
-    n_a, n_b = len(report.a.runs), len(report.b.runs)
-    if tier != "tested" or min(n_a, n_b) >= MIN_RUNS:
-        return None
-    return (
-        f"--verdict tested needs {MIN_RUNS} runs a side or more (the baseline has {n_a}, "
-        f"this has {n_b}): use `tuibench sweep --repeat N`, or --verdict likely"
-    )
+    return tested_needs(len(report.a.runs), len(report.b.runs)) if tier == "tested" else None
 
 
 def _summary(report: Report) -> str:

@@ -451,8 +451,9 @@ def add_gate_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--verdict",
         choices=TIERS,
-        default=TIERS[0],
-        help="the verdict tier that fails: tested (4+ runs a side) or likely",
+        default=None,
+        help="the verdict tier that fails: tested (4+ runs a side) or likely; default: "
+        "tested when both sides have the runs for it, else likely (said before the load)",
     )
     parser.add_argument(
         "--allow-setup-change",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from importlib import import_module
 
 from tui_bench.cli.args import build_parser
 from tui_bench.errors import TuibenchError
@@ -35,10 +36,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def dispatch(args: argparse.Namespace) -> int:
-    from tui_bench.cli import commands
+    """The command's own module (`cli/cmd_run.py` ...), imported only when it runs."""
+    from tui_bench.cli import cmd_run
 
-    handler = getattr(commands, f"cmd_{args.command}")
-    code: int = handler(args)
+    module = (
+        cmd_run if args.command == "demo" else import_module(f"tui_bench.cli.cmd_{args.command}")
+    )
+    code: int = getattr(module, f"cmd_{args.command}")(args)
     return code
 
 

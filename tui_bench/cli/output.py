@@ -6,7 +6,9 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TextIO
 
+from tui_bench.errors import UsageError
 from tui_bench.redaction import redact_text
 from tui_bench.storage.atomic import write_new
 
@@ -18,3 +20,30 @@ def write_output(args: argparse.Namespace, text: str, what: str) -> None:
         print(redact_text(f"{what} written to {written}"), file=sys.stderr)
     else:
         sys.stdout.write(redact_text(text))
+
+
+def say(text: str, out: TextIO | None = None) -> None:
+    """A line on standard output (or `out`); it may quote a URL or a header as given."""
+    print(redact_text(text), file=out or sys.stdout)
+
+
+def on_terminal() -> bool:
+    """Whether the app can be drawn and used: input and output both a terminal."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def wants_app(args: argparse.Namespace, command: str) -> bool:
+    """Whether `command` opens the app: not with --headless, nor off a terminal (a pipe,
+    a file, a CI job), where it runs headless and says so."""
+    if args.headless:
+        return False
+    if not on_terminal():
+        say(f"{command}: not on a terminal: running headless (--headless)", sys.stderr)
+        return False
+    return True
+
+
+def needs_terminal(command: str, instead: str) -> None:
+    """UsageError (one line) when `command` would open the app off a terminal."""
+    if not on_terminal():
+        raise UsageError(f"{command} opens the app, which needs a terminal: {instead}")

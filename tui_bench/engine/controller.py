@@ -49,6 +49,7 @@ from tui_bench.engine.launch import (
 from tui_bench.engine.log_ingest import LogIngest, LogTail
 from tui_bench.engine.outcome import build_result, judge
 from tui_bench.engine.reach import unreachable
+from tui_bench.engine.recorder import Judge, record_end
 from tui_bench.engine.series import SeriesBuilder, traffic_from_log, window_of
 from tui_bench.engine.server_watch import WARNINGS as WATCH_WARNINGS
 from tui_bench.engine.server_watch import ServerWatch
@@ -63,8 +64,8 @@ from tui_bench.sampling.samples import ResourceSample
 from tui_bench.sampling.verdicts import client_bound, summarize
 from tui_bench.spec import RunSpec
 from tui_bench.storage.journal import JournalWriter
-from tui_bench.storage.session import SessionDraft
-from tui_bench.storage.store import finalize, journal_path, new_session_id
+from tui_bench.storage.session import RunEnd, SessionDraft
+from tui_bench.storage.store import journal_path, new_session_id
 from tui_bench.validity import DEFAULT_MAX_ERRORS, judge_run
 
 TAIL_INTERVAL_S = 0.2
@@ -93,6 +94,7 @@ class RunController:
         max_errors: float = DEFAULT_MAX_ERRORS,
         server_host: ServerOnHost | None = None,
         launcher: Launcher | None = None,
+        judge: Judge | None = None,
     ) -> None:
         self.spec = spec
         self.tool = tool
@@ -103,6 +105,7 @@ class RunController:
         self.interval_s = interval_s
         self.live_hook = live_hook
         self.max_errors = max_errors
+        self._judge = judge
         self._watch = ServerWatch(server, server_host, interval_s, self._warn)
         # Why the target cannot be reached, once a probe beside the tool has found out.
         self._unreachable: str | None = None
@@ -424,24 +427,30 @@ class RunController:
             **summarize(self._samples),
             "server_probe_cpu_mean_pct": self._watch.probe_cpu_mean_pct,
         }
-        end: dict[str, Any] = {
-            "status": status,
-            "exit_code": exit_code,
-            "ended_at": datetime.now(UTC).isoformat(),
-            "result": result.to_dict() if result else None,
-            "resources": resources,
-            "message": message,
-            "validity": validity.to_dict(),
-            "max_errors": self.max_errors,
-        }
-        if self._ingest is not None:
+        end = RunEnd(
+            status=status,
+            exit_code=exit_code,
+            ended_at=datetime.now(UTC).isoformat(),
+            result=result.to_dict() if result else None,
+            resources=resources,
+            message=message,
+            validity=validity.to_dict(),
+            max_errors=self.max_errors,
             # Every request of the run (h2load logs no warm-up request): what lets repeats
             # of a sweep point merge their latencies instead of averaging percentiles.
-            end["histogram"] = self._ingest.overall.to_dict()
-        journal.write("end", end)
-        journal.close()
-        path = finalize(journal.path)
-        finished = RunFinished(status, exit_code, result, path, message, validity, resources)
+            histogram=self._ingest.overall.to_dict() if self._ingest is not None else None,
+        )
+        recorded = record_end(journal, end, self._judge)
+        finished = RunFinished(
+            status,
+            exit_code,
+            result,
+            recorded.path,
+            message,
+            validity,
+            resources,
+            recorded.verdicts,
+        )
         self._emit(finished)
         return finished
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tui_bench.analysis.verdicts import Verdicts
 from tui_bench.histogram import LatencyHistogram
 from tui_bench.parsers.live import LiveLine, parse_live_line
 from tui_bench.result import Result
@@ -81,6 +82,10 @@ class RunFinished:
     # The run's resource figures, as `sampling.verdicts.summarize` defines them (empty for a
     # session saved before they were kept).
     resources: Mapping[str, float | None] = field(default_factory=dict)
+    # Its thresholds and baseline, judged when it ended (none asked: empty).
+    verdicts: Verdicts = field(default_factory=Verdicts)
+    # The generators of a run of several, as its session keeps them; empty for one.
+    generators: tuple[Mapping[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,7 @@ from tui_bench.engine.generators import Generator, labels, version_warning
 from tui_bench.engine.launch import Launcher, LocalLauncher, StartGate
 from tui_bench.engine.load_split import split_spec
 from tui_bench.engine.merge import SecondMerger, merged_result
+from tui_bench.engine.recorder import Judge, record_end
 from tui_bench.engine.streamed import StreamedLauncher
 from tui_bench.errors import SessionError
 from tui_bench.histogram import LatencyHistogram
@@ -46,7 +47,7 @@ from tui_bench.sampling.samples import ResourceSample
 from tui_bench.spec import RunSpec
 from tui_bench.storage import store as sessions
 from tui_bench.storage.journal import JournalWriter
-from tui_bench.storage.session import Session, SessionDraft
+from tui_bench.storage.session import RunEnd, Session, SessionDraft
 from tui_bench.validity import judge_run
 
 LOST = "generator-lost"
@@ -104,12 +105,14 @@ class FleetController:
         tags: Sequence[str] = (),
         interval_s: float = 0.5,
         max_errors: float,
+        judge: Judge | None = None,
     ) -> None:
         self.spec = spec
         self.store = store
         self.name = name
         self.tags = list(tags)
         self.max_errors = max_errors
+        self._judge = judge
         self._listener = listener
         self._make_child = child
         gate = self._gate = StartGate(len(generators))
@@ -330,32 +333,31 @@ class FleetController:
         for warning in warnings:
             journal.write("warning", warning)
             self._warn(Warning(warning["code"], warning["message"]))
-        end: dict[str, Any] = {
-            "status": "failed" if unreachable else status,
-            "exit_code": 0 if status == "completed" else 1,
-            "ended_at": datetime.now(UTC).isoformat(),
-            "result": result.to_dict() if result else None,
-            "resources": docs[0].get("resources") if docs[0] else None,
-            "message": unreachable or message,
-            "validity": validity.to_dict(),
-            "max_errors": self.max_errors,
-            "server": docs[0].get("server") if docs[0] else None,
-            "argv": list(generators[0]["argv"] or []),
-            "generators": generators,
-        }
-        if histogram is not None:
-            end["histogram"] = histogram.to_dict()
-        journal.write("end", end)
-        journal.close()
-        path = sessions.finalize(journal.path)
+        end = RunEnd(
+            status="failed" if unreachable else status,
+            exit_code=0 if status == "completed" else 1,
+            ended_at=datetime.now(UTC).isoformat(),
+            result=result.to_dict() if result else None,
+            resources=docs[0].get("resources") if docs[0] else None,
+            message=unreachable or message,
+            validity=validity.to_dict(),
+            max_errors=self.max_errors,
+            histogram=histogram.to_dict() if histogram is not None else None,
+            generators=generators,
+            server=docs[0].get("server") if docs[0] else None,
+            argv=list(generators[0]["argv"] or []),
+        )
+        recorded = record_end(journal, end, self._judge)
         finished = RunFinished(
-            end["status"],
-            end["exit_code"],
+            end.status,
+            end.exit_code,
             result,
-            path,
-            end["message"],
+            recorded.path,
+            end.message,
             validity,
-            resources=end["resources"] or {},
+            resources=end.resources or {},
+            verdicts=recorded.verdicts,
+            generators=tuple(recorded.session.doc.get("generators") or ()),
         )
         self._emit(finished)
         return finished

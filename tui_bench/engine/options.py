@@ -13,6 +13,7 @@ from tui_bench.engine.events import Listener
 from tui_bench.engine.fleet import Controller, FleetController
 from tui_bench.engine.generators import Generator
 from tui_bench.engine.launch import Launcher
+from tui_bench.engine.recorder import Judge
 from tui_bench.remote.server import ServerOnHost
 from tui_bench.runners.tools import Tool
 from tui_bench.spec import RunSpec
@@ -35,6 +36,9 @@ class EngineOptions:
 
     # Several load generators sharing the load (engine/fleet.py); none: the tool here.
     generators: tuple[Generator, ...] = ()
+    # Judges the run when it ends (thresholds, baseline); a sweep's runs are not judged
+    # one by one, nor the generators of a run.
+    judge: Judge | None = None
 
     def controller(
         self, spec: RunSpec, tool: Tool, listener: Listener, store: Path | None = None
@@ -52,8 +56,9 @@ class EngineOptions:
                 tags=self.tags,
                 interval_s=self.interval_s,
                 max_errors=self.max_errors,
+                judge=self.judge,
             )
-        return self._child(spec, tool, listener, where)
+        return self._child(spec, tool, listener, where, judge=self.judge)
 
     def _child(
         self,
@@ -65,6 +70,7 @@ class EngineOptions:
         name: str | None = None,
         launcher: Launcher | None = None,
         observe_server: bool = True,
+        judge: Judge | None = None,
     ) -> RunController:
         return RunController(
             spec,
@@ -79,4 +85,5 @@ class EngineOptions:
             max_errors=self.max_errors,
             server_host=self.server_host if observe_server else None,
             launcher=launcher,
+            judge=judge,
         )

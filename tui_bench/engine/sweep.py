@@ -21,20 +21,22 @@ import asyncio
 import contextlib
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import psutil
 
-from tui_bench.analysis.sweep_points import aggregate, latency_keys, point_verdicts, run_values
+from tui_bench.analysis.sweep_points import aggregate, latency_keys, run_values
 from tui_bench.analysis.thresholds import Threshold
+from tui_bench.analysis.verdicts import Verdicts
 from tui_bench.engine.events import Event, Listener, RunFinished
 from tui_bench.engine.fleet import Controller
 from tui_bench.engine.fleet_check import find_generators, remote_only, tools_of
 from tui_bench.engine.generators import Generator
 from tui_bench.engine.options import EngineOptions
+from tui_bench.engine.recorder import Judge, Recorded, record_end
 from tui_bench.engine.server_watch import describe_server
 from tui_bench.errors import UsageError
 from tui_bench.remote.server import ServerOnHost
@@ -45,7 +47,7 @@ from tui_bench.runners.tools import Tool, find_tool
 from tui_bench.sampling.host import host_facts
 from tui_bench.storage import store
 from tui_bench.storage.journal import JournalWriter
-from tui_bench.storage.session import SWEEP, SessionDraft
+from tui_bench.storage.session import SWEEP, SessionDraft, SweepEnd
 from tui_bench.validity import DEFAULT_MAX_ERRORS
 
 # ---- what the runner tells its listener (besides every event of the run that is going)
@@ -92,6 +94,8 @@ class SweepFinished:
     message: str | None
     session_path: Path
     document: Mapping[str, Any]
+    # Its thresholds (per point) and baseline, judged when it ended.
+    verdicts: Verdicts = field(default_factory=Verdicts)
 
 
 SweepEvent = SweepStarted | SweepRunStarted | CoolingDown | SweepRunFinished | SweepFinished
@@ -180,6 +184,8 @@ class SweepOptions:
     max_errors: float = DEFAULT_MAX_ERRORS
     # Several load generators sharing each run's load, for every tool the sweep runs.
     generators: tuple[Generator, ...] = ()
+    # Judges the sweep when it ends (thresholds per point, baseline).
+    judge: Judge | None = None
 
     def controller(
         self, point: Point, target: Target, store_dir: Path, listener: Listener
@@ -260,9 +266,10 @@ class SweepRunner:
                 self._end(journal, runs, "interrupted", "the sweep was cancelled")
             raise
         status, message = self._judge(runs)
-        path = await asyncio.to_thread(self._end, journal, runs, status, message)
-        document = (await asyncio.to_thread(store.load, path)).doc
-        finished = SweepFinished(status, message, path, document)
+        recorded = await asyncio.to_thread(self._end, journal, runs, status, message)
+        finished = SweepFinished(
+            status, message, recorded.path, recorded.session.doc, recorded.verdicts
+        )
         self._listener(finished)
         return finished
 
@@ -272,20 +279,10 @@ class SweepRunner:
         runs: Sequence[Mapping[str, Any]],
         status: str,
         message: str | None,
-    ) -> Path:
-        summary = self._aggregate(runs)
-        journal.write("summary", summary)
-        journal.write(
-            "end",
-            {
-                "status": status,
-                "ended_at": datetime.now(UTC).isoformat(),
-                "message": message,
-                "thresholds": point_verdicts(summary["points"], self.options.thresholds),
-            },
-        )
-        journal.close()
-        return store.finalize(journal.path)
+    ) -> Recorded:
+        journal.write("summary", self._aggregate(runs))
+        end = SweepEnd(status, datetime.now(UTC).isoformat(), message)
+        return record_end(journal, end, self.options.judge)
 
     def _sweep_header(self) -> dict[str, Any]:
         return {

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
-
-from tui_bench.analysis.regression import Judgement
 from tui_bench.analysis.sweep_points import verdict_of
+from tui_bench.analysis.verdicts import Verdicts
+from tui_bench.engine.events import RunFinished
+from tui_bench.engine.sweep import SweepFinished
 from tui_bench.errors import TuibenchError
 
 # By the run's status.
@@ -19,13 +18,7 @@ EXIT_THRESHOLD_FAILED = 99
 EXIT_BASELINE_REFUSED = TuibenchError.exit_code
 
 
-def exit_code(
-    run_code: int,
-    verdicts: Sequence[Mapping[str, Any]],
-    *,
-    invalid: bool = False,
-    baseline: Judgement | None = None,
-) -> int:
+def exit_code(run_code: int, verdicts: Verdicts, *, invalid: bool = False) -> int:
     """A run's own failure first; then 1 when it completed but is invalid (a threshold
     judged on figures that cannot be trusted means nothing); then 2 when its baseline was
     refused; then 99 when a threshold failed or a metric regressed."""
@@ -33,21 +26,24 @@ def exit_code(
         return run_code
     if invalid:
         return EXIT_INVALID
-    if baseline is not None and baseline.refused:
+    if verdicts.baseline is not None and verdicts.baseline.refused:
         return EXIT_BASELINE_REFUSED
-    if any(not v["passed"] for v in verdicts) or (baseline is not None and baseline.failed):
+    if verdicts.gate_failed:
         return EXIT_THRESHOLD_FAILED
     return 0
 
 
-def sweep_exit_code(
-    status: str, document: Mapping[str, Any], *, baseline: Judgement | None = None
-) -> int:
+def run_exit_code(finished: RunFinished) -> int:
+    """A run's, as the CLI and the app end with it."""
+    invalid = bool(finished.validity and finished.validity.is_invalid)
+    return exit_code(EXIT_CODES[finished.status], finished.verdicts, invalid=invalid)
+
+
+def sweep_exit_code(finished: SweepFinished) -> int:
     """A sweep's: its own status, then any invalid point, its baseline, its thresholds."""
-    points = document.get("points") or []
+    points = finished.document.get("points") or []
     return exit_code(
-        EXIT_CODES[status],
-        document.get("thresholds") or [],
+        EXIT_CODES[finished.status],
+        finished.verdicts,
         invalid=any(verdict_of(p) == "invalid" for p in points),
-        baseline=baseline,
     )

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from tui_bench.analysis.verdicts import Verdicts
 from tui_bench.engine.sweep import (
     SweepRunFinished,
 )
@@ -87,6 +88,28 @@ def verdict_line(verdict: Mapping[str, Any]) -> str:
         verdict["metric"], verdict["actual"]
     )
     return f"threshold {verdict['text']}{where}: {outcome} ({measured})"
+
+
+def verdict_lines(verdicts: Verdicts) -> list[str]:
+    """Each threshold's verdict and the baseline's judgement, one line each: what the
+    headless summary, the live result and the sweep view say of them."""
+    lines = [verdict_line(v) for v in verdicts.thresholds]
+    if verdicts.baseline is not None:
+        lines += [f"baseline: {line}" for line in verdicts.baseline.lines()]
+    return lines
+
+
+def text_table(rows: Sequence[Sequence[str]], *, numbers: bool = False) -> list[str]:
+    """Rows as aligned columns two spaces apart, the first row the header; with `numbers`
+    every column after the first is right-aligned."""
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return [
+        "  ".join(
+            cell.rjust(w) if numbers and i else cell.ljust(w)
+            for i, (cell, w) in enumerate(zip(r, widths, strict=True))
+        ).rstrip()
+        for r in rows
+    ]
 
 
 def run_line(event: SweepRunFinished) -> str:

@@ -1,6 +1,7 @@
 """A run as the user asks for it: the spec plus how to find the server and how to label it.
 
-The CLI builds one from its flags and the run form from its fields; both launch it the same way.
+The CLI builds one from its flags and the run form from its fields; both hand it to the
+job layer (`tui_bench/jobs/`), which prepares, runs, judges and records it the same way.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import psutil
 
 from tui_bench.remote.server import Selector, ServerOnHost
 from tui_bench.remote.ssh import SshHost
+from tui_bench.request.judging import Judging
 from tui_bench.sampling.discover import find_server, url_port
 from tui_bench.spec import RunSpec
 
@@ -41,6 +43,8 @@ class RunRequest:
     tags: tuple[str, ...] = field(default=())
     # `local` or `[ssh://][user@]host[:port]` each: the load is split across them.
     generators: tuple[str, ...] = field(default=())
+    # Thresholds, max errors, baseline and its gate.
+    judging: Judging = field(default_factory=Judging)
 
     def server(self) -> psutil.Process | None:
         """The server's root process; UsageError when a given pid or name matches nothing.
@@ -74,6 +78,7 @@ class RunRequest:
             "name": self.name,
             "tags": list(self.tags),
             "generators": list(self.generators),
+            "judging": self.judging.to_dict(),
         }
 
     @classmethod
@@ -88,4 +93,5 @@ class RunRequest:
             name=str(data.get("name") or ""),
             tags=tuple(str(t) for t in data.get("tags") or ()),
             generators=tuple(str(g) for g in data.get("generators") or ()),
+            judging=Judging.from_dict(data.get("judging") or {}),
         )

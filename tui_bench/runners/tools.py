@@ -50,6 +50,11 @@ class Tool:
     path: str
     version: str | None
 
+    @property
+    def label(self) -> str:
+        """`h2load 1.52.0`, as every view names the tool."""
+        return f"{self.name} {self.version or ''}".strip()
+
 
 def parse_version(name: str, text: str) -> str | None:
     """The version number in the output of the tool's version flag, or None."""

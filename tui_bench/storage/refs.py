@@ -13,8 +13,10 @@ A reference is one of:
 The runs of a name are ordered by when they started. `best` compares the headline req/s that
 `tuibench sessions` lists (a run's own; a sweep's knee, else its best point that is not
 invalid) and only among sessions whose verdict is valid: a suspect or invalid run is never
-picked as the best. `latest` and `-N` pick by position whatever the verdict, and whoever uses
-the session (compare, the baseline gate) says when it is not valid.
+picked as the best. `latest` is the newest session that is not invalid and did not fail its
+gate (a threshold, or a regression against its baseline), so that `--baseline NAME@latest`
+never builds on a run that was refused; `-N` picks by position whatever the verdict, and
+whoever uses the session (compare, the baseline gate) says when it is not valid.
 
 Pins live beside the sessions in `pins/baselines.json`, written atomically: a pin records
 the session (file and id) and point that the reference named when it was set, so
@@ -151,11 +153,28 @@ class Candidate:
     started: datetime | None
     rps: float | None
     verdict: str | None
+    # A threshold failed, or its baseline refused or found a regression.
+    gate_failed: bool = False
+
+    @property
+    def accepted(self) -> bool:
+        """Whether it may stand for its name's latest: not invalid, its gate passed."""
+        return self.verdict != "invalid" and not self.gate_failed
 
 
 def candidate(path: Path, session: Session) -> Candidate:
     rps, verdict = headline(session)
-    return Candidate(path, session.id, instant(session.doc.get("started_at")), rps, verdict)
+    started = instant(session.doc.get("started_at"))
+    return Candidate(path, session.id, started, rps, verdict, gate_failed(session.doc))
+
+
+def gate_failed(doc: Mapping[str, Any]) -> bool:
+    """Whether the session's end judged it refused: a threshold failed, or its baseline was
+    refused or found a regression."""
+    thresholds = doc.get("thresholds") or []
+    baseline = doc.get("baseline") or {}
+    failed = any(isinstance(v, Mapping) and v.get("passed") is False for v in thresholds)
+    return failed or bool(baseline.get("failed")) or bool(baseline.get("refused"))
 
 
 def headline(session: Session) -> tuple[float | None, str | None]:
@@ -211,7 +230,15 @@ def pick(ref: Named, runs: list[Candidate], known_names: Iterable[str] = ()) -> 
             )
         # The newest of equals: max keeps the first of a tie, so go newest first.
         return max(reversed(valid), key=lambda c: c.rps or 0.0)
-    back = 1 if ref.which == LATEST else int(ref.which[1:])
+    if ref.which == LATEST:
+        accepted = [c for c in runs if c.accepted]
+        if not accepted:
+            raise SessionError(
+                f"{text}: every one of the {_count(len(runs))} named {ref.name!r} is invalid "
+                f"or failed its gate; {ref.name}@-1 names the newest whatever its verdict"
+            )
+        return accepted[-1]
+    back = int(ref.which[1:])
     if back > len(runs):
         raise SessionError(
             f"{text}: {ref.name!r} has {_count(len(runs))}; -1 to -{len(runs)} name them"

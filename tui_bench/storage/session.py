@@ -37,8 +37,8 @@ Keys added within schema version 1, each optional (a document without them stays
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -209,6 +209,42 @@ class SessionDraft:
             "server": self.server,
             "started_at": self.started_at,
         }
+
+
+@dataclass(frozen=True)
+class RunEnd:
+    """How a run ended: its session's end record (a run of several generators also ends
+    with each one's and the first one's `server` and `argv`, known once it ran)."""
+
+    status: str
+    exit_code: int | None
+    ended_at: str
+    result: Mapping[str, Any] | None
+    resources: Mapping[str, Any] | None
+    message: str | None
+    validity: Mapping[str, Any]
+    max_errors: float
+    histogram: Mapping[str, Any] | None = None
+    generators: Sequence[Mapping[str, Any]] | None = None
+    server: Mapping[str, Any] | None = None
+    argv: Sequence[str] | None = None
+
+    def to_record(self) -> dict[str, Any]:
+        record = asdict(self)
+        optional = ("histogram", "generators", "server", "argv")
+        return {k: v for k, v in record.items() if k not in optional or v is not None}
+
+
+@dataclass(frozen=True)
+class SweepEnd:
+    """How a sweep ended: its session's end record (its points are in the summary)."""
+
+    status: str
+    ended_at: str
+    message: str | None
+
+    def to_record(self) -> dict[str, Any]:
+        return asdict(self)
 
 
 def parse(data: bytes, origin: str) -> Session:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
@@ -123,18 +123,31 @@ def document_from_journal(path: Path) -> dict[str, Any]:
     return doc
 
 
+# What judges a finished session before it is written: the end fields it adds (verdicts).
+EndJudge = Callable[[Session], Mapping[str, Any]]
+
+
 def finalize(journal: Path) -> Path:
     """Write the session file for `journal` atomically, then drop the journal."""
+    return finalize_judged(journal)[0]
+
+
+def finalize_judged(journal: Path, judge: EndJudge | None = None) -> tuple[Path, Session]:
+    """`finalize`, with what `judge` finds of the finished session written in it: the file
+    is written once, whole, never amended afterwards. The session is returned as written."""
     doc = document_from_journal(journal)
     if doc.get("kind") == SWEEP:
         _adopt_runs(doc, runs_dir(journal))
     else:
         _adopt_generators(doc, runs_dir(journal))
     target = journal.with_suffix(SESSION_SUFFIX)
-    write_atomic(target, Session(doc).to_json())
+    if judge is not None:
+        doc.update(judge(Session(doc, target)))
+    session = Session(doc, target)
+    write_atomic(target, session.to_json())
     journal.unlink()
     shutil.rmtree(runs_dir(journal), ignore_errors=True)
-    return target
+    return target, session
 
 
 def _adopt_runs(doc: dict[str, Any], directory: Path) -> None:

@@ -7,7 +7,7 @@ Screens never build one another: the home screen, the sessions browser and the r
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
@@ -17,10 +17,13 @@ from textual.screen import Screen
 
 from tui_bench.engine.events import RunFinished
 from tui_bench.errors import TuibenchError, UsageError
+from tui_bench.jobs.run_job import RunJob
+from tui_bench.jobs.sweep_job import SweepJob
 from tui_bench.request.run import RunRequest
 from tui_bench.storage import store
 from tui_bench.storage.session import Session
-from tui_bench.ui.live_screen import EngineFactory, LiveScreen
+from tui_bench.ui.launch import controller_factory, sweep_screen_parts
+from tui_bench.ui.live_screen import LiveScreen
 from tui_bench.ui.messages import (
     OpenCompare,
     OpenHistory,
@@ -35,26 +38,22 @@ from tui_bench.ui.themes import DEFAULT_THEME, load_themes
 
 if TYPE_CHECKING:
     from tui_bench.analysis.history import History
-    from tui_bench.engine.sweep_state import SweepState, SweepTitle
     from tui_bench.request.sweep_settings import SweepSettings
-    from tui_bench.ui.sweep_screen import SweepEngineFactory
     from tui_bench.ui.widgets.point_picker import PointChoice
 
-# Turns a request into what a live screen needs: an engine factory and the tool's label.
-# Finding the tool and the server can fail: a TuibenchError becomes a notification.
-Launcher = Callable[[RunRequest], Awaitable[tuple[EngineFactory, str]]]
+# Prepares a run through the job layer (ui.launch.JobLauncher); what cannot run or is
+# refused (a TuibenchError) becomes a notification, before any load.
+Launcher = Callable[[RunRequest], Awaitable[RunJob]]
 # The first screen is built once the app exists, so that it may read the app's options.
 FirstScreen = Callable[["TuibenchApp"], Screen[None]]
 
 
 @runtime_checkable
 class SweepLauncher(Protocol):
-    """A launcher that can also start sweeps (`ui.launch.RunLauncher`); tests may give one
-    that only runs."""
+    """A launcher that can also prepare sweeps (`ui.launch.JobLauncher`); tests may give
+    one that only runs."""
 
-    async def sweep(
-        self, request: RunRequest, sweep: SweepSettings, store_dir: Path | None = None
-    ) -> tuple[SweepState, SweepTitle, SweepEngineFactory]: ...
+    async def sweep(self, request: RunRequest, sweep: SweepSettings) -> SweepJob: ...
 
 
 @runtime_checkable
@@ -178,13 +177,25 @@ class TuibenchApp(App[int]):
             self.notify("runs cannot be started from here", severity="error")
             return
         try:
-            factory, label = await self.launcher(message.request)
+            job = await self.launcher(message.request)
         except TuibenchError as exc:
             self.notify(str(exc), severity="error", timeout=10)
             return
-        live = LiveScreen(message.request.spec, factory, tool_label=label, basic=self.basic)
+        self._tell(job.notes)
+        live = LiveScreen(
+            job.spec,
+            controller_factory(job),
+            tool_label=job.label,
+            basic=self.basic,
+            baseline=job.baseline,
+        )
         self.job = live
         await self.push_screen(live)
+
+    def _tell(self, notes: Sequence[str]) -> None:
+        """What the job said before the load (a tier taken, versions that differ)."""
+        if notes:
+            self.notify("\n".join(notes), severity="warning", timeout=10, markup=False)
 
     async def on_start_sweep(self, message: StartSweep) -> None:
         from tui_bench.ui.sweep_screen import SweepScreen
@@ -196,13 +207,14 @@ class TuibenchApp(App[int]):
             self.notify("sweeps cannot be started from here", severity="error")
             return
         try:
-            state, title, engine = await self.launcher.sweep(
-                message.request, message.sweep, self.sessions_dir
-            )
+            job = await self.launcher.sweep(message.request, message.sweep)
         except TuibenchError as exc:
             self.notify(str(exc), severity="error", timeout=10)
             return
-        screen = SweepScreen(state, title, engine, basic=self.basic)
+        self._tell(job.notes)
+        screen = SweepScreen(
+            *sweep_screen_parts(job, self.sessions_dir), basic=self.basic, baseline=job.baseline
+        )
         self.job = screen
         await self.push_screen(screen)
 

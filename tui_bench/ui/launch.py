@@ -7,25 +7,21 @@ import argparse
 import asyncio
 import os
 import signal
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tui_bench.engine.events import Listener, RunFinished
 from tui_bench.engine.fleet import Controller
-from tui_bench.engine.fleet_check import find_fleet
-from tui_bench.engine.load_split import split_spec
-from tui_bench.engine.options import EngineOptions
-from tui_bench.engine.sweep import SweepFinished, SweepOptions, SweepRunner, Target, prepare_fleet
-from tui_bench.engine.sweep_state import StateEvent, SweepState, SweepTitle
-from tui_bench.remote.server import check
+from tui_bench.engine.sweep import SweepFinished
+from tui_bench.engine.sweep_state import SweepState, SweepTitle
+from tui_bench.jobs.run_job import RunJob, prepare_run
+from tui_bench.jobs.settings import JobSettings
+from tui_bench.jobs.sweep_job import SweepJob, prepare_sweep
 from tui_bench.request.run import RunRequest
-from tui_bench.request.sweep_plan import SweepPlan
 from tui_bench.request.sweep_settings import SweepSettings
-from tui_bench.runners.tools import Tool, find_tool
 from tui_bench.spec import RunSpec
-from tui_bench.storage.refs import Located
 from tui_bench.storage.session import Session
 
 if TYPE_CHECKING:
@@ -34,7 +30,6 @@ if TYPE_CHECKING:
     from tui_bench.analysis.history import History
     from tui_bench.analysis.significance import Side
     from tui_bench.ui.app import TuibenchApp
-    from tui_bench.ui.live_screen import EngineFactory
     from tui_bench.ui.sweep_screen import SweepEngineFactory, SweepScreen
 
 # A dropped SSH connection or a kill ends the run as Ctrl-C would: saved, then quit.
@@ -54,102 +49,48 @@ class UiOptions:
 
 
 @dataclass(frozen=True)
-class RunLauncher:
-    """Launches the runs the run form asks for, observed as `tuibench run` would."""
+class JobLauncher:
+    """Prepares the runs and sweeps the run form asks for, through the job layer as the
+    command line does: same checks, same refusals, same verdicts."""
 
-    tool_paths: Mapping[str, str | None] = field(default_factory=dict)
-    interval_s: float = EngineOptions.interval_s
-    live_hook: bool = True
+    settings: JobSettings = field(default_factory=JobSettings)
 
-    async def __call__(self, request: RunRequest) -> tuple[EngineFactory, str]:
-        split_specs(request, [request.spec])
-        tools, generators = await asyncio.to_thread(
-            find_fleet, request.generators, [request.spec.tool], self._find_here
+    async def __call__(self, request: RunRequest) -> RunJob:
+        return await prepare_run(request, self.settings)
+
+    async def sweep(self, request: RunRequest, sweep: SweepSettings) -> SweepJob:
+        """`request` swept so; UsageError or ToolMissingError (naming the point) before
+        anything runs."""
+        plan = sweep.plan(request, self.settings.tool_paths)
+        return await prepare_sweep(
+            plan, request, self.settings, cool_down_s=sweep.cool_down_s, slo=sweep.slo
         )
-        tool = tools[request.spec.tool]
-        # Finding the server walks every process's sockets: not on the event loop.
-        server = await asyncio.to_thread(request.server)
-        on_host = request.on_host()
-        if on_host is not None:
-            await check(on_host, self.interval_s)
-        engine = EngineOptions(
-            server,
-            self.interval_s,
-            request.name,
-            request.tags,
-            self.live_hook,
-            server_host=on_host,
-            generators=generators,
-        )
-        return controller_factory(engine, tool), tool_label(tool)
-
-    async def sweep(
-        self, request: RunRequest, sweep: SweepSettings, store_dir: Path | None = None
-    ) -> tuple[SweepState, SweepTitle, SweepEngineFactory]:
-        """What a sweep screen needs for `request` swept so, run as `tuibench sweep` runs it;
-        UsageError or ToolMissingError (naming the point) before anything runs."""
-        plan = sweep.plan(request, self.tool_paths)
-        split_specs(request, [p.spec for p in plan.points])
-        # Tool versions, socket tables, SSH round trips: not on the event loop.
-        targets, generators = await asyncio.to_thread(prepare_fleet, plan, request.generators)
-        options = SweepOptions(
-            cool_down_s=sweep.cool_down_s,
-            interval_s=self.interval_s,
-            name=request.name,
-            tags=request.tags,
-            live_hook=self.live_hook,
-            slo=sweep.slo_clauses(),
-            slo_text=sweep.slo,
-            generators=generators,
-        )
-        return sweep_screen_parts(plan, targets, options, store_dir)
-
-    def _find_here(self, name: str) -> Tool:
-        return find_tool(name, self.tool_paths.get(name))
-
-
-def split_specs(request: RunRequest, specs: Sequence[RunSpec]) -> None:
-    """UsageError when a spec's load cannot be split across the form's generators."""
-    for spec in specs if request.generators else ():
-        split_spec(spec, len(request.generators))
 
 
 def sweep_screen_parts(
-    plan: SweepPlan,
-    targets: Sequence[Target],
-    options: SweepOptions,
-    store_dir: Path | None = None,
+    job: SweepJob, store_dir: Path | None = None
 ) -> tuple[SweepState, SweepTitle, SweepEngineFactory]:
     """What a sweep screen is built from, for the command line and the run form alike."""
-    tools = ", ".join(dict.fromkeys(tool_label(t.tool) for t in targets))
+    options = job.options
+    plan = job.plan.to_dict()
     return (
-        SweepState(plan.to_dict(), slo=options.slo, slo_text=options.slo_text),
-        SweepTitle.of_plan(plan.to_dict(), options.name, tools),
-        sweep_engine(plan, targets, options, store_dir),
+        SweepState(plan, slo=options.slo, slo_text=options.slo_text),
+        SweepTitle.of_plan(plan, options.name, job.tool_labels),
+        lambda listener: job.runner(listener, store_dir),
     )
 
 
-def controller_factory(
-    engine: EngineOptions, tool: Tool
-) -> Callable[[RunSpec, Listener], Controller]:
+def controller_factory(job: RunJob) -> Callable[[RunSpec, Listener], Controller]:
+    """What a live screen starts: the job's controller (the spec is the job's own)."""
+
     def controller(spec: RunSpec, listener: Listener) -> Controller:
-        return engine.controller(spec, tool, listener)
+        return job.controller(listener)
 
     return controller
 
 
-def tool_label(tool: Tool) -> str:
-    return f"{tool.name} {tool.version or ''}".strip()
-
-
 async def run_live(
-    spec: RunSpec,
-    tool: Tool,
-    engine: EngineOptions,
-    ui: UiOptions,
-    baseline: Located | None = None,
-    *,
-    note: str | None = None,
+    job: RunJob, ui: UiOptions, *, note: str | None = None
 ) -> tuple[int, RunFinished | None]:
     """The live screen on one run until the user leaves: the exit status and how it ended.
     `note`: a line under the header (what the demo loads)."""
@@ -157,22 +98,25 @@ async def run_live(
     def first(app: TuibenchApp) -> Screen[None]:
         from tui_bench.ui.live_screen import LiveScreen
 
-        factory = controller_factory(engine, tool)
-        label = tool_label(tool)
         return LiveScreen(
-            spec, factory, tool_label=label, basic=ui.basic, baseline=baseline, note=note
+            job.spec,
+            controller_factory(job),
+            tool_label=job.label,
+            basic=ui.basic,
+            baseline=job.baseline,
+            note=note,
         )
 
     return await open_app(ui, first)
 
 
-async def run_home(ui: UiOptions, launcher: RunLauncher) -> tuple[int, RunFinished | None]:
+async def run_home(ui: UiOptions, settings: JobSettings) -> tuple[int, RunFinished | None]:
     def first(app: TuibenchApp) -> Screen[None]:
         from tui_bench.ui.home_screen import HomeScreen
 
         return HomeScreen()
 
-    return await open_app(ui, first, launcher)
+    return await open_app(ui, first, JobLauncher(settings))
 
 
 async def run_replay(session: Session, ui: UiOptions) -> tuple[int, RunFinished | None]:
@@ -190,27 +134,8 @@ async def run_replay(session: Session, ui: UiOptions) -> tuple[int, RunFinished 
     return await open_app(ui, first)
 
 
-def sweep_engine(
-    plan: SweepPlan,
-    targets: Sequence[Target],
-    options: SweepOptions,
-    store_dir: Path | None = None,
-) -> Callable[[Callable[[StateEvent], None]], SweepRunner]:
-    """What the sweep screen runs: the sweep, its events to the screen's listener."""
-
-    def engine(listener: Callable[[StateEvent], None]) -> SweepRunner:
-        return SweepRunner(plan, targets, options, store_dir=store_dir, listener=listener)
-
-    return engine
-
-
 async def run_sweep(
-    plan: SweepPlan,
-    targets: Sequence[Target],
-    options: SweepOptions,
-    ui: UiOptions,
-    store_dir: Path | None = None,
-    baseline: Located | None = None,
+    job: SweepJob, ui: UiOptions, store_dir: Path | None = None
 ) -> tuple[int, SweepFinished | None]:
     """The sweep screen on one sweep until the user leaves: the exit status `sweep
     --headless` would give, and how the sweep ended (None when it never did)."""
@@ -219,8 +144,9 @@ async def run_sweep(
     def first(app: TuibenchApp) -> Screen[None]:
         from tui_bench.ui.sweep_screen import SweepScreen
 
-        parts = sweep_screen_parts(plan, targets, options, store_dir)
-        screen = SweepScreen(*parts, basic=ui.basic, baseline=baseline)
+        screen = SweepScreen(
+            *sweep_screen_parts(job, store_dir), basic=ui.basic, baseline=job.baseline
+        )
         shown.append(screen)
         return screen
 
@@ -249,7 +175,7 @@ async def run_history(history: History, ui: UiOptions) -> tuple[int, RunFinished
 async def open_app(
     ui: UiOptions,
     first: Callable[[TuibenchApp], Screen[None]],
-    launcher: RunLauncher | None = None,
+    launcher: JobLauncher | None = None,
 ) -> tuple[int, RunFinished | None]:
     if ui.fps is not None:
         os.environ["TEXTUAL_FPS"] = str(ui.fps)

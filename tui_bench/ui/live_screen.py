@@ -24,7 +24,7 @@ from tui_bench.engine.events import Event, RunFinished
 from tui_bench.engine.live_state import LiveState
 from tui_bench.errors import TuibenchError
 from tui_bench.formats import fmt_bytes, fmt_compact, fmt_seconds
-from tui_bench.report.exit_codes import EXIT_CODES
+from tui_bench.report.exit_codes import EXIT_CODES, run_exit_code
 from tui_bench.spec import RunSpec
 from tui_bench.storage import store
 from tui_bench.storage.catalog import previous_run
@@ -443,7 +443,7 @@ class LiveScreen(MonitorScreen, DrivingScreen):
         if self._crashed:
             return EXIT_CRASHED
         finished = self.state.finished
-        return EXIT_CODES[finished.status] if finished else EXIT_CODES["interrupted"]
+        return run_exit_code(finished) if finished else EXIT_CODES["interrupted"]
 
     # Painting
 

@@ -9,10 +9,11 @@ from collections.abc import Sequence
 from rich.text import Text
 
 from tui_bench.analysis.compare import protocol_label
+from tui_bench.analysis.verdicts import Verdicts
 from tui_bench.engine.live_state import CLIENT_BOUND_PCT, LiveState
 from tui_bench.formats import fmt_bytes, fmt_compact, fmt_count, fmt_seconds
 from tui_bench.redaction import redact_text
-from tui_bench.report.text import resource_rows, result_rows
+from tui_bench.report.text import resource_rows, result_rows, verdict_line
 from tui_bench.result import STATUS_CLASSES
 from tui_bench.spec import RunSpec
 from tui_bench.ui.tones import LABEL, Tones
@@ -271,6 +272,10 @@ def summary(state: LiveState, tones: Tones) -> Text:
     if finished.message:
         head.append(f" — {finished.message}")
     judged = [validity(finished.validity, tones)] if finished.validity else []
+    for label, text in verdict_rows(finished.verdicts, tones):
+        # Aligned with the rows' values, as `validity   ` is.
+        label.pad_right(11 - len(label))
+        judged.append(Text.assemble(label, text))
     result = finished.result
     pairs = result_rows(result) if result else []
     # The key figures first, what it cost and where it is saved next: on a short screen the
@@ -289,6 +294,21 @@ def summary(state: LiveState, tones: Tones) -> Text:
         *rows,
         *notes,
     )
+
+
+def verdict_rows(judged: Verdicts, tones: Tones) -> list[tuple[Text, str]]:
+    """Each threshold and the baseline's judgement as the headless summary words them: a
+    label in the tone of the outcome, and the line."""
+    rows = []
+    for verdict in judged.thresholds:
+        tone = tones.success if verdict["passed"] else f"bold {tones.error}"
+        rows.append((Text("threshold", tone), verdict_line(verdict).removeprefix("threshold ")))
+    baseline = judged.baseline
+    if baseline is not None:
+        bad = baseline.failed or bool(baseline.refused)
+        tone = f"bold {tones.error}" if bad else tones.success
+        rows += [(Text("baseline", tone), line) for line in baseline.lines()]
+    return rows
 
 
 def validity(judged: Validity, tones: Tones) -> Text:

@@ -29,13 +29,13 @@ from tui_bench.errors import SessionError
 from tui_bench.formats import fmt_count, fmt_seconds
 from tui_bench.redaction import redact_text
 from tui_bench.report.exit_codes import EXIT_CODES, sweep_exit_code
-from tui_bench.report.text import run_line, verdict_line
+from tui_bench.report.text import run_line
 from tui_bench.storage.refs import Located
 from tui_bench.storage.session import Session
 from tui_bench.storage.sweep_doc import shown
 from tui_bench.ui.baseline_key import BASELINE_KEY, compare_with_baseline
 from tui_bench.ui.live_screen import CHART_MIN_HEIGHT, EXIT_CRASHED, HELP, DrivingScreen
-from tui_bench.ui.render import clock, pct
+from tui_bench.ui.render import clock, pct, verdict_rows
 from tui_bench.ui.tones import LABEL, Tones, follow_theme
 from tui_bench.ui.widgets.dialogs import HelpScreen
 from tui_bench.ui.widgets.sweep_chart import KNEE_MARKER, SweepChart
@@ -147,10 +147,8 @@ def summary(state: SweepState, tones: Tones) -> Table:
                 f": {fmt_count(knee.get('rps'))} req/s for {knee.get('slo')}",
             )
         grid.add_row(Text("knee", LABEL), found)
-    for verdict in doc.get("thresholds") or []:
-        if not verdict.get("passed"):
-            line = verdict_line(verdict).removeprefix("threshold ")
-            grid.add_row(Text("threshold", f"bold {tones.error}"), line)
+    for label, text in verdict_rows(finished.verdicts, tones):
+        grid.add_row(label, text)
     grid.add_row(Text("session", LABEL), str(finished.session_path))
     for warning in doc.get("warnings") or []:
         grid.add_row(Text("warning", tones.warning), str(warning.get("message")))
@@ -403,7 +401,7 @@ class SweepScreen(DrivingScreen):
             return EXIT_CODES["interrupted"]
         if self.engine_factory is None:
             return 0
-        return sweep_exit_code(finished.status, finished.document)
+        return sweep_exit_code(finished)
 
     # Painting
 

@@ -4,6 +4,7 @@ runs where its level changed; a table, an export, or the history screen."""
 from __future__ import annotations
 
 import argparse
+import asyncio
 import sys
 from typing import TYPE_CHECKING
 
@@ -32,3 +33,13 @@ def print_history(args: argparse.Namespace) -> History | None:
         sys.stdout.write(history_text(history))
         return None
     return history
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    history = print_history(args)
+    if history is None:
+        return 0
+    from tui_bench.ui.launch import UiOptions, run_history
+
+    code, _ = asyncio.run(run_history(history, UiOptions.from_args(args)))
+    return code

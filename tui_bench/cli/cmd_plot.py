@@ -3,15 +3,21 @@ with plotext, without the live screen: they go to standard output like any text.
 
 from __future__ import annotations
 
+import argparse
+import io
 import os
 import shutil
+import sys
 from dataclasses import dataclass
 from typing import TextIO
 
 import plotext as plt
 
 from tui_bench.analysis.sweep_charts import Chart, charts, metrics_of
+from tui_bench.cli.cmd_replay import the_run
+from tui_bench.cli.output import write_output
 from tui_bench.report.ticks import nice_ticks, tick_label
+from tui_bench.storage import store
 from tui_bench.storage.session import Session
 
 # Each chart's size when standard output is not a terminal (a file, a pipe).
@@ -112,3 +118,11 @@ def _x_ticks(chart: Chart, width: int) -> None:
 
 def shortened(text: str, most: int) -> str:
     return text if len(text) <= most else text[: most - 1] + "…"
+
+
+def cmd_plot(args: argparse.Namespace) -> int:
+    session = the_run(store.select(args.session))
+    # A file is not a terminal: its charts have the fixed size and no colour.
+    canvas = Canvas.of(args.width, args.height, io.StringIO() if args.output else sys.stdout)
+    write_output(args, plot_session(session, args.metric, canvas), "charts")
+    return 0

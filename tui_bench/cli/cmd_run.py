@@ -1,0 +1,96 @@
+"""`tuibench run` and `tuibench demo`: a run prepared, run and judged by the job layer,
+watched in the app or as progress lines; its summary on standard output."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+
+import orjson
+
+from tui_bench.cli.output import say, wants_app
+from tui_bench.cli.progress import ProgressPrinter, summary_text
+from tui_bench.cli.run_flags import request_from_args, settings_of
+from tui_bench.cli.stop_signals import until_done
+from tui_bench.engine.events import RunFinished
+from tui_bench.jobs.run_job import RunJob, prepare_run
+from tui_bench.jobs.settings import JobSettings
+from tui_bench.report.exit_codes import run_exit_code
+from tui_bench.report.run_report import judged_lines, run_payload
+from tui_bench.request.run import RunRequest
+from tui_bench.spec import RunSpec
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    request = request_from_args(args)
+    live = wants_app(args, "run")
+    code, finished = asyncio.run(_run(request, settings_of(args), args if live else None))
+    return finish_run(finished, as_json=args.json) if finished else code
+
+
+async def _run(
+    request: RunRequest,
+    settings: JobSettings,
+    app_args: argparse.Namespace | None,
+    note: str | None = None,
+) -> tuple[int, RunFinished | None]:
+    """Prepare the run (refused before any load), then run it in the app (`app_args`) or
+    headless; the exit status when the app was left before it ended, and how it ended."""
+    job = await prepare_run(request, settings)
+    for line in job.notes:
+        say(line, sys.stderr)
+    if app_args is not None:
+        from tui_bench.ui.launch import UiOptions, run_live
+
+        return await run_live(job, UiOptions.from_args(app_args), note=note)
+    if note:
+        say(note, sys.stderr)
+    return 0, await run_headless(job)
+
+
+async def run_headless(job: RunJob) -> RunFinished:
+    return await until_done(job.controller(ProgressPrinter(spec=job.spec)))
+
+
+def finish_run(finished: RunFinished, *, as_json: bool) -> int:
+    """The result on standard output (JSON, or the summary with its verdicts); with JSON
+    the verdict lines go to standard error, for whoever watches."""
+    if as_json:
+        say(orjson.dumps(run_payload(finished)).decode())
+    else:
+        say(summary_text(finished))
+    for line in judged_lines(finished):
+        say(line, sys.stderr if as_json else sys.stdout)
+    return run_exit_code(finished)
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from tui_bench.demo.content import describe
+    from tui_bench.demo.nginx_target import start_demo_target
+
+    live = wants_app(args, "demo")
+
+    async def demo() -> tuple[int, RunFinished | None]:
+        target = await start_demo_target()
+        try:
+            url = target.urls.get("h2c") or target.urls["h1"]
+            spec = RunSpec(
+                urls=(url,),
+                connections=16,
+                duration_s=args.duration,
+                streams=10 if "h2c" in target.urls else None,
+                h1="h2c" not in target.urls,
+            ).validate()
+            request = RunRequest(
+                spec, server_mode="pid", server_pid=target.pid, name="demo", tags=("demo",)
+            )
+            what = describe(target.backend, url)
+            if not live:
+                what = f"{what} (pid {target.pid})"
+            return await _run(request, settings_of(args), args if live else None, note=what)
+        finally:
+            await target.stop()
+
+    code, finished = asyncio.run(demo())
+    return finish_run(finished, as_json=False) if finished else code

@@ -1,0 +1,115 @@
+"""`tuibench sweep`: a plan prepared, run and judged by the job layer, watched in the
+sweep view or as a line per run; its summary on standard output."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import copy
+import sys
+from typing import TextIO
+
+import orjson
+
+from tui_bench.cli.args import label_parser
+from tui_bench.cli.output import say, wants_app
+from tui_bench.cli.progress import ProgressPrinter
+from tui_bench.cli.run_flags import request_from_args, settings_of
+from tui_bench.cli.stop_signals import until_done
+from tui_bench.engine.events import Event, RunWarning
+from tui_bench.engine.sweep import SweepEvent, SweepFinished, SweepRunFinished
+from tui_bench.jobs.sweep_job import prepare_sweep
+from tui_bench.report.exit_codes import sweep_exit_code
+from tui_bench.report.sweep_report import sweep_payload, sweep_summary_lines
+from tui_bench.report.text import run_line
+from tui_bench.request.sweep_plan import (
+    SweepPlan,
+    Variant,
+    build_plan,
+    parse_label,
+    parse_ramp,
+    parse_vary,
+)
+from tui_bench.spec import TOOLS
+
+
+def cmd_sweep(args: argparse.Namespace) -> int:
+    plan = plan_from_args(args)
+    common = request_from_args(args, check=False)
+    live = wants_app(args, "sweep")
+
+    async def sweep() -> tuple[int, SweepFinished | None]:
+        job = await prepare_sweep(
+            plan,
+            common,
+            settings_of(args),
+            cool_down_s=args.cool_down,
+            slo=args.slo,
+            argv=("tuibench", *sys.argv[1:]),
+        )
+        for line in job.notes:
+            say(line, sys.stderr)
+        if live:
+            from tui_bench.ui.launch import UiOptions, run_sweep
+
+            return await run_sweep(job, UiOptions.from_args(args))
+        return 0, await until_done(job.runner(SweepPrinter()))
+
+    code, finished = asyncio.run(sweep())
+    if finished is None:
+        return code
+    if args.json:
+        say(orjson.dumps(sweep_payload(finished)).decode())
+    lines = sweep_summary_lines(finished)
+    for line in lines:
+        say(line, sys.stderr if args.json else sys.stdout)
+    return sweep_exit_code(finished)
+
+
+def plan_from_args(args: argparse.Namespace) -> SweepPlan:
+    """The sweep the flags ask for; UsageError for the first clause or point that cannot run."""
+    dimensions = [
+        parse_vary(text) if flag == "--vary" else parse_ramp(text) for flag, text in args.dimensions
+    ]
+    return build_plan(sweep_variants(args), dimensions, args.repeat)
+
+
+# Options of which a labelled command may set one: setting it clears the common others.
+_EXCLUSIVE = (("requests", "duration"), ("server_pid", "server_name", "no_server"))
+
+
+def sweep_variants(args: argparse.Namespace) -> list[Variant]:
+    """The common configuration, or one per `--label NAME=ARGS` (ARGS over the common)."""
+    if not args.labels:
+        return [_variant(None, args)]
+    variants = []
+    for text in args.labels:
+        name, argv = parse_label(text)
+        labelled = label_parser().parse_args(argv, namespace=copy.deepcopy(args))
+        for group in _EXCLUSIVE:
+            given = [k for k in group if getattr(labelled, k) != getattr(args, k)]
+            for key in group if given else ():
+                if key not in given:
+                    setattr(labelled, key, False if key == "no_server" else None)
+        variants.append(_variant(name, labelled))
+    return variants
+
+
+def _variant(label: str | None, args: argparse.Namespace) -> Variant:
+    paths = {tool: getattr(args, f"{tool}_path") for tool in TOOLS}
+    return Variant(label, request_from_args(args, check=False), paths)
+
+
+class SweepPrinter:
+    """One line per run of a sweep on stderr, and each kind of warning once."""
+
+    def __init__(self, out: TextIO = sys.stderr) -> None:
+        self._lines = ProgressPrinter(out)
+        self._warned: set[str] = set()
+
+    def __call__(self, event: Event | SweepEvent) -> None:
+        if isinstance(event, RunWarning) and event.code not in self._warned:
+            self._warned.add(event.code)
+            self._lines(event)
+        elif isinstance(event, SweepRunFinished):
+            self._lines.write(run_line(event))

@@ -1,0 +1,68 @@
+"""The flags of `run` and `sweep` as what the job layer takes: a RunRequest (its judging
+included) and the JobSettings."""
+
+from __future__ import annotations
+
+import argparse
+
+from tui_bench.cli.args import check_interval
+from tui_bench.jobs.settings import DEFAULT_INTERVAL_S, JobSettings
+from tui_bench.request.asked import run_request, server_mode_of
+from tui_bench.request.judging import Judging
+from tui_bench.request.run import RunRequest
+from tui_bench.spec import TOOLS, RunSpec
+
+
+def judging_of(args: argparse.Namespace) -> Judging:
+    return Judging(
+        thresholds=tuple(args.threshold),
+        max_errors=args.max_errors,
+        baseline=args.baseline,
+        fail_on_regression=args.fail_on_regression,
+        tier=args.verdict,
+        gate_metric=getattr(args, "gate_metric", None) or Judging.gate_metric,
+        allow_setup_change=args.allow_setup_change,
+    )
+
+
+def asked_of(args: argparse.Namespace) -> RunRequest:
+    """What the flags ask for, as the run form would say it: read, not yet defaulted."""
+    spec = RunSpec(
+        urls=tuple(args.urls),
+        tool=args.tool,
+        connections=args.connections,
+        threads=args.threads,
+        requests=args.requests,
+        duration_s=args.duration,
+        warm_up_s=args.warm_up,
+        streams=args.streams,
+        h1=args.h1,
+        keepalive=args.keepalive,
+        headers=tuple(args.header),
+        compress=args.compress,
+    )
+    return RunRequest(
+        spec,
+        server_mode=server_mode_of(args.server_pid, args.server_name, args.no_server),
+        server_pid=args.server_pid,
+        server_name=args.server_name,
+        server_host=args.server_host,
+        name=args.name,
+        tags=tuple(args.tag),
+        generators=tuple(args.generator),
+        judging=judging_of(args),
+    )
+
+
+def request_from_args(args: argparse.Namespace, *, check: bool = True) -> RunRequest:
+    return run_request(asked_of(args), check=check)
+
+
+def settings_of(args: argparse.Namespace) -> JobSettings:
+    """From the flags of `run`, `sweep` or `demo` (which has only the tool paths)."""
+    interval = getattr(args, "interval", None)
+    return JobSettings(
+        tool_paths={tool: getattr(args, f"{tool}_path") for tool in TOOLS},
+        interval_s=DEFAULT_INTERVAL_S if interval is None else check_interval(interval),
+        live_hook=not getattr(args, "no_live_hook", False),
+    )

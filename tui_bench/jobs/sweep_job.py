@@ -1,0 +1,111 @@
+"""A sweep, prepared (every point's tool and server, the generators, the servers on other
+hosts, the baseline gate per point) before any load, and judged when it ends: each
+threshold against each point, the points against the baseline's."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tui_bench.analysis.thresholds import Threshold, parse_slo
+from tui_bench.analysis.verdicts import Verdicts, sweep_thresholds
+from tui_bench.engine.generators import version_warning
+from tui_bench.engine.load_split import split_spec
+from tui_bench.engine.sweep import SweepListener, SweepOptions, SweepRunner, Target, prepare_fleet
+from tui_bench.errors import UsageError
+from tui_bench.jobs.baseline_gate import BaselineGate, Planned, prepare_gate
+from tui_bench.jobs.settings import JobSettings
+from tui_bench.remote.server import check
+from tui_bench.request.run import RunRequest
+from tui_bench.request.sweep_plan import SweepPlan
+from tui_bench.request.sweep_settings import DEFAULT_COOL_DOWN_S
+from tui_bench.storage.refs import Located
+from tui_bench.storage.session import Session
+
+
+@dataclass(frozen=True)
+class SweepJob:
+    plan: SweepPlan
+    targets: tuple[Target, ...]
+    options: SweepOptions
+    gate: BaselineGate | None
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def baseline(self) -> Located | None:
+        return self.gate.located if self.gate else None
+
+    @property
+    def tool_labels(self) -> str:
+        return ", ".join(dict.fromkeys(t.tool.label for t in self.targets))
+
+    def runner(self, listener: SweepListener, store_dir: Path | None = None) -> SweepRunner:
+        return SweepRunner(
+            self.plan, self.targets, self.options, store_dir=store_dir, listener=listener
+        )
+
+
+def judged(
+    thresholds: Sequence[Threshold], gate: BaselineGate | None
+) -> Callable[[Session], Verdicts]:
+    """What a sweep's end is judged by: its thresholds per point and its baseline."""
+
+    def judge(session: Session) -> Verdicts:
+        return Verdicts(
+            sweep_thresholds(thresholds, session.doc.get("points") or []),
+            gate.judge(session) if gate else None,
+            sweep=True,
+        )
+
+    return judge
+
+
+async def prepare_sweep(
+    plan: SweepPlan,
+    request: RunRequest,
+    settings: JobSettings,
+    *,
+    cool_down_s: float = DEFAULT_COOL_DOWN_S,
+    slo: str | None = None,
+    argv: Sequence[str] = (),
+) -> SweepJob:
+    """`plan` ready to run; `request` gives what every point shares (its name, tags,
+    generators and how it is judged). UsageError, ToolMissingError or SessionError (one
+    line, exit 2) before any load."""
+    judging = request.judging
+    judging.check()
+    slo_clauses = tuple(parse_slo(slo)) if slo else ()
+    for point in plan.points if request.generators else ():
+        try:
+            split_spec(point.spec, len(request.generators))
+        except UsageError as exc:
+            raise point.usage_error(exc) from None
+    # Tool versions, socket tables, SSH round trips: not on the event loop.
+    targets, generators = await asyncio.to_thread(prepare_fleet, plan, request.generators)
+    planned = [
+        Planned(point.name or str(point.index + 1), point.spec, target.tool, plan.repeat)
+        for point, target in zip(plan.points, targets, strict=True)
+    ]
+    gate = await asyncio.to_thread(prepare_gate, judging, planned)
+    for on_host in dict.fromkeys(t.server_host for t in targets if t.server_host):
+        await check(on_host, settings.interval_s)
+    thresholds = judging.parsed_thresholds()
+    options = SweepOptions(
+        cool_down_s=cool_down_s,
+        interval_s=settings.interval_s,
+        name=request.name,
+        tags=request.tags,
+        live_hook=settings.live_hook,
+        slo=slo_clauses,
+        slo_text=slo,
+        thresholds=thresholds,
+        argv=tuple(argv),
+        max_errors=judging.max_errors,
+        generators=generators,
+        judge=judged(thresholds, gate),
+    )
+    notes = [f"warning: {n}" for n in (version_warning(generators),) if n]
+    notes += [f"baseline: {n}" for n in gate.notes] if gate else []
+    return SweepJob(plan, targets, options, gate, tuple(notes))

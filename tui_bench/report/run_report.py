@@ -1,0 +1,33 @@
+"""What `run` (and `demo`) print when a run ends: the `--json` payload and the summary,
+each from the run's end event alone (its verdicts included), never from re-reading its
+file."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tui_bench.engine.events import RunFinished
+from tui_bench.report.text import GENERATOR_KEYS, generator_lines, verdict_lines
+
+
+def run_payload(finished: RunFinished) -> dict[str, Any]:
+    """`run --json`: the result, how the run ended, its validity and verdicts."""
+    payload: dict[str, Any] = finished.result.to_dict() if finished.result else {}
+    # "status" is the result's status-class counts: the run's own state has its key.
+    payload.update(
+        run_status=finished.status,
+        message=finished.message,
+        session_path=str(finished.session_path),
+        validity=finished.validity.to_dict() if finished.validity else None,
+    )
+    payload.update(finished.verdicts.end_fields())
+    if finished.generators:
+        payload["generators"] = [{k: g.get(k) for k in GENERATOR_KEYS} for g in finished.generators]
+    return payload
+
+
+def judged_lines(finished: RunFinished) -> list[str]:
+    """What the run's generators, validity and verdicts say, one line each."""
+    lines = generator_lines(finished.generators)
+    lines += finished.validity.lines() if finished.validity else []
+    return lines + verdict_lines(finished.verdicts)
