@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 import grimp
@@ -65,3 +66,30 @@ def test_no_import_circle() -> None:
     graph = grimp.build_graph("tui_bench")
     edges = {m: graph.find_modules_directly_imported_by(m) for m in graph.modules}
     assert _cycles(edges) == []
+
+
+# What runs a job: only the job layer (tui_bench/jobs/) builds them from what was asked.
+ENGINE_BUILDERS = frozenset(
+    {"EngineOptions", "SweepOptions", "RunController", "FleetController", "SweepRunner"}
+)
+
+
+def engine_built_in(package: Path) -> list[str]:
+    """`file:line name` for each call of an engine builder in the modules under `package`."""
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Call):
+                func = node.func
+                name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+                if name in ENGINE_BUILDERS:
+                    found.append(f"{path.relative_to(ROOT)}:{node.lineno} {name}")
+    return found
+
+
+def test_front_ends_never_build_the_engine_themselves() -> None:
+    package = ROOT / "tui_bench"
+    assert engine_built_in(package / "cli") == []
+    assert engine_built_in(package / "ui") == []
+    # The check can fail: the job layer itself builds them.
+    assert any("EngineOptions" in hit for hit in engine_built_in(package / "jobs"))

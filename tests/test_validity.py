@@ -5,6 +5,7 @@ from typing import Any
 import pytest
 
 from tests.factories import h2load_result
+from tui_bench.analysis.verdicts import Verdicts
 from tui_bench.errors import UsageError
 from tui_bench.report.exit_codes import exit_code
 from tui_bench.result import Result
@@ -145,7 +146,7 @@ def test_percent() -> None:
 
 def test_exit_status_failure_then_invalid_then_thresholds() -> None:
     failed_threshold = [{"passed": False}]
-    assert exit_code(130, failed_threshold, invalid=True) == 130
-    assert exit_code(0, failed_threshold, invalid=True) == 1
-    assert exit_code(0, failed_threshold) == 99
-    assert exit_code(0, [{"passed": True}]) == 0
+    assert exit_code(130, Verdicts(tuple(failed_threshold)), invalid=True) == 130
+    assert exit_code(0, Verdicts(tuple(failed_threshold)), invalid=True) == 1
+    assert exit_code(0, Verdicts(tuple(failed_threshold))) == 99
+    assert exit_code(0, Verdicts(({"passed": True},))) == 0

@@ -3,6 +3,7 @@ when a baseline is refused, how sweeps pair their points, and the exit status.""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -10,6 +11,8 @@ import pytest
 from tests.analysis.test_significance import run, runs, sweep
 from tui_bench.analysis.regression import Judgement, Tier, judge, pair_sides, regressions
 from tui_bench.analysis.significance import Side, compare_sides, side_of
+from tui_bench.analysis.verdicts import Verdicts
+from tui_bench.engine.sweep import SweepFinished
 from tui_bench.errors import UsageError
 from tui_bench.report.exit_codes import exit_code, sweep_exit_code
 from tui_bench.storage.session import Session
@@ -35,7 +38,7 @@ def test_a_tested_drop_beyond_the_tolerance_fails_and_says_which() -> None:
     assert [r.metric for r in found.regressed] == ["rps"]
     (line,) = found.lines()
     assert line == "regression: req/s -20.0% (1,003 -> 803), worse (tested), beyond 5 %"
-    assert exit_code(0, [], baseline=found) == 99
+    assert exit_code(0, Verdicts(baseline=found)) == 99
 
 
 def test_a_tested_drop_within_the_tolerance_passes() -> None:
@@ -44,7 +47,7 @@ def test_a_tested_drop_within_the_tolerance_passes() -> None:
     assert report.verdict_of("rps").comparison.verdict == "worse"  # type: ignore[union-attr]
     assert regressions(report, 5.0, "tested") == []
     assert [r.metric for r in regressions(report, 2.0, "tested")] == ["rps"]
-    assert exit_code(0, [], baseline=gate(side(10, 1000), side(10, 970))) == 0
+    assert exit_code(0, Verdicts(baseline=gate(side(10, 1000), side(10, 970)))) == 0
 
 
 def test_better_is_never_a_regression() -> None:
@@ -63,7 +66,7 @@ def test_the_likely_tier_gates_single_runs_the_tested_one_refuses_them() -> None
     assert not refused.failed
     (line,) = refused.lines()
     assert "--verdict tested needs 4 runs a side" in line and "--verdict likely" in line
-    assert exit_code(0, [], baseline=refused) == 2
+    assert exit_code(0, Verdicts(baseline=refused)) == 2
 
 
 def test_an_invalid_baseline_is_refused_even_when_set_up_changes_are_allowed() -> None:
@@ -107,7 +110,12 @@ def test_points_pair_by_name_and_a_missing_one_cannot() -> None:
     assert [(r.point, r.metric) for r in found.regressed] == [("c=20", "rps")]
     payload = found.to_dict(sweep=True)
     assert [p["point"] for p in payload["points"]] == ["c=20", "c=10"]
-    assert sweep_exit_code("completed", {"points": []}, baseline=found) == 99
+    assert (
+        sweep_exit_code(
+            SweepFinished("completed", None, Path("s"), {"points": []}, Verdicts(baseline=found))
+        )
+        == 99
+    )
     other = Session(sweep({"c=40": runs(2, 900)}, "20260103-120000-000-t"))
     with pytest.raises(UsageError, match="point c=40 of this sweep is not in the baseline"):
         pair_sides(base, None, other)
@@ -124,5 +132,5 @@ def test_one_baseline_side_stands_for_every_point_and_a_run_needs_a_point() -> N
 
 def test_the_run_failing_or_invalid_comes_before_the_baseline() -> None:
     failed = gate(side(10, 1000), side(10, 800))
-    assert exit_code(130, [], baseline=failed) == 130
-    assert exit_code(0, [], invalid=True, baseline=failed) == 1
+    assert exit_code(130, Verdicts(baseline=failed)) == 130
+    assert exit_code(0, Verdicts(baseline=failed), invalid=True) == 1

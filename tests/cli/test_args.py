@@ -5,8 +5,8 @@ from pathlib import Path
 import pytest
 
 from tui_bench.cli.args import build_parser, duration
-from tui_bench.cli.commands import request_from_args
 from tui_bench.cli.progress import ProgressPrinter, second_line, summary_text
+from tui_bench.cli.run_flags import request_from_args
 from tui_bench.engine.events import RunFinished, SecondClosed
 from tui_bench.spec import RunSpec
 from tui_bench.validity import Validity

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from tui_bench.cli.cmd_plot import DEFAULT_HEIGHT, DEFAULT_WIDTH, Canvas
 from tui_bench.cli.main import main
-from tui_bench.cli.plot import DEFAULT_HEIGHT, DEFAULT_WIDTH, Canvas
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 SWEEP = FIXTURES / "sweep-c-repeat2.json"

@@ -9,6 +9,7 @@ from typing import Any
 import orjson
 import pytest
 
+from tui_bench.cli import output
 from tui_bench.cli.main import main
 from tui_bench.storage.session import Session
 from tui_bench.ui import launch
@@ -93,6 +94,7 @@ def test_replay_plays_the_points_first_run(
         return 0, None
 
     monkeypatch.setattr(launch, "run_replay", replay)
+    monkeypatch.setattr(output, "on_terminal", lambda: True)
     code, _, err = out_of(capsys, "replay", "c-sweep@latest@c=32")
     assert code == 0 and [s.id for s in played] == C32_RUNS[:1]
     assert not played[0].is_sweep and played[0].result is not None

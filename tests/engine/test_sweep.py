@@ -37,6 +37,7 @@ from tui_bench.engine.sweep import (
 )
 from tui_bench.errors import SessionError
 from tui_bench.histogram import LatencyHistogram
+from tui_bench.jobs.sweep_job import judged
 from tui_bench.report.exit_codes import exit_code
 from tui_bench.request.run import RunRequest
 from tui_bench.request.sweep_plan import Point, SweepPlan, Variant, build_plan, parse_vary
@@ -223,6 +224,7 @@ async def test_knee_and_thresholds(tmp_path: Path) -> None:
         slo=tuple(parse_slo("p99<50ms,errors<1%")),
         slo_text="p99<50ms,errors<1%",
         thresholds=(parse_threshold("p99<50ms"),),
+        judge=judged((parse_threshold("p99<50ms"),), None),
     ).run()
     doc = finished.document
     assert doc["knee"]["point"] == 1 and doc["knee"]["name"] == "c=2"
@@ -234,8 +236,8 @@ async def test_knee_and_thresholds(tmp_path: Path) -> None:
     ]
     assert doc["sweep"]["slo"] == "p99<50ms,errors<1%"
     assert doc["sweep"]["thresholds"] == ["p99<50ms"]
-    assert exit_code(0, doc["thresholds"]) == 99
-    assert exit_code(1, doc["thresholds"]) == 1, "a failed run says more than a threshold"
+    assert exit_code(0, finished.verdicts) == 99
+    assert exit_code(1, finished.verdicts) == 1, "a failed run says more than a threshold"
     values = [e.values for e in events if isinstance(e, SweepRunFinished)]
     assert values[2]["p99_s"] == pytest.approx(0.08, rel=0.01)
 
@@ -391,7 +393,7 @@ def test_bad_sweeps_are_one_line_exit_2(
 
 def test_labels_override_the_common_options(sessions: Path) -> None:
     from tui_bench.cli.args import build_parser
-    from tui_bench.cli.commands import sweep_variants
+    from tui_bench.cli.cmd_sweep import sweep_variants
 
     args = build_parser().parse_args(
         [

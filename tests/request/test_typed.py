@@ -8,7 +8,8 @@ from collections.abc import Mapping
 import pytest
 
 from tui_bench.cli.args import build_parser
-from tui_bench.cli.commands import plan_from_args, request_from_args
+from tui_bench.cli.cmd_sweep import plan_from_args
+from tui_bench.cli.run_flags import request_from_args
 from tui_bench.errors import UsageError
 from tui_bench.request.asked import DEFAULT_REQUEST
 from tui_bench.request.fields import CONNECTIONS, GENERATORS, STREAMS

@@ -9,13 +9,12 @@ import sys
 
 import orjson
 
-from tui_bench.cli.output import say, wants_app
+from tui_bench.cli.output import headless_note, say, wants_app
 from tui_bench.cli.progress import ProgressPrinter, summary_text
 from tui_bench.cli.run_flags import request_from_args, settings_of
 from tui_bench.cli.stop_signals import until_done
 from tui_bench.engine.events import RunFinished
 from tui_bench.jobs.run_job import RunJob, prepare_run
-from tui_bench.jobs.settings import JobSettings
 from tui_bench.report.exit_codes import run_exit_code
 from tui_bench.report.run_report import judged_lines, run_payload
 from tui_bench.request.run import RunRequest
@@ -24,26 +23,23 @@ from tui_bench.spec import RunSpec
 
 def cmd_run(args: argparse.Namespace) -> int:
     request = request_from_args(args)
-    live = wants_app(args, "run")
-    code, finished = asyncio.run(_run(request, settings_of(args), args if live else None))
+    code, finished = asyncio.run(_run(request, args))
     return finish_run(finished, as_json=args.json) if finished else code
 
 
 async def _run(
-    request: RunRequest,
-    settings: JobSettings,
-    app_args: argparse.Namespace | None,
-    note: str | None = None,
+    request: RunRequest, args: argparse.Namespace, note: str | None = None
 ) -> tuple[int, RunFinished | None]:
-    """Prepare the run (refused before any load), then run it in the app (`app_args`) or
-    headless; the exit status when the app was left before it ended, and how it ended."""
-    job = await prepare_run(request, settings)
+    """Prepare the run (refused before any load), then run it in the app or headless; the
+    exit status when the app was left before it ended, and how it ended."""
+    job = await prepare_run(request, settings_of(args))
     for line in job.notes:
         say(line, sys.stderr)
-    if app_args is not None:
+    if wants_app(args):
         from tui_bench.ui.launch import UiOptions, run_live
 
-        return await run_live(job, UiOptions.from_args(app_args), note=note)
+        return await run_live(job, UiOptions.from_args(args), note=note)
+    headless_note(args, "run")
     if note:
         say(note, sys.stderr)
     return 0, await run_headless(job)
@@ -69,8 +65,6 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from tui_bench.demo.content import describe
     from tui_bench.demo.nginx_target import start_demo_target
 
-    live = wants_app(args, "demo")
-
     async def demo() -> tuple[int, RunFinished | None]:
         target = await start_demo_target()
         try:
@@ -86,9 +80,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
                 spec, server_mode="pid", server_pid=target.pid, name="demo", tags=("demo",)
             )
             what = describe(target.backend, url)
-            if not live:
+            if not wants_app(args):
                 what = f"{what} (pid {target.pid})"
-            return await _run(request, settings_of(args), args if live else None, note=what)
+            return await _run(request, args, note=what)
         finally:
             await target.stop()
 

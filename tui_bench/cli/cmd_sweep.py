@@ -12,7 +12,7 @@ from typing import TextIO
 import orjson
 
 from tui_bench.cli.args import label_parser
-from tui_bench.cli.output import say, wants_app
+from tui_bench.cli.output import headless_note, say, wants_app
 from tui_bench.cli.progress import ProgressPrinter
 from tui_bench.cli.run_flags import request_from_args, settings_of
 from tui_bench.cli.stop_signals import until_done
@@ -36,7 +36,6 @@ from tui_bench.spec import TOOLS
 def cmd_sweep(args: argparse.Namespace) -> int:
     plan = plan_from_args(args)
     common = request_from_args(args, check=False)
-    live = wants_app(args, "sweep")
 
     async def sweep() -> tuple[int, SweepFinished | None]:
         job = await prepare_sweep(
@@ -49,10 +48,11 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         )
         for line in job.notes:
             say(line, sys.stderr)
-        if live:
+        if wants_app(args):
             from tui_bench.ui.launch import UiOptions, run_sweep
 
             return await run_sweep(job, UiOptions.from_args(args))
+        headless_note(args, "sweep")
         return 0, await until_done(job.runner(SweepPrinter()))
 
     code, finished = asyncio.run(sweep())

@@ -32,15 +32,16 @@ def on_terminal() -> bool:
     return sys.stdin.isatty() and sys.stdout.isatty()
 
 
-def wants_app(args: argparse.Namespace, command: str) -> bool:
-    """Whether `command` opens the app: not with --headless, nor off a terminal (a pipe,
-    a file, a CI job), where it runs headless and says so."""
-    if args.headless:
-        return False
-    if not on_terminal():
-        say(f"{command}: not on a terminal: running headless (--headless)", sys.stderr)
-        return False
-    return True
+def wants_app(args: argparse.Namespace) -> bool:
+    """Whether a run or a sweep opens the app: not with --headless, nor off a terminal (a
+    pipe, a file, a CI job), where it runs headless (`headless_note` says so)."""
+    return not args.headless and on_terminal()
+
+
+def headless_note(args: argparse.Namespace, command: str) -> None:
+    """Said once the job is ready to start, when it runs headless unasked."""
+    if not args.headless and not on_terminal():
+        say(f"{command}: not on a terminal: running headless", sys.stderr)
 
 
 def needs_terminal(command: str, instead: str) -> None:

@@ -14,7 +14,7 @@ The runs of a name are ordered by when they started. `best` compares the headlin
 `tuibench sessions` lists (a run's own; a sweep's knee, else its best point that is not
 invalid) and only among sessions whose verdict is valid: a suspect or invalid run is never
 picked as the best. `latest` is the newest session that is not invalid and did not fail its
-gate (a threshold, or a regression against its baseline), so that `--baseline NAME@latest`
+baseline gate (refused, or a regression), so that `--baseline NAME@latest`
 never builds on a run that was refused; `-N` picks by position whatever the verdict, and
 whoever uses the session (compare, the baseline gate) says when it is not valid.
 
@@ -153,7 +153,7 @@ class Candidate:
     started: datetime | None
     rps: float | None
     verdict: str | None
-    # A threshold failed, or its baseline refused or found a regression.
+    # Its baseline gate refused it or found a regression.
     gate_failed: bool = False
 
     @property
@@ -169,12 +169,11 @@ def candidate(path: Path, session: Session) -> Candidate:
 
 
 def gate_failed(doc: Mapping[str, Any]) -> bool:
-    """Whether the session's end judged it refused: a threshold failed, or its baseline was
-    refused or found a regression."""
-    thresholds = doc.get("thresholds") or []
-    baseline = doc.get("baseline") or {}
-    failed = any(isinstance(v, Mapping) and v.get("passed") is False for v in thresholds)
-    return failed or bool(baseline.get("failed")) or bool(baseline.get("refused"))
+    """Whether its baseline gate refused it or found a regression."""
+    baseline = doc.get("baseline")
+    if not isinstance(baseline, Mapping):
+        return False
+    return bool(baseline.get("failed")) or bool(baseline.get("refused"))
 
 
 def headline(session: Session) -> tuple[float | None, str | None]:

@@ -22,7 +22,7 @@ from tui_bench.jobs.sweep_job import SweepJob
 from tui_bench.request.run import RunRequest
 from tui_bench.storage import store
 from tui_bench.storage.session import Session
-from tui_bench.ui.launch import controller_factory, sweep_screen_parts
+from tui_bench.ui.job_parts import controller_factory, sweep_screen_parts
 from tui_bench.ui.live_screen import LiveScreen
 from tui_bench.ui.messages import (
     OpenCompare,

@@ -12,17 +12,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tui_bench.engine.events import Listener, RunFinished
-from tui_bench.engine.fleet import Controller
+from tui_bench.engine.events import RunFinished
 from tui_bench.engine.sweep import SweepFinished
-from tui_bench.engine.sweep_state import SweepState, SweepTitle
 from tui_bench.jobs.run_job import RunJob, prepare_run
 from tui_bench.jobs.settings import JobSettings
 from tui_bench.jobs.sweep_job import SweepJob, prepare_sweep
 from tui_bench.request.run import RunRequest
 from tui_bench.request.sweep_settings import SweepSettings
-from tui_bench.spec import RunSpec
 from tui_bench.storage.session import Session
+from tui_bench.ui.job_parts import controller_factory, sweep_screen_parts
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -30,7 +28,7 @@ if TYPE_CHECKING:
     from tui_bench.analysis.history import History
     from tui_bench.analysis.significance import Side
     from tui_bench.ui.app import TuibenchApp
-    from tui_bench.ui.sweep_screen import SweepEngineFactory, SweepScreen
+    from tui_bench.ui.sweep_screen import SweepScreen
 
 # A dropped SSH connection or a kill ends the run as Ctrl-C would: saved, then quit.
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
@@ -65,28 +63,6 @@ class JobLauncher:
         return await prepare_sweep(
             plan, request, self.settings, cool_down_s=sweep.cool_down_s, slo=sweep.slo
         )
-
-
-def sweep_screen_parts(
-    job: SweepJob, store_dir: Path | None = None
-) -> tuple[SweepState, SweepTitle, SweepEngineFactory]:
-    """What a sweep screen is built from, for the command line and the run form alike."""
-    options = job.options
-    plan = job.plan.to_dict()
-    return (
-        SweepState(plan, slo=options.slo, slo_text=options.slo_text),
-        SweepTitle.of_plan(plan, options.name, job.tool_labels),
-        lambda listener: job.runner(listener, store_dir),
-    )
-
-
-def controller_factory(job: RunJob) -> Callable[[RunSpec, Listener], Controller]:
-    """What a live screen starts: the job's controller (the spec is the job's own)."""
-
-    def controller(spec: RunSpec, listener: Listener) -> Controller:
-        return job.controller(listener)
-
-    return controller
 
 
 async def run_live(
