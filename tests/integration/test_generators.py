@@ -20,11 +20,12 @@ from tests.fakes import wait_for_run
 from tests.integration.test_cli_real_tools import TUIBENCH, run_json
 from tests.sshd import SshServer, refused_config, ssh_servers
 from tui_bench.demo.nginx_target import DemoTarget
+from tui_bench.jobs.settings import JobSettings
 from tui_bench.parsers.detect import parse_output
 from tui_bench.request.run import RunRequest
 from tui_bench.spec import RunSpec
 from tui_bench.storage import store
-from tui_bench.ui.launch import RunLauncher
+from tui_bench.ui.launch import JobLauncher
 
 pytestmark = pytest.mark.integration
 
@@ -243,8 +244,8 @@ async def test_the_run_form_on_other_hosts_only_needs_no_tool_here(
     _, (c, d) = ssh_hosts
     spec = RunSpec(urls=(nginx.urls["h2c"],), connections=2, requests=10)
     request = RunRequest(spec, server_mode="none", generators=(c.alias, d.alias))
-    launcher = RunLauncher(tool_paths={"h2load": "/nonexistent/h2load"})
-    _, label = await launcher(request)
+    launcher = JobLauncher(JobSettings(tool_paths={"h2load": "/nonexistent/h2load"}))
+    label = (await launcher(request)).label
     assert label.startswith("h2load "), "the generators' h2load, found there"
 
 

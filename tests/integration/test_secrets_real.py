@@ -22,14 +22,15 @@ from tests.ui import until
 from tui_bench.analysis.significance import side_of
 from tui_bench.cli.main import main
 from tui_bench.demo.nginx_target import DemoTarget
-from tui_bench.engine.options import EngineOptions
+from tui_bench.jobs.run_job import prepare_run
+from tui_bench.jobs.settings import JobSettings
 from tui_bench.redaction import MARK, fingerprint
-from tui_bench.runners.tools import find_tool
+from tui_bench.request.run import RunRequest
 from tui_bench.spec import RunSpec
 from tui_bench.storage import store
 from tui_bench.ui.app import TuibenchApp
 from tui_bench.ui.compare_screen import CompareScreen
-from tui_bench.ui.launch import controller_factory, tool_label
+from tui_bench.ui.job_parts import controller_factory
 from tui_bench.ui.live_screen import LiveScreen
 from tui_bench.ui.replay_screen import ReplayScreen
 from tui_bench.ui.sessions_screen import SessionsScreen
@@ -79,8 +80,8 @@ async def test_planted_secrets_are_in_no_file_and_on_no_screen(
         duration_s=1.0,
         headers=(f"Authorization: Bearer {TOKEN_A}",),
     ).validate()
-    factory = controller_factory(EngineOptions(interval_s=0.2), find_tool("wrk"))
-    tool = tool_label(find_tool("wrk"))
+    job = await prepare_run(RunRequest(spec, server_mode="none"), JobSettings(interval_s=0.2))
+    factory, tool = controller_factory(job), job.label
     app = TuibenchApp(lambda app: LiveScreen(spec, factory, tool_label=tool, basic=True))
     async with app.run_test(size=(120, 40)) as pilot:
         live = app.screen

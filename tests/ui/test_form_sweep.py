@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -21,13 +22,15 @@ from tui_bench.engine.generators import Generator
 from tui_bench.engine.sweep import SweepOptions, Target
 from tui_bench.engine.sweep_state import StateEvent
 from tui_bench.errors import ToolMissingError
+from tui_bench.jobs import sweep_job
+from tui_bench.jobs.settings import JobSettings
+from tui_bench.jobs.sweep_job import SweepJob
 from tui_bench.request.sweep_plan import SweepPlan
 from tui_bench.runners.tools import Tool
 from tui_bench.storage import store
-from tui_bench.ui import launch
 from tui_bench.ui.app import Launcher, TuibenchApp
 from tui_bench.ui.home_screen import HomeScreen
-from tui_bench.ui.launch import RunLauncher
+from tui_bench.ui.launch import JobLauncher
 from tui_bench.ui.sweep_screen import SweepScreen
 from tui_bench.ui.widgets.run_form import RunForm
 
@@ -37,12 +40,12 @@ H2LOAD = Tool("h2load", "/opt/h2load", "1.52.0")
 
 
 class Asked:
-    """Stands in for `prepare_fleet` and `sweep_engine`: records what the launcher asks for and
-    runs a scripted sweep that waits in its second run until stopped."""
+    """Stands in for `prepare_fleet` and the sweep's runner: records what the launcher asks
+    for and runs a scripted sweep that waits in its second run until stopped."""
 
     def __init__(self, missing: str | None = None) -> None:
         self.missing = missing
-        self.engines: list[tuple[SweepPlan, tuple[Target, ...], SweepOptions, Path | None]] = []
+        self.engines: list[tuple[SweepJob, Path | None]] = []
 
     def prepare_fleet(
         self, plan: SweepPlan, generators: Sequence[str]
@@ -51,26 +54,18 @@ class Asked:
             raise ToolMissingError(self.missing)
         return tuple(Target(H2LOAD, None) for _ in plan.points), ()
 
-    def sweep_engine(
-        self,
-        plan: SweepPlan,
-        targets: tuple[Target, ...],
-        options: SweepOptions,
-        store_dir: Path | None = None,
-    ) -> Callable[[Callable[[StateEvent], None]], ScriptedSweep]:
-        self.engines.append((plan, targets, options, store_dir))
-
-        def engine(listener: Callable[[StateEvent], None]) -> ScriptedSweep:
-            return ScriptedSweep(listener, plan, hold=1)
-
-        return engine
+    def runner(
+        self, job: SweepJob, listener: Callable[[StateEvent], None], store_dir: Path | None = None
+    ) -> ScriptedSweep:
+        self.engines.append((job, store_dir))
+        return ScriptedSweep(listener, job.plan, hold=1)
 
 
 @pytest.fixture
 def asked(monkeypatch: pytest.MonkeyPatch) -> Asked:
     fake = Asked()
-    monkeypatch.setattr(launch, "prepare_fleet", fake.prepare_fleet)
-    monkeypatch.setattr(launch, "sweep_engine", fake.sweep_engine)
+    monkeypatch.setattr(sweep_job, "prepare_fleet", fake.prepare_fleet)
+    monkeypatch.setattr(SweepJob, "runner", fake.runner)
     return fake
 
 
@@ -92,7 +87,7 @@ async def fill_sweep(pilot: Pilot[Any], url: str, *fields: tuple[str, str]) -> N
 async def test_the_form_opens_the_sweep_screen_on_the_launchers_sweep(
     tmp_path: Path, asked: Asked
 ) -> None:
-    launcher = RunLauncher(tool_paths={"h2load": "/opt/h2load"}, interval_s=0.25)
+    launcher = JobLauncher(JobSettings(tool_paths={"h2load": "/opt/h2load"}, interval_s=0.25))
     app = home(tmp_path, launcher)
     async with app.run_test(size=(120, 40)) as pilot:
         await fill_sweep(
@@ -114,11 +109,13 @@ async def test_the_form_opens_the_sweep_screen_on_the_launchers_sweep(
         header = text_of(screen, "#title")
         assert "ramp" in header and "h2load 1.52.0" in header and URL in header
         assert f"c=2,4 · 2 rounds · 2 points, 4 runs · SLO {SLO}" in header
-        [(plan, targets, options, store_dir)] = asked.engines
+        [(job, store_dir)] = asked.engines
+        plan = job.plan
         assert [p.name for p in plan.points] == ["c=2", "c=4"] and plan.repeat == 2
         assert plan.points[0].tool_path == "/opt/h2load"
-        assert targets == (Target(H2LOAD, None),) * 2
-        assert options == SweepOptions(
+        assert job.targets == (Target(H2LOAD, None),) * 2
+        assert job.options.judge is not None, "judged when it ends, as the CLI's"
+        assert replace(job.options, judge=None) == SweepOptions(
             cool_down_s=0.0,
             interval_s=0.25,
             name="ramp",
@@ -136,7 +133,7 @@ async def test_the_form_opens_the_sweep_screen_on_the_launchers_sweep(
 @pytest.mark.parametrize(
     ("missing", "launcher", "notice"),
     [
-        ("h2load is not installed", RunLauncher(), "h2load is not installed"),
+        ("h2load is not installed", JobLauncher(), "h2load is not installed"),
         (None, None, "sweeps cannot be started from here"),
     ],
 )
@@ -158,7 +155,7 @@ async def test_a_sweep_that_cannot_start_is_one_notification(
 async def test_a_real_sweep_from_the_form(nginx: DemoTarget, tmp_path: Path) -> None:
     if shutil.which("h2load") is None:
         pytest.skip("h2load is not installed")
-    app = home(tmp_path, RunLauncher(interval_s=0.1))
+    app = home(tmp_path, JobLauncher(JobSettings(interval_s=0.1)))
     async with app.run_test(size=(120, 40)) as pilot:
         await fill_sweep(
             pilot,

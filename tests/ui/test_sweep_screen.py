@@ -36,18 +36,18 @@ from tui_bench.engine.events import OutputLine
 from tui_bench.engine.sweep import (
     CoolingDown,
     SweepFinished,
-    SweepOptions,
     SweepStarted,
-    prepare,
 )
-from tui_bench.engine.sweep_state import StateEvent, SweepState, SweepTitle
+from tui_bench.engine.sweep_state import StateEvent, SweepTitle
+from tui_bench.jobs.settings import JobSettings
+from tui_bench.jobs.sweep_job import prepare_sweep
 from tui_bench.request.run import RunRequest
 from tui_bench.request.sweep_plan import SweepPlan, Variant, build_plan, parse_vary
 from tui_bench.spec import RunSpec
 from tui_bench.storage import store
 from tui_bench.storage.session import Session
 from tui_bench.ui.app import TuibenchApp
-from tui_bench.ui.launch import sweep_engine
+from tui_bench.ui.job_parts import sweep_screen_parts
 from tui_bench.ui.messages import OpenReplay
 from tui_bench.ui.sweep_screen import SweepScreen
 from tui_bench.ui.tones import tones_of
@@ -484,11 +484,10 @@ async def test_a_real_sweep_fills_the_table(nginx: DemoTarget, sessions: Path) -
         server_pid=nginx.pid,
     )
     plan = build_plan([Variant(None, request, {})], [parse_vary("c=2,4")])
-    targets = await asyncio.to_thread(prepare, plan)
-    options = SweepOptions(cool_down_s=0.0, interval_s=0.1, slo=(), name="tiny")
-    engine = sweep_engine(plan, targets, options, sessions)
-    state = SweepState(plan.to_dict())
-    app = TuibenchApp(lambda app: SweepScreen(state, SweepTitle("tiny", "h2load", ""), engine))
+    named = RunRequest(request.spec, name="tiny")
+    job = await prepare_sweep(plan, named, JobSettings(interval_s=0.1), cool_down_s=0.0)
+    parts = sweep_screen_parts(job, sessions)
+    app = TuibenchApp(lambda app: SweepScreen(*parts))
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await ended(pilot)
         assert screen.state.status == "completed", screen.state.finished

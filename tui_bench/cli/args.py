@@ -13,6 +13,7 @@ from tui_bench.analysis.sweep_charts import METRICS, RUN_METRICS, SWEEP_METRICS
 from tui_bench.errors import UsageError
 from tui_bench.report.export import FORMATS
 from tui_bench.request.asked import DEFAULT_REQUEST
+from tui_bench.request.fields import tolerance_pct
 from tui_bench.request.sweep_settings import DEFAULT_COOL_DOWN_S
 from tui_bench.spec import COMPRESSIONS, TOOLS
 from tui_bench.validity import DEFAULT_MAX_ERRORS
@@ -426,7 +427,7 @@ def add_plot_options(plot: argparse.ArgumentParser) -> None:
 
 def tolerance(text: str) -> float:
     """`5`, `5%`, `2.5 %` -> percent (5.0)."""
-    return _argparse_type(parse_percent, text) * 100
+    return _argparse_type(tolerance_pct, text)
 
 
 def add_baseline_options(parser: argparse.ArgumentParser) -> None:

@@ -10,14 +10,14 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 from urllib.parse import urlsplit
 
-from tui_bench.analysis.thresholds import parse_slo
+from tui_bench.analysis.thresholds import parse_slo, parse_threshold
 from tui_bench.errors import UsageError
 from tui_bench.remote.ssh import SshHost
 from tui_bench.request.run import parse_generators
 from tui_bench.request.sweep_plan import parse_ramp, parse_vary
 from tui_bench.spec import RunSpec, validate_url
 from tui_bench.spec import with_scheme as url_with_scheme
-from tui_bench.values import parse_duration, parse_positive_int
+from tui_bench.values import parse_duration, parse_percent, parse_positive_int
 
 T = TypeVar("T")
 T_co = TypeVar("T_co", covariant=True)
@@ -124,6 +124,24 @@ REPEAT = TextField("repeat", "repeat", required(parse_positive_int), "runs of ev
 COOL_DOWN = TextField("cool_down", "cool-down", required(parse_duration), "between runs; 0: none")
 SLO = TextField("slo", "SLO", optional(checked(parse_slo)), "p99<50ms,errors<1% marks the knee")
 SWEEP_FIELDS = (VARY, RAMP, REPEAT, COOL_DOWN, SLO)
+
+
+def tolerance_pct(text: str) -> float:
+    """`5`, `5%` -> 5.0 (percent), as `--fail-on-regression` reads it."""
+    return parse_percent(text) * 100
+
+
+# How the run is judged, as `--threshold`, `--max-errors`, `--baseline` and
+# `--fail-on-regression` judge it.
+THRESHOLDS = TextField(
+    "thresholds", "thresholds", clauses(parse_threshold), "p99<50ms; rps>10000 (exit 99)"
+)
+MAX_ERRORS = TextField("max_errors", "max errors", optional(parse_percent), "1% (over: invalid)")
+BASELINE = TextField("baseline", "baseline", optional(str), "NAME@latest, an id, ID@POINT")
+FAIL_ON_REGRESSION = TextField(
+    "fail_on_regression", "fail on regression", optional(tolerance_pct), "e.g. 5% (exit 99)"
+)
+JUDGING_FIELDS = (THRESHOLDS, MAX_ERRORS, BASELINE, FAIL_ON_REGRESSION)
 TEXT_FIELDS: tuple[TextField[object], ...] = (
     URLS,
     CONNECTIONS,
@@ -139,6 +157,7 @@ TEXT_FIELDS: tuple[TextField[object], ...] = (
     GENERATORS,
     NAME,
     TAGS,
+    *JUDGING_FIELDS,
     *SWEEP_FIELDS,
 )
 

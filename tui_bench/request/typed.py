@@ -15,11 +15,14 @@ from tui_bench.redaction import Redacted, fill_in, redacted_in, stand_in
 from tui_bench.request import recent
 from tui_bench.request.asked import DEFAULT_REQUEST, run_request
 from tui_bench.request.fields import (
+    BASELINE,
     CONNECTIONS,
     COOL_DOWN,
     DURATION,
+    FAIL_ON_REGRESSION,
     GENERATORS,
     HEADERS,
+    MAX_ERRORS,
     NAME,
     NO_COMPRESSION,
     RAMP,
@@ -34,17 +37,20 @@ from tui_bench.request.fields import (
     TAGS,
     TEXT_FIELDS,
     THREADS,
+    THRESHOLDS,
     URLS,
     VARY,
     WARM_UP,
     TextField,
     protocol_of,
 )
+from tui_bench.request.judging import Judging
 from tui_bench.request.recent import Config
 from tui_bench.request.run import DEFAULT_DURATION_S, RunRequest
 from tui_bench.request.sweep_plan import sweep_summary
 from tui_bench.request.sweep_settings import SweepSettings
 from tui_bench.spec import RunSpec
+from tui_bench.validity import DEFAULT_MAX_ERRORS
 from tui_bench.values import format_duration
 
 T = TypeVar("T")
@@ -83,6 +89,7 @@ class Typed:
             GENERATORS.id: ", ".join(request.generators),
             NAME.id: request.name,
             TAGS.id: ", ".join(request.tags),
+            **judging_texts(request.judging),
         }
         if config.sweep is not None:
             texts.update(sweep_texts(config.sweep))
@@ -189,8 +196,21 @@ class Typed:
             name=self.read(NAME),
             tags=self.read(TAGS),
             generators=self.read(GENERATORS),
+            judging=self.judging(),
         )
         return run_request(asked, check=check)
+
+    def judging(self) -> Judging:
+        """How the run is judged: the thresholds, max errors, baseline and its gate."""
+        max_errors = self.read(MAX_ERRORS)
+        judging = Judging(
+            thresholds=self.read(THRESHOLDS),
+            max_errors=DEFAULT_MAX_ERRORS if max_errors is None else max_errors,
+            baseline=self.read(BASELINE) or None,
+            fail_on_regression=self.read(FAIL_ON_REGRESSION),
+        )
+        judging.check()
+        return judging
 
     def sweep_settings(self) -> SweepSettings | None:
         """The Sweep group's settings; None for a single run (unticked, or nothing varies nor
@@ -236,6 +256,17 @@ class Typed:
         if self.sweep:
             return f"{recent.describe(config.request)} · nothing varied: one run"
         return recent.describe(config.request)
+
+
+def judging_texts(judging: Judging) -> dict[str, str]:
+    """The judging fields' texts for `judging`."""
+    tolerance = judging.fail_on_regression
+    return {
+        THRESHOLDS.id: "; ".join(judging.thresholds),
+        MAX_ERRORS.id: f"{judging.max_errors * 100:g}%",
+        BASELINE.id: judging.baseline or "",
+        FAIL_ON_REGRESSION.id: "" if tolerance is None else f"{tolerance:g}%",
+    }
 
 
 def sweep_texts(sweep: SweepSettings) -> dict[str, str]:

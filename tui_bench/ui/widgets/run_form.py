@@ -41,6 +41,7 @@ from tui_bench.request.fields import (
     DURATION,
     GENERATORS,
     HEADERS,
+    JUDGING_FIELDS,
     NAME,
     NO_COMPRESSION,
     REQUESTS,
@@ -191,6 +192,9 @@ class RunForm(Vertical):
                         yield _text_row(GENERATORS)
                         yield _text_row(NAME)
                         yield _text_row(TAGS)
+                    with Vertical(id="judging", classes="group"):
+                        for field in JUDGING_FIELDS:
+                            yield _text_row(field)
                     with Vertical(id="sweep-group", classes="group"):
                         yield _row(
                             "sweep",
@@ -206,6 +210,7 @@ class RunForm(Vertical):
     def on_mount(self) -> None:
         self.query_one("#load").border_title = "Load"
         self.query_one("#labels").border_title = "Request · server · labels"
+        self.query_one("#judging").border_title = "Verdicts"
         self.query_one("#sweep-group").border_title = "Sweep"
         self._set_texts(sweep_texts(SweepSettings()))
         self.fill(Config(self._given or DEFAULT_REQUEST))
