@@ -22,10 +22,21 @@ def side(count: int, rps: float, **changes: Any) -> Side:
 
 
 def gate(
-    a: Side, b: Side, tolerance: float = 5.0, tier: Tier = "tested", *, allow: bool = False
+    a: Side,
+    b: Side,
+    tolerance: float = 5.0,
+    tier: Tier = "tested",
+    *,
+    allow: bool = False,
+    primary: str = "rps",
 ) -> Judgement:
     return judge(
-        "api@baseline", [(a, b)], tolerance_pct=tolerance, tier=tier, allow_setup_change=allow
+        "api@baseline",
+        [(a, b)],
+        tolerance_pct=tolerance,
+        tier=tier,
+        allow_setup_change=allow,
+        primary=primary,
     )
 
 
@@ -51,9 +62,13 @@ def test_better_is_never_a_regression() -> None:
     assert not gate(side(10, 1000), side(10, 1500)).failed
 
 
-def test_latency_counts_upwards() -> None:
-    found = gate(side(1, 1000), side(1, 1000, p99=0.020), tier="likely")
+def test_latency_counts_upwards_when_it_is_the_gated_metric() -> None:
+    a, b = side(1, 1000), side(1, 1000, p99=0.020)
+    found = gate(a, b, tier="likely", primary="p99_s")
     assert [(r.metric, r.verdict) for r in found.regressed] == [("p99_s", "likely worse")]
+    assert found.to_dict(sweep=False)["gate_metric"] == "p99_s"
+    # Secondaries are reported, not gated on: with req/s gated the p99 passes.
+    assert not gate(a, b, tier="likely").failed
 
 
 def test_the_likely_tier_gates_single_runs_the_tested_one_refuses_them() -> None:
