@@ -61,9 +61,7 @@ def flag_rates(cell: Cell, trials: int) -> dict[Tier, float | None]:
         for tier in TIERS:
             fired[tier] += regressed(c, DEFAULT_TOLERANCE_PCT, tier)
     refused = tested_needs(n, n) is not None
-    return {
-        tier: None if tier == "tested" and refused else fired[tier] / trials for tier in TIERS
-    }
+    return {tier: None if tier == "tested" and refused else fired[tier] / trials for tier in TIERS}
 
 
 def _pct(rate: float | None) -> str:
@@ -77,7 +75,8 @@ def main() -> None:
     args = parser.parse_args()
     cells: list[Cell] = list(product(NOISE_CV, RUNS, DROPS_PCT))
     with ProcessPoolExecutor(args.jobs) as pool:
-        rates = dict(zip(cells, pool.map(flag_rates, cells, [args.trials] * len(cells))))
+        found = pool.map(flag_rates, cells, [args.trials] * len(cells))
+        rates = dict(zip(cells, found, strict=True))
     head = ["noise", "runs a side"]
     for tier in TIERS:
         head += [f"{tier}: false alarm", *(f"{tier}: -{d} %" for d in DROPS_PCT[1:])]

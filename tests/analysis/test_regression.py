@@ -5,10 +5,18 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
 
 from tests.analysis.test_significance import run, runs, sweep
-from tui_bench.analysis.regression import Judgement, Tier, judge, pair_sides, regressions
+from tui_bench.analysis import regression
+from tui_bench.analysis.regression import (
+    Judgement,
+    Tier,
+    judge,
+    pair_sides,
+    regressions,
+)
 from tui_bench.analysis.significance import Side, compare_sides, side_of
 from tui_bench.errors import UsageError
 from tui_bench.report.exit_codes import exit_code, sweep_exit_code
@@ -141,3 +149,53 @@ def test_the_run_failing_or_invalid_comes_before_the_baseline() -> None:
     failed = gate(side(10, 1000), side(10, 800))
     assert exit_code(130, [], baseline=failed) == 130
     assert exit_code(0, [], invalid=True, baseline=failed) == 1
+
+
+# Deciding at the counts each tier accepts
+
+
+def noisy(count: int, rps: float, seed: int, start: int = 0) -> Side:
+    """`count` runs of a plain --repeat sweep, their req/s with 3 % lognormal noise."""
+    rng = np.random.default_rng(seed)
+    values = rps * rng.lognormal(0.0, 0.03, count)
+    return side_of(Session(sweep({"": [run(start + i, v) for i, v in enumerate(values)]})))
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_four_runs_a_side_find_a_halved_req_s(seed: int) -> None:
+    found = gate(noisy(4, 10_000, seed), noisy(4, 5_000, seed + 100, start=10))
+    assert not found.refused
+    assert [(r.metric, r.verdict, r.tier) for r in found.regressed] == [("rps", "worse", "tested")]
+    assert exit_code(0, [], baseline=found) == 99
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_four_runs_a_side_without_a_change_give_no_verdict(seed: int) -> None:
+    found = gate(noisy(4, 10_000, seed), noisy(4, 10_000, seed + 100, start=10))
+    (report,) = found.reports
+    assert report.primary.comparison.verdict == "no difference"
+    assert not found.failed and found.lines() == [
+        "req/s not worse than the baseline by more than 5 %"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("n_a", "n_b", "needs"),
+    [(4, 4, False), (10, 4, False), (3, 10, True), (1, 1, True), (4, 3, True)],
+)
+def test_tested_needs_says_why_before_any_run(n_a: int, n_b: int, needs: bool) -> None:
+    # Through the module: pytest would collect a name starting with "test" as a test.
+    reason = regression.tested_needs(n_a, n_b)
+    if not needs:
+        assert reason is None
+        return
+    assert reason == (
+        f"--verdict tested needs 4 runs a side or more (the baseline has {n_a}, this has "
+        f"{n_b}): use `tuibench sweep --repeat N` with N of 4 or more, or --verdict likely"
+    )
+
+
+def test_a_gated_metric_nobody_measured_refuses_the_gate() -> None:
+    found = gate(side(4, 1000, cpu=None), side(4, 900, cpu=None), primary="server_cpu_pct")
+    assert found.refused == ("the baseline has no server CPU: nothing to gate on",)
+    assert not found.failed

@@ -298,9 +298,7 @@ def _notes(a: Side, b: Side, metrics: Sequence[MetricVerdict]) -> list[str]:
     return notes
 
 
-def _undecidable(
-    n_a: int, n_b: int, first: MetricVerdict, rest: Sequence[Comparison]
-) -> list[str]:
+def _undecidable(n_a: int, n_b: int, first: MetricVerdict, rest: Sequence[Comparison]) -> list[str]:
     """What cannot reach a tested verdict at these counts, however large the change: said,
     so that "no difference" is not read as "no change"."""
     notes = []
