@@ -6,10 +6,18 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from tests.analysis.test_significance import run, runs, sweep
-from tui_bench.analysis.regression import Judgement, Tier, judge, pair_sides, regressions
+from tui_bench.analysis import regression
+from tui_bench.analysis.regression import (
+    Judgement,
+    Tier,
+    judge,
+    pair_sides,
+    regressions,
+)
 from tui_bench.analysis.significance import Side, compare_sides, side_of
 from tui_bench.analysis.verdicts import Verdicts
 from tui_bench.engine.sweep import SweepFinished
@@ -25,10 +33,21 @@ def side(count: int, rps: float, **changes: Any) -> Side:
 
 
 def gate(
-    a: Side, b: Side, tolerance: float = 5.0, tier: Tier = "tested", *, allow: bool = False
+    a: Side,
+    b: Side,
+    tolerance: float = 5.0,
+    tier: Tier = "tested",
+    *,
+    allow: bool = False,
+    primary: str = "rps",
 ) -> Judgement:
     return judge(
-        "api@baseline", [(a, b)], tolerance_pct=tolerance, tier=tier, allow_setup_change=allow
+        "api@baseline",
+        [(a, b)],
+        tolerance_pct=tolerance,
+        tier=tier,
+        allow_setup_change=allow,
+        primary=primary,
     )
 
 
@@ -54,9 +73,13 @@ def test_better_is_never_a_regression() -> None:
     assert not gate(side(10, 1000), side(10, 1500)).failed
 
 
-def test_latency_counts_upwards() -> None:
-    found = gate(side(1, 1000), side(1, 1000, p99=0.020), tier="likely")
+def test_latency_counts_upwards_when_it_is_the_gated_metric() -> None:
+    a, b = side(1, 1000), side(1, 1000, p99=0.020)
+    found = gate(a, b, tier="likely", primary="p99_s")
     assert [(r.metric, r.verdict) for r in found.regressed] == [("p99_s", "likely worse")]
+    assert found.to_dict(sweep=False)["gate_metric"] == "p99_s"
+    # Secondaries are reported, not gated on: with req/s gated the p99 passes.
+    assert not gate(a, b, tier="likely").failed
 
 
 def test_the_likely_tier_gates_single_runs_the_tested_one_refuses_them() -> None:
@@ -134,3 +157,53 @@ def test_the_run_failing_or_invalid_comes_before_the_baseline() -> None:
     failed = gate(side(10, 1000), side(10, 800))
     assert exit_code(130, Verdicts(baseline=failed)) == 130
     assert exit_code(0, Verdicts(baseline=failed), invalid=True) == 1
+
+
+# Deciding at the counts each tier accepts
+
+
+def noisy(count: int, rps: float, seed: int, start: int = 0) -> Side:
+    """`count` runs of a plain --repeat sweep, their req/s with 3 % lognormal noise."""
+    rng = np.random.default_rng(seed)
+    values = rps * rng.lognormal(0.0, 0.03, count)
+    return side_of(Session(sweep({"": [run(start + i, v) for i, v in enumerate(values)]})))
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_four_runs_a_side_find_a_halved_req_s(seed: int) -> None:
+    found = gate(noisy(4, 10_000, seed), noisy(4, 5_000, seed + 100, start=10))
+    assert not found.refused
+    assert [(r.metric, r.verdict, r.tier) for r in found.regressed] == [("rps", "worse", "tested")]
+    assert exit_code(0, Verdicts(baseline=found)) == 99
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_four_runs_a_side_without_a_change_give_no_verdict(seed: int) -> None:
+    found = gate(noisy(4, 10_000, seed), noisy(4, 10_000, seed + 100, start=10))
+    (report,) = found.reports
+    assert report.primary.comparison.verdict == "no difference"
+    assert not found.failed and found.lines() == [
+        "req/s not worse than the baseline by more than 5 %"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("n_a", "n_b", "needs"),
+    [(4, 4, False), (10, 4, False), (3, 10, True), (1, 1, True), (4, 3, True)],
+)
+def test_tested_needs_says_why_before_any_run(n_a: int, n_b: int, needs: bool) -> None:
+    # Through the module: pytest would collect a name starting with "test" as a test.
+    reason = regression.tested_needs(n_a, n_b)
+    if not needs:
+        assert reason is None
+        return
+    assert reason == (
+        f"--verdict tested needs 4 runs a side or more (the baseline has {n_a}, this has "
+        f"{n_b}): use `tuibench sweep --repeat N` with N of 4 or more, or --verdict likely"
+    )
+
+
+def test_a_gated_metric_nobody_measured_refuses_the_gate() -> None:
+    found = gate(side(4, 1000, cpu=None), side(4, 900, cpu=None), primary="server_cpu_pct")
+    assert found.refused == ("the baseline has no server CPU: nothing to gate on",)
+    assert not found.failed

@@ -44,6 +44,7 @@ CONTRACT_KEYS = {
     "n_b",
     "verdict",
     "tier",
+    "role",
 }
 
 
@@ -239,7 +240,8 @@ def test_ten_runs_a_side_and_ten_percent_more_req_s_is_better() -> None:
     assert by_name["error_rate"].verdict == "no difference"
     assert by_name["error_rate"].delta_pct == 0.0
     note = next(n for n in report.notes if "Holm" in n)
-    assert note.startswith("6 metrics tested at once: p-values adjusted by Holm–Bonferroni")
+    assert note.startswith("req/s is the primary metric: tested alone, its verdict at p < 0.05")
+    assert "the 5 secondary metrics are adjusted among themselves by Holm–Bonferroni" in note
     assert not report.differences, "the same set-up on both sides"
 
 
@@ -285,21 +287,57 @@ def test_set_up_differences_come_first_in_the_warnings() -> None:
     assert any("Holm" in w for w in warnings)
 
 
-def test_the_correction_is_disclosed_and_can_take_a_verdict_away() -> None:
-    # Four runs a side, completely apart: p = 2/70 ≈ 0.029 alone, over 0.05 once six
-    # metrics share the family.
-    report = compare_sides(repeated(4, 10_000), repeated(4, 12_000, start=10))
-    rps = report.verdict_of("rps")
-    assert rps is not None
-    assert rps.comparison.p_value == pytest.approx(2 / 70)
-    assert rps.comparison.p_adjusted is not None and rps.comparison.p_adjusted > 0.05
-    assert rps.comparison.verdict == "no difference"
+def test_the_primary_decides_at_four_runs_a_side_the_secondaries_say_they_cannot() -> None:
+    # Four runs a side, completely apart: p = 2/70 ≈ 0.029, under 0.05 for the primary
+    # tested alone; the five secondaries share their own Holm family, where 0.029 × 5 is not.
+    report = compare_sides(repeated(4, 10_000, p99=0.010), repeated(4, 12_000, 10, p99=0.020))
+    rps, p99 = report.verdict_of("rps"), report.verdict_of("p99_s")
+    assert rps is not None and p99 is not None
+    assert rps.primary and report.primary is rps
+    assert rps.comparison.p_value == rps.comparison.p_adjusted == pytest.approx(2 / 70)
+    assert rps.comparison.verdict == "better"
+    assert p99.comparison.p_value == pytest.approx(2 / 70)
+    assert p99.comparison.verdict == "no difference"
     holm = next(n for n in report.notes if "Holm" in n)
     assert holm.endswith("1 significant before adjustment, not after")
     assert (
-        "with 4 and 4 runs and 6 metrics tested, no difference can reach significance after "
-        "the adjustment: repeat more runs" in report.notes
+        "with 4 and 4 runs the 5 secondary metrics cannot reach a tested verdict after their "
+        "adjustment (at best p 0.029 × 5); 5 runs a side can" in report.notes
     )
+
+
+def test_secondaries_are_adjusted_among_themselves_only() -> None:
+    a, b = repeated(6, 10_000, p99=0.010), repeated(6, 10_300, 10, p99=0.013)
+    report = compare_sides(a, b)
+    by_name = {m.metric.name: m.comparison for m in report.metrics}
+    secondary = {n: c for n, c in by_name.items() if n != "rps" and c.p_value is not None}
+    assert len(secondary) == 5
+    # Holm over the five secondaries alone: the smallest p is multiplied by 5, not 6.
+    smallest = min(secondary.values(), key=lambda c: c.p_value or 1.0)
+    assert smallest.p_value is not None
+    assert smallest.p_adjusted == pytest.approx(min(1.0, 5 * smallest.p_value))
+    assert by_name["rps"].p_adjusted == by_name["rps"].p_value
+
+
+def test_another_primary_is_tested_alone_and_req_s_joins_the_secondaries() -> None:
+    report = compare_sides(
+        repeated(4, 10_000, p99=0.010), repeated(4, 12_000, 10, p99=0.020), primary="p99_s"
+    )
+    assert [m.metric.name for m in report.metrics][:2] == ["p99_s", "rps"]
+    assert report.primary.comparison.verdict == "worse"
+    rps = report.verdict_of("rps")
+    assert rps is not None and rps.comparison.verdict == "no difference"
+    assert report.to_dict()["primary"] == "p99_s"
+    assert next(n for n in report.notes if "Holm" in n).startswith("p99 is the primary metric")
+
+
+def test_a_metric_outside_the_family_can_be_primary() -> None:
+    report = compare_sides(repeated(4, 10_000), repeated(4, 12_000, 10), primary="good_rps")
+    names = [m.metric.name for m in report.metrics]
+    assert names == ["good_rps", *TESTED]
+    assert report.primary.comparison.verdict == "better"
+    with pytest.raises(UsageError, match="no metric 'nope'"):
+        compare_sides(repeated(4, 1), repeated(4, 1), primary="nope")
 
 
 def test_every_metric_of_the_family_is_listed_even_unknown() -> None:
@@ -309,12 +347,15 @@ def test_every_metric_of_the_family_is_listed_even_unknown() -> None:
     assert cpu is not None
     assert (cpu.comparison.n_a, cpu.comparison.n_b) == (0, 0)
     assert cpu.comparison.verdict == "insufficient data"
-    assert next(n for n in report.notes if "Holm" in n).startswith("5 metrics tested")
+    assert "the 4 secondary metrics are adjusted" in next(n for n in report.notes if "Holm" in n)
 
 
 def test_the_json_has_the_contract_keys() -> None:
     payload = compare_sides(repeated(5, 1000), repeated(5, 1100, start=5)).to_dict()
-    assert set(payload) == {"a", "b", "metrics", "warnings"}
+    assert set(payload) == {"a", "b", "primary", "adjustment", "alpha", "metrics", "warnings"}
+    assert payload["primary"] == "rps"
+    assert payload["adjustment"] == {"primary": "none", "secondary": "holm"}
+    assert [m["role"] for m in payload["metrics"]] == ["primary"] + ["secondary"] * 5
     names = [m["name"] for m in payload["metrics"]]
     assert {"rps", "p50_s", "p99_s", "error_rate", "server_cpu_pct"} <= set(names)
     for metric in payload["metrics"]:
@@ -370,14 +411,14 @@ def test_the_markdown_report() -> None:
     text = report_markdown(compare_sides(a, b))
     assert text.startswith("# after against 20260102-120000-000-sweep-s\n")
     assert "- A: 20260102-120000-000-sweep-s, 10 runs, " in text
-    row = next(line for line in text.splitlines() if line.startswith("| req/s |"))
+    row = next(line for line in text.splitlines() if line.startswith("| req/s (primary) |"))
     assert "| 10/10 |" in row and row.endswith("| better |")
-    assert "- 6 metrics tested at once" in text
+    assert "- req/s is the primary metric: tested alone" in text
     assert "## Not tested: the change of the medians" in text
     assert "| good req/s |" in text and "| good req/s | 10/10" not in text
     assert "| connections | 10 | 20 |" in text
     single = report_markdown(compare_sides(side_of(Session(run(0, 1))), a))
-    assert "| req/s | 1/10 |" in single and "fewer than 4 runs a side (A has 1)" in single
+    assert "| req/s (primary) | 1/10 |" in single and "fewer than 4 runs a side (A has 1)" in single
 
 
 def test_an_interrupted_invalid_or_much_shorter_side_is_said() -> None:

@@ -241,10 +241,10 @@ def test_holm_on_a_known_set() -> None:
     assert [c.p_adjusted for c in out] == pytest.approx([0.03, 0.06, 0.06, 0.02])
     assert [c.p_value for c in out] == raw
     assert [c.verdict for c in out] == ["better", "no difference", "no difference", "better"]
-    note = correction_note(out)
+    note = correction_note("req/s", with_p(0.04), out)
     assert note is not None
-    assert note.startswith("4 metrics tested at once")
-    assert "Holm" in note
+    assert note.startswith("req/s is the primary metric: tested alone, its verdict at p < 0.05")
+    assert "the 4 secondary metrics are adjusted among themselves by Holm" in note
     assert note.endswith("2 significant before adjustment, not after")
 
 
@@ -259,7 +259,12 @@ def test_holm_caps_at_one_and_skips_untested_metrics() -> None:
 def test_adjusting_one_metric_changes_nothing() -> None:
     only = with_p(0.03)
     assert adjust([only]) == [only]
-    assert correction_note(adjust([only])) is None
+    assert correction_note("p99", only, adjust([only])) == (
+        "p99 is the primary metric: tested alone, its verdict at p < 0.05; the secondary "
+        "metrics need no adjustment"
+    )
+    untested = with_p(None)
+    assert correction_note("p99", untested, [untested]) is None
 
 
 def test_adjusting_real_comparisons_keeps_the_likely_tier_apart() -> None:
@@ -269,9 +274,10 @@ def test_adjusting_real_comparisons_keeps_the_likely_tier_apart() -> None:
     assert out[0].verdict == "likely better" and tier_of(out[0]) == "likely"
     assert out[1].p_adjusted == pytest.approx(min(1.0, 2 * (many.p_value or 0)))
     assert out[1].verdict == "worse"
-    assert correction_note(out) == (
-        "2 metrics tested at once: p-values adjusted by Holm–Bonferroni (p_adjusted); "
-        "verdicts use the adjusted p at 0.05"
+    assert correction_note("req/s", few, out) == (
+        "req/s is the primary metric: tested alone, its verdict at p < 0.05; the 2 secondary "
+        "metrics are adjusted among themselves by Holm–Bonferroni (p adjusted), their "
+        "verdicts at the adjusted p"
     )
 
 

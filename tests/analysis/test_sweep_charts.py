@@ -53,8 +53,8 @@ def test_a_second_parameter_gives_a_line_per_value() -> None:
 def point(index: int, values: dict[str, Any], rps: float, label: str | None = None) -> Any:
     return {"index": index, "name": "", "label": label, "values": values}, {
         "index": index,
-        "rps": {"mean": rps, "min": rps - 1, "max": rps + 1},
-        "latency": {"p99_s": 0.001 * (index + 1)},
+        "rps": {"median": rps, "min": rps - 1, "max": rps + 1},
+        "latency_spread": {"p99_s": {"median": 0.001 * (index + 1)}},
         "server_cpu_pct": {"mean": None},
         "error_rate": 0.0,
     }
@@ -133,8 +133,9 @@ def test_metrics_by_name() -> None:
 def test_nothing_to_plot_is_a_usage_error() -> None:
     session = store.load(FIXTURES / "sweep-grid-interrupted.json")
     doc = dict(session.doc)
-    doc["points"] = [p | {"n": 0, "rps": {"mean": None}} for p in doc["points"]]
-    doc["points"] = [p | {"latency": {}, "server_cpu_pct": {"mean": None}} for p in doc["points"]]
+    doc["points"] = [p | {"n": 0, "rps": {"median": None}} for p in doc["points"]]
+    unmeasured = {"latency": {}, "latency_spread": {}, "server_cpu_pct": {"mean": None}}
+    doc["points"] = [p | unmeasured for p in doc["points"]]
     with pytest.raises(UsageError, match="nothing to plot: no run of the sweep completed"):
         charts(Session(doc), metrics_of(None, sweep=True))
     assert run_charts([], [METRICS["rps"]])[0].empty

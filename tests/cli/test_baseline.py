@@ -99,9 +99,9 @@ def test_the_md_export_has_the_comparison_kept_in_the_session(
     assert main(["export", str(path), "--format", "md", "-o", str(target)]) == 0
     md = target.read_text()
     section = md[md.index("## Against the baseline grid@-2") :]
-    assert "- gate (5 % at the likely tier): failed" in section
+    assert "- gate (rps, 5 % at the likely tier): failed" in section
     assert "- regression at c=20: rps (likely worse)" in section
-    assert "### c=20" in section and "| req/s | 2/2 | 1,510 | 906 | -40.0% |" in section
+    assert "### c=20" in section and "| req/s (primary) | 2/2 | 1,510 | 906 | -40.0% |" in section
     assert section.count("| metric | n A/B |") == 2
     plain = save(sessions, run(0, 1000))
     assert main(["export", str(plain), "--format", "md", "-o", str(tmp_path / "run.md")]) == 0

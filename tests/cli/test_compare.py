@@ -64,7 +64,7 @@ def test_json_is_the_contract_and_opens_no_screen(store: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""
     payload = orjson.loads(proc.stdout)
-    assert set(payload) == {"a", "b", "metrics", "warnings"}
+    assert set(payload) == {"a", "b", "primary", "adjustment", "alpha", "metrics", "warnings"}
     for metric in payload["metrics"]:
         assert set(metric) == CONTRACT_KEYS, metric["name"]
     metrics = by_name(payload)
@@ -136,7 +136,7 @@ def test_markdown_to_stdout_or_a_new_file_never_over_one(
 ) -> None:
     assert main(["compare", BASE, FASTER, "--format", "md"]) == 0
     printed = capsys.readouterr().out
-    assert printed.startswith("# ") and "| req/s |" in printed
+    assert printed.startswith("# ") and "| req/s (primary) |" in printed
     target = tmp_path / "cmp.md"
     assert main(["compare", BASE, FASTER, "--format", "md", "-o", str(target)]) == 0
     assert target.read_text() == printed

@@ -27,7 +27,7 @@ def test_a_sweep_draws_its_charts_against_what_varied(
     code, out, err = plot(capsys, str(SWEEP))
     assert code == 0 and err == ""
     for title in (
-        "req/s vs c (mean; bars: slowest to fastest run)",
+        "req/s vs c (median; bars: slowest to fastest run)",
         "latency vs c",
         "server CPU vs c",
     ):

@@ -58,7 +58,7 @@ def test_an_a_a_pair_of_interleaved_runs_passes(body: tuple[Path, str], sessions
     assert code == 0, stderr
     proc = tuibench("compare", "aa@latest@a", "aa@latest@b", "--json", "--fail-on-regression")
     assert proc.returncode == 0, proc.stderr
-    assert proc.stderr == "baseline: no tested metric worse by more than 5 %\n"
+    assert proc.stderr == "baseline: req/s not worse than the baseline by more than 5 %\n"
     gate = orjson.loads(proc.stdout)
     assert (gate["verdict_tier"], gate["tolerance_pct"], gate["failed"]) == ("tested", 5, False)
     assert (gate["a"]["point"], gate["b"]["point"], gate["a"]["session"]) == ("a", "b", out["id"])

@@ -40,7 +40,7 @@ def test_a_single_run_gate_takes_the_likely_tier_and_says_why(sessions: Path) ->
     save(sessions, named_run(1, "api", 1000, 9))
     found = gate(sessions, "api@latest", fail_on_regression=5.0)
     assert found.tier == "likely"
-    assert "tuibench sweep --repeat 4" in found.notes[0]
+    assert "`tuibench sweep --repeat N` with N of 4 or more" in found.notes[0]
 
 
 def test_the_tested_tier_asked_at_one_run_is_refused_before_the_load(sessions: Path) -> None:

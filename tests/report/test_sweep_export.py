@@ -53,7 +53,7 @@ def test_json_is_the_document_as_stored_like_a_single_run() -> None:
     assert doc["kind"] == "sweep" and len(doc["runs"]) == 4
 
 
-def test_a_run_row_per_run_then_the_points_average() -> None:
+def test_a_run_row_per_run_then_the_points_figures() -> None:
     rows = sweep_rows(sweep("sweep-c-repeat2"))
     assert [(r["row_type"], r["c"], r["run"]) for r in rows] == [
         ("run", 4, 1),
@@ -64,13 +64,12 @@ def test_a_run_row_per_run_then_the_points_average() -> None:
         ("point", 32, None),
     ]
     first, second, point = rows[:3]
+    # The median of two runs lies halfway; the counts are means.
     assert point["rps"] == pytest.approx((first["rps"] + second["rps"]) / 2)
     assert point["requests"] == pytest.approx((first["requests"] + second["requests"]) / 2)
-    assert (point["completed"], point["runs"], point["latency_from"]) == (2, 2, "histograms")
-    # Merged histograms: the point's p99 lies between its runs' own, and is not their mean.
-    assert first["p99_s"] < point["p99_s"] < second["p99_s"]
-    assert point["p99_s"] != pytest.approx((first["p99_s"] + second["p99_s"]) / 2, rel=1e-6)
-    assert point["rps_ci_low"] < point["rps"] < point["rps_ci_high"]
+    assert (point["completed"], point["runs"]) == (2, 2)
+    assert point["p99_s"] == pytest.approx((first["p99_s"] + second["p99_s"]) / 2)
+    assert point["rps_ci_low"] < point["rps_mean"] < point["rps_ci_high"]
     assert [r["knee"] for r in rows if r["row_type"] == "point"] == [1, 0]
 
 
@@ -84,7 +83,7 @@ def test_runs_that_did_not_complete_are_listed_but_not_averaged() -> None:
     never = [r for r in rows if (r["c"], r["m"]) == (16, 8)]
     assert [(r["row_type"], r["runs"]) for r in never] == [("point", 0)]
     md = export(sweep("sweep-grid-interrupted"), "md")
-    assert "left out of the mean rows and the points" in md
+    assert "left out of the point rows and the points" in md
     assert "| c=16 m=8 | 0/0 |" in md, "a point never run is in the points table"
 
 
@@ -105,23 +104,18 @@ def without_histograms(session: Session) -> Session:
     return Session(doc)
 
 
-def test_without_histograms_a_point_has_its_worst_runs_latency() -> None:
+def test_without_histograms_a_point_has_the_median_of_its_runs_results() -> None:
     session = without_histograms(sweep("sweep-c-repeat2"))
     rows = sweep_rows(session)
     runs, point = rows[:2], rows[2]
-    assert point["latency_from"] == "worst run"
-    assert point["p99_s"] == max(r["p99_s"] for r in runs)
-    md = export(session, "md")
-    assert "c=4, c=32: the tool reports no per-request times" in md
-    assert (
-        md.count("**mean, worst run's latency**") == 2 and "**mean**" not in md.split("\n\n**")[0]
-    )
+    assert point["p99_s"] == pytest.approx((runs[0]["p99_s"] + runs[1]["p99_s"]) / 2)
+    assert export(session, "md").count("| **point** |") == 2
 
 
 def test_one_run_a_point_has_no_mean_row_repeating_it() -> None:
     md = export(sweep("sweep-grid-interrupted"), "md")
     runs_table = md.split("## Points")[0]
-    assert "**mean**" not in runs_table and "| 2 | 1 | 1 | 17,221 |" in runs_table
+    assert "**point**" not in runs_table and "| 2 | 1 | 1 | 17,221 |" in runs_table
 
 
 def test_a_labelled_sweep_has_a_label_column() -> None:

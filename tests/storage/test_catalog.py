@@ -103,12 +103,12 @@ def test_session_row_is_the_cli_listing(store_dir: Path) -> None:
 
 def test_a_sweep_is_listed_by_its_best_point(store_dir: Path) -> None:
     # c=4 and c=32, two rounds each; under the SLO p99<10ms the knee is c=4 (p99 5.5 ms),
-    # though c=32 served more (29,008 req/s at p99 11.7 ms).
+    # though c=32 served more (29,008 req/s at p99 11.2 ms).
     session = store.load(store_dir / SWEEP)
     row = session_row(session)
     assert (row["kind"], row["tool"], row["name"]) == ("sweep", "h2load sweep", "c-sweep")
     assert (row["c"], row["m"], row["url"]) == (4, 4, "http://127.0.0.1:52785/")
-    assert row["rps"] == 22662.0 and row["p99_s"] == pytest.approx(0.0055195)
+    assert row["rps"] == 22662.0 and row["p99_s"] == pytest.approx(0.0054875)
     assert row["errors"] == 0 and row["status"] == "completed"
     listed = row_of(store.SessionEntry(store_dir / SWEEP, session))
     assert (listed.kind, listed.tool, listed.c, listed.rps) == ("sweep", "h2load sweep", 4, 22662.0)
@@ -128,7 +128,7 @@ def test_best_point_is_the_knee_else_the_most_req_s(store_dir: Path) -> None:
     none_meets = {**doc, "knee": {**doc["knee"], "point": None}}
     best = best_point(none_meets)
     assert best is not None and best["name"] == "c=32"
-    unmeasured = [{**p, "rps": {**p["rps"], "mean": None}} for p in doc["points"]]
+    unmeasured = [{**p, "rps": {**p["rps"], "median": None}} for p in doc["points"]]
     assert best_point({**doc, "points": unmeasured}) is None
     invalid = {"verdict": "invalid", "reasons": [{"code": "errors", "message": "x"}]}
     judged = [{**p, "validity": invalid if p["name"] == "c=32" else None} for p in doc["points"]]
@@ -161,7 +161,7 @@ def test_a_sweep_without_figures_lists_none(store_dir: Path) -> None:
         assert (row["rps"], row["p99_s"], row["errors"]) == (None, None, None)
         assert row["c"] == 4, "the first point's, as the sweep's spec"
     # What a summary holds is shown; what it lacks is unknown, not 0.
-    partial = session_row(Session({**doc, "points": [{"index": 0, "rps": {"mean": 1.0}}]}))
+    partial = session_row(Session({**doc, "points": [{"index": 0, "rps": {"median": 1.0}}]}))
     assert (partial["rps"], partial["p99_s"], partial["errors"]) == (1.0, None, None)
 
 

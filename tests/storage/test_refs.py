@@ -159,7 +159,8 @@ def test_a_sweeps_best_is_its_best_valid_point(tmp_path: Path) -> None:
     slow = sweep({"c=10": runs(2, 1000)}, "20260102-120000-000-sweep-a", name="grid")
     fast = sweep({"c=10": runs(2, 4000)}, "20260102-130000-000-sweep-b", name="grid")
     for doc, rps in ((slow, 1000.0), (fast, 4000.0)):
-        point = {"index": 0, "name": "c=10", "rps": {"mean": rps}, "validity": {"verdict": "valid"}}
+        valid = {"verdict": "valid"}
+        point = {"index": 0, "name": "c=10", "rps": {"median": rps}, "validity": valid}
         save(directory, doc | {"points": [point]})
     assert store.resolve("grid@best", directory).stem == fast["id"]
 

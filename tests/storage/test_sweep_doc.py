@@ -14,7 +14,7 @@ from tui_bench.storage.sweep_doc import narrowed, point_index, point_refs, point
 
 def grid() -> dict[str, Any]:
     doc = sweep({"c=10": runs(2, 1000), "c=20": runs(2, 1500, start=2)})
-    summary = {"rps": {"mean": 1.0}}
+    summary = {"rps": {"median": 1.0}}
     return doc | {
         "points": [{"index": 0, "name": "c=10", **summary}, {"index": 1, "name": "c=20"}],
         "knee": {"point": 0, "name": "c=10"},

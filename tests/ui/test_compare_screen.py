@@ -199,7 +199,7 @@ async def test_verdicts_of_two_sweeps_with_repeats() -> None:
         assert "+9.4%" in rps and "+7.6…+12%" in rps and "<0.001" in rps
         assert row(screen, "#tested", "p99").endswith("no difference")
         assert row(screen, "#tested", "server CPU").endswith("better")
-        assert "6 metrics tested at once" in text_of(screen, "#notes")
+        assert "req/s is the primary metric" in text_of(screen, "#notes")
         assert screen.query_one("#metrics").border_title == "B against A: medians of the runs"
         assert "same set-up" in text_of(screen, "#verdict")
         subtitle = str(screen.query_one("#rps-chart", CompareChart).border_subtitle)
@@ -216,7 +216,7 @@ async def test_two_points_of_one_sweep() -> None:
         assert "connections" in text_of(screen, "#verdict")
         notes = text_of(screen, "#notes")
         assert "1 significant before adjustment, not after" not in notes
-        assert "no difference can reach significance" not in notes
+        assert "cannot reach a tested verdict" not in notes
 
 
 async def test_the_tests_run_off_the_event_loop(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -450,7 +450,8 @@ async def test_e_asks_where_and_writes_beside_the_sessions(
     assert orjson.loads(path.with_suffix(".json").read_bytes())["metrics"]
     text = path.read_text()
     assert text.startswith("# h1-duration-warmup against h2c-m10\n")
-    assert "| req/s | 1/1 | 42,915 | 41,563 | -3.1% | – | – | – | insufficient data |" in text
+    tested = "| req/s (primary) | 1/1 | 42,915 | 41,563 | -3.1% | – | – | – | insufficient data |"
+    assert tested in text
     assert "| good req/s | 42,915 | 41,563 | -1,352 | -3.1% |" in text
     assert "| warm-up | – | 1 s |" in text
 

@@ -1,23 +1,38 @@
 """A new result against a baseline: the sides paired, compared as `tuibench compare` does,
 and the regression gate of `--fail-on-regression`. Pure.
 
-A metric regressed when it is worse than the baseline at the verdict tier asked for
-(`tested`: the verdict `worse`; `likely`: `worse` or `likely worse`) and its median moved
-the wrong way by more than the tolerance. A baseline is refused, never gated on, when it is
-invalid or when a set-up field that changes what is measured differs (tool, version, flags,
-URL, host); the last can be allowed.
+The gate looks at one metric, the primary one of the comparison (req/s unless the user
+names another with --gate-metric). It regressed when it is worse than the baseline at the
+verdict tier asked for (`tested`: the verdict `worse`; `likely`: `worse` or `likely worse`)
+and its median moved the wrong way by more than the tolerance. The secondary metrics are
+reported beside it but do not gate: a gate on them as well would add their family's false
+alarms to the primary's (about twice alpha in all), and after their own adjustment they
+cannot decide at 4 runs a side anyway. A baseline is refused, never gated on, when it is
+invalid, when the gated metric was not measured on a side, or when a set-up field that
+changes what is measured differs (tool, version, flags, URL, host); the last can be allowed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from tui_bench.analysis.compare import METRICS, Difference, fmt_delta_pct, fmt_value
-from tui_bench.analysis.significance import Report, Side, compare_sides, point_refs, side_of
+from tui_bench.analysis.run_counts import MIN_RUNS, can_reach
+from tui_bench.analysis.significance import (
+    DEFAULT_PRIMARY,
+    Report,
+    Side,
+    compare_sides,
+    point_refs,
+    side_of,
+)
 from tui_bench.errors import UsageError
 from tui_bench.storage.session import Session
+
+if TYPE_CHECKING:
+    from tui_bench.analysis.stats import Comparison
 
 Tier = Literal["tested", "likely"]
 TIERS: tuple[Tier, ...] = ("tested", "likely")
@@ -63,7 +78,7 @@ def pair_sides(base: Session, base_point: str | None, new: Session) -> list[tupl
 
 @dataclass(frozen=True)
 class Regression:
-    """One tested metric worse than the baseline by more than the tolerance."""
+    """The gated metric worse than the baseline by more than the tolerance."""
 
     point: str | None
     metric: str
@@ -96,26 +111,30 @@ class Regression:
 
 
 def regressions(report: Report, tolerance_pct: float, tier: Tier) -> list[Regression]:
-    """The tested metrics of `report` (b against the baseline a) that regressed."""
-    found = []
-    for verdict in report.metrics:
-        c = verdict.comparison
-        if c.verdict not in _WORSE[tier] or not _beyond(c.direction, c.delta_pct, tolerance_pct):
-            continue
-        data = verdict.to_dict()
-        found.append(
-            Regression(
-                report.b.point,
-                data["name"],
-                data["unit"],
-                c.median_a,
-                c.median_b,
-                c.delta_pct,
-                c.verdict,
-                str(data["tier"]),
-            )
+    """The primary metric of `report` (b against the baseline a), when it regressed."""
+    verdict = report.primary
+    c = verdict.comparison
+    if not regressed(c, tolerance_pct, tier):
+        return []
+    data = verdict.to_dict()
+    return [
+        Regression(
+            report.b.point,
+            data["name"],
+            data["unit"],
+            c.median_a,
+            c.median_b,
+            c.delta_pct,
+            c.verdict,
+            str(data["tier"]),
         )
-    return found
+    ]
+
+
+def regressed(c: Comparison, tolerance_pct: float, tier: Tier) -> bool:
+    """The gate's rule for one comparison (b against the baseline a): worse at `tier` and
+    beyond the tolerance."""
+    return c.verdict in _WORSE[tier] and _beyond(c.direction, c.delta_pct, tolerance_pct)
 
 
 def _beyond(direction: str, delta_pct: float | None, tolerance_pct: float) -> bool:
@@ -147,21 +166,25 @@ def setup_refusal(where: str, d: Difference) -> str:
 
 
 def tested_needs(n_a: int, n_b: int) -> str | None:
-    """Why the `tested` tier cannot give a verdict at `n_a` baseline and `n_b` new runs,
-    or None."""
-    from tui_bench.analysis.stats import MIN_RUNS
-
-    if min(n_a, n_b) >= MIN_RUNS:
+    """Why `--verdict tested` cannot decide with n_a baseline runs and n_b new ones (one
+    line), or None when it can. Needs no scipy: it can be asked before any load runs."""
+    if min(n_a, n_b) >= MIN_RUNS and can_reach(n_a, n_b):
         return None
     return (
         f"--verdict tested needs {MIN_RUNS} runs a side or more (the baseline has {n_a}, "
-        f"this has {n_b}): use `tuibench sweep --repeat {MIN_RUNS}`, or --verdict likely"
+        f"this has {n_b}): use `tuibench sweep --repeat N` with N of {MIN_RUNS} or more, "
+        "or --verdict likely"
     )
 
 
-def too_few_runs(report: Report, tier: Tier) -> str | None:
-    """Why the `tested` tier cannot give a verdict on these sides, or None."""
-    return tested_needs(len(report.a.runs), len(report.b.runs)) if tier == "tested" else None
+def _unmeasured(report: Report) -> str | None:
+    """Why the gated metric cannot be judged: a side has no run that reports it."""
+    c = report.primary.comparison
+    if c.n_a and c.n_b:
+        return None
+    where = f"point {report.b.point}: " if report.b.point else ""
+    side = "the baseline" if not c.n_a else "this result"
+    return f"{where}{side} has no {report.primary.metric.label}: nothing to gate on"
 
 
 def _summary(report: Report) -> str:
@@ -189,6 +212,7 @@ class Judgement:
     refused: tuple[str, ...]
     tolerance_pct: float | None
     tier: Tier
+    primary: str = DEFAULT_PRIMARY
 
     @property
     def failed(self) -> bool:
@@ -200,7 +224,8 @@ class Judgement:
         if self.refused:
             return list(self.refused)
         if self.tolerance_pct is not None:
-            passed = f"no tested metric worse by more than {self.tolerance_pct:g} %"
+            label = _LABELS.get(self.primary, self.primary)
+            passed = f"{label} not worse than the baseline by more than {self.tolerance_pct:g} %"
             return [r.line(self.tolerance_pct) for r in self.regressed] or [passed]
         return [_summary(report) for report in self.reports]
 
@@ -212,6 +237,7 @@ class Judgement:
             "ref": self.ref,
             "tolerance_pct": self.tolerance_pct,
             "verdict_tier": self.tier,
+            "gate_metric": self.primary,
             "refused": list(self.refused),
             "regressions": [r.to_dict() for r in self.regressed],
             "failed": self.failed,
@@ -230,13 +256,18 @@ def judge(
     tolerance_pct: float | None,
     tier: Tier,
     allow_setup_change: bool,
+    primary: str = DEFAULT_PRIMARY,
 ) -> Judgement:
-    """Compare each pair; with a tolerance, gate: refuse the baseline or find what
-    regressed. Without one nothing is refused: the comparison's warnings say what differs."""
-    reports = tuple(compare_sides(a, b) for a, b in pairs)
+    """Compare each pair with `primary` (a METRICS name) as the primary metric; with a
+    tolerance, gate on it: refuse the baseline or find where it regressed. Without one
+    nothing is refused: the comparison's warnings say what differs."""
+    reports = tuple(compare_sides(a, b, primary=primary) for a, b in pairs)
     if tolerance_pct is None:
-        return Judgement(ref, reports, (), (), None, tier)
+        return Judgement(ref, reports, (), (), None, tier, primary)
     refused = [line for r in reports for line in refusals(r, allow_setup_change=allow_setup_change)]
-    refused += dict.fromkeys(filter(None, (too_few_runs(r, tier) for r in reports)))
+    refused += filter(None, map(_unmeasured, reports))
+    if tier == "tested":
+        needs = (tested_needs(len(r.a.runs), len(r.b.runs)) for r in reports)
+        refused += dict.fromkeys(filter(None, needs))
     found = [g for r in reports for g in regressions(r, tolerance_pct, tier)]
-    return Judgement(ref, reports, tuple(found), tuple(refused), tolerance_pct, tier)
+    return Judgement(ref, reports, tuple(found), tuple(refused), tolerance_pct, tier, primary)

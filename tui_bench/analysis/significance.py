@@ -2,8 +2,11 @@
 compare screen's verdicts.
 
 A side is a single run, or one point of a sweep with its repeated runs. The run is the unit:
-each run gives one value per metric, and the sides' values are compared with `stats`. The
-metrics tested together are one family, so their p-values are adjusted together (Holm).
+each run gives one value per metric, and the sides' values are compared with `stats`. One
+metric is primary (req/s unless the user gates on another): the decision rests on it, so it
+is tested alone at alpha and stays decidable from MIN_RUNS runs a side. The others are
+secondary, tested as one family whose p-values are adjusted among themselves (Holm), so
+that among them too a false "better"/"worse" stays under alpha.
 
 `stats` imports scipy, which takes most of a second: it is imported only when a report is
 computed, so resolving sides (and opening the compare screen) stays quick.
@@ -13,7 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from math import comb
 from statistics import median
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +35,7 @@ from tui_bench.analysis.compare import (
     target,
     tool_label,
 )
+from tui_bench.analysis.run_counts import MIN_RUNS, can_reach, fewest_runs, smallest_p
 from tui_bench.errors import UsageError
 from tui_bench.storage import sweep_doc
 from tui_bench.storage.session import Session
@@ -41,10 +44,12 @@ from tui_bench.validity import Validity, of_point, of_session
 if TYPE_CHECKING:
     from tui_bench.analysis.stats import Comparison
 
-# The family tested at once: what a tuning decision rests on. The other catalogue metrics
-# are shown with their plain delta but not tested, so they do not dilute the correction.
+# The metrics tested: what a tuning decision rests on. The other catalogue metrics are
+# shown with their plain delta but not tested, so they do not dilute the correction.
 TESTED = ("rps", "p50_s", "p90_s", "p99_s", "error_rate", "server_cpu_pct")
 FAMILY = tuple(m for m in METRICS if m.name in TESTED)
+DEFAULT_PRIMARY = "rps"
+_BY_NAME = {m.name: m for m in METRICS}
 
 
 @dataclass(frozen=True)
@@ -165,6 +170,8 @@ def _values(metric: Metric, side: Side) -> list[float | None]:
 class MetricVerdict:
     metric: Metric
     comparison: Comparison
+    # The metric the decision rests on, tested alone; the others are adjusted together.
+    primary: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         # Imported here: analysis.stats imports scipy, which takes seconds.
@@ -187,13 +194,15 @@ class MetricVerdict:
             "n_b": c.n_b,
             "verdict": c.verdict,
             "tier": tier_of(c),
+            "role": "primary" if self.primary else "secondary",
         }
 
 
 @dataclass(frozen=True)
 class Report:
     """b relative to a. `differences` are the set-up differences of the sides' shown runs;
-    `notes` what else the numbers need read with them (too few runs, the correction)."""
+    `notes` what else the numbers need read with them (too few runs, the correction). The
+    first metric is the primary one."""
 
     a: Side
     b: Side
@@ -212,10 +221,18 @@ class Report:
     def verdict_of(self, name: str) -> MetricVerdict | None:
         return next((m for m in self.metrics if m.metric.name == name), None)
 
+    @property
+    def primary(self) -> MetricVerdict:
+        return self.metrics[0]
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "a": self.a.describe(),
             "b": self.b.describe(),
+            "primary": self.primary.metric.name,
+            # How the p-values were corrected: the primary not at all, the rest together.
+            "adjustment": {"primary": "none", "secondary": "holm"},
+            "alpha": self.primary.comparison.alpha,
             "metrics": [m.to_dict() for m in self.metrics],
             "warnings": self.warnings,
         }
@@ -225,27 +242,33 @@ def _unknown(value: str | None) -> str:
     return "unknown" if value is None else value
 
 
-def compare_sides(a: Side, b: Side) -> Report:
-    """Every metric of the family tested, b against a, and adjusted as one family. Each is
-    listed even when no run reports it (n 0), so a script finds the same names every time."""
+def compare_sides(a: Side, b: Side, *, primary: str = DEFAULT_PRIMARY) -> Report:
+    """Every tested metric, b against a: `primary` (a METRICS name) first, tested alone;
+    the rest of the family after it, adjusted among themselves. Each is listed even when no
+    run reports it (n 0), so a script finds the same names every time."""
     from tui_bench.analysis.stats import adjust, compare_samples
 
-    measured = [
-        compare_samples(_values(metric, a), _values(metric, b), metric.direction)
-        for metric in FAMILY
-    ]
-    adjusted = adjust(measured)
-    metrics = tuple(MetricVerdict(m, c) for m, c in zip(FAMILY, adjusted, strict=True))
+    if primary not in _BY_NAME:
+        raise UsageError(f"no metric {primary!r}: one of {', '.join(_BY_NAME)}")
+
+    def compared(metric: Metric) -> Comparison:
+        return compare_samples(_values(metric, a), _values(metric, b), metric.direction)
+
+    first = _BY_NAME[primary]
+    secondaries = tuple(m for m in FAMILY if m is not first)
+    adjusted = adjust([compared(m) for m in secondaries])
+    metrics = (
+        MetricVerdict(first, compared(first), primary=True),
+        *(MetricVerdict(m, c) for m, c in zip(secondaries, adjusted, strict=True)),
+    )
     differences = tuple(setup_differences(a.shown, b.shown))
-    return Report(a, b, metrics, differences, tuple(_notes(a, b, adjusted)))
+    return Report(a, b, metrics, differences, tuple(_notes(a, b, metrics)))
 
 
-def _notes(a: Side, b: Side, adjusted: Sequence[Comparison]) -> list[str]:
+def _notes(a: Side, b: Side, metrics: Sequence[MetricVerdict]) -> list[str]:
     from tui_bench.analysis.stats import (
-        ALPHA,
         LIKELY_MARGIN_ONE_RUN_PCT,
         LIKELY_MARGIN_PCT,
-        MIN_RUNS,
         correction_note,
     )
 
@@ -266,14 +289,31 @@ def _notes(a: Side, b: Side, adjusted: Sequence[Comparison]) -> list[str]:
             "with one run a side), run-to-run noise not measured; repeat runs with "
             "`tuibench sweep --repeat N` for a tested one"
         )
-    note = correction_note(adjusted)
+    first, rest = metrics[0], [m.comparison for m in metrics[1:]]
+    note = correction_note(first.metric.label, first.comparison, rest)
     if note:
         notes.append(note)
-    tested = sum(1 for c in adjusted if c.p_value is not None)
-    if not few and tested and tested * _smallest_p(len(a.runs), len(b.runs)) > ALPHA:
+    if not few:
+        notes += _undecidable(len(a.runs), len(b.runs), first, rest)
+    return notes
+
+
+def _undecidable(n_a: int, n_b: int, first: MetricVerdict, rest: Sequence[Comparison]) -> list[str]:
+    """What cannot reach a tested verdict at these counts, however large the change: said,
+    so that "no difference" is not read as "no change"."""
+    notes = []
+    best = smallest_p(n_a, n_b)
+    if not can_reach(n_a, n_b):
         notes.append(
-            f"with {len(a.runs)} and {len(b.runs)} runs and {tested} metrics tested, no "
-            "difference can reach significance after the adjustment: repeat more runs"
+            f"with {n_a} and {n_b} runs even {first.metric.label} cannot reach p < "
+            f"{first.comparison.alpha:g} (at best {best:.3f}): repeat more runs"
+        )
+    tested = sum(1 for c in rest if c.p_value is not None)
+    if tested and not can_reach(n_a, n_b, tested):
+        notes.append(
+            f"with {n_a} and {n_b} runs the {tested} secondary metrics cannot reach a tested "
+            f"verdict after their adjustment (at best p {best:.3f} × {tested}); "
+            f"{fewest_runs(tested)} runs a side can"
         )
     return notes
 
@@ -299,11 +339,6 @@ def _fairness(a: Side, b: Side) -> list[str]:
             "a much shorter run is noisier and may not reach a steady state"
         )
     return notes
-
-
-def _smallest_p(n_a: int, n_b: int) -> float:
-    """The smallest two-sided p a rank test can give with these counts (complete separation)."""
-    return 2 / comb(n_a + n_b, n_a)
 
 
 # Words for people
@@ -379,8 +414,10 @@ def tested_table(metrics: Iterable[Mapping[str, Any]]) -> list[str]:
     ]
     for m in metrics:
         unit = m["unit"]
+        # A comparison kept before metrics had roles has none to show.
+        role = " (primary)" if m.get("role") == "primary" else ""
         lines.append(
-            f"| {labels.get(m['name'], m['name'])} | {m['n_a']}/{m['n_b']} | "
+            f"| {labels.get(m['name'], m['name'])}{role} | {m['n_a']}/{m['n_b']} | "
             f"{fmt_value(unit, m['a'])} | {fmt_value(unit, m['b'])} | "
             f"{fmt_delta_pct(m['delta_pct'])} | {fmt_ci(m['ci_low_pct'], m['ci_high_pct'])} | "
             f"{fmt_p(m['p_value'])} | {fmt_p(m['p_adjusted'])} | {m['verdict']} |"

@@ -3,8 +3,8 @@
 A point (one configuration run several times) is summarized per metric by `summarize`; its
 latency percentiles come from the merged histograms of its runs (`merged_percentiles`), with
 the per-run spread of each percentile shown apart (`per_run_spread`). Two sets of runs are
-compared with `compare_samples`, and a family of such comparisons is corrected for testing
-many metrics at once with `adjust`.
+compared with `compare_samples`; the secondary metrics of a comparison are corrected for
+being tested together with `adjust` (the primary one is not: `correction_note`).
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import numpy as np
 import numpy.typing as npt
 from scipy import stats as sps
 
+from tui_bench.analysis.run_counts import ALPHA, MIN_RUNS
 from tui_bench.histogram import LatencyHistogram
 from tui_bench.result import percentile_key, percentile_of_key
 
@@ -31,11 +32,7 @@ Verdict = Literal[
 # that run-to-run noise rarely reaches; that noise itself is not measured).
 Tier = Literal["tested", "likely"]
 
-ALPHA = 0.05
 CONFIDENCE = 0.95
-# Below this many runs a side a verdict is a coin toss: with 3 runs a side even complete
-# separation gives a two-sided Mann–Whitney p of 0.1.
-MIN_RUNS = 4
 # The "likely" tier's margins, in % between the medians: with one run a side nothing says
 # how much runs differ by themselves (runs 3-8 % apart in CV differ by up to ~25 %); with
 # two or three, the sides must not overlap either. Chosen so that the tier's false alarms
@@ -298,15 +295,21 @@ def adjust(comparisons: Sequence[Comparison]) -> list[Comparison]:
     return out
 
 
-def correction_note(adjusted: Sequence[Comparison]) -> str | None:
-    """One line for the warnings of a report whose comparisons went through `adjust`; None
-    when fewer than two metrics were tested (nothing to correct)."""
-    tested = [c for c in adjusted if c.p_value is not None]
-    if len(tested) < 2:
+def correction_note(
+    label: str, primary: Comparison, secondaries: Sequence[Comparison]
+) -> str | None:
+    """One line for the notes of a report: the primary metric (`label`) is tested alone at
+    alpha, the secondaries went through `adjust` among themselves. None when nothing was
+    tested (no p-value anywhere: nothing to correct)."""
+    tested = [c for c in secondaries if c.p_value is not None]
+    if primary.p_value is None and not tested:
         return None
-    note = (
-        f"{len(tested)} metrics tested at once: p-values adjusted by Holm–Bonferroni "
-        f"(p_adjusted); verdicts use the adjusted p at {tested[0].alpha:g}"
+    note = f"{label} is the primary metric: tested alone, its verdict at p < {primary.alpha:g}"
+    if len(tested) < 2:
+        return note + "; the secondary metrics need no adjustment"
+    note += (
+        f"; the {len(tested)} secondary metrics are adjusted among themselves by "
+        "Holm–Bonferroni (p adjusted), their verdicts at the adjusted p"
     )
     lost = sum(1 for c in tested if _verdict(replace(c, p_adjusted=c.p_value)) != c.verdict)
     if lost:

@@ -227,7 +227,7 @@ def sweep_charts(doc: Mapping[str, Any], metrics: Sequence[Metric]) -> list[Char
                 ]
         title = _group_title(group) + (f" vs {across}" if across else "")
         if group[0].name == "rps":
-            title += " (mean; bars: slowest to fastest run)"
+            title += " (median; bars: slowest to fastest run)"
         drawn.append(Chart(title, group[0].unit, axis, tuple(lines), tuple(marks)))
     return drawn
 

@@ -1,6 +1,6 @@
 """A sweep's points from its runs' session documents: what thresholds read from a run,
-each point's aggregates (latency from merged histograms, never averaged percentiles), the
-knee and the verdicts. Pure."""
+each point's aggregates (its figures are storage.sweep_doc's `point_rps` and
+`point_latency`: the median of its runs'), the knee and the verdicts. Pure."""
 
 from __future__ import annotations
 
@@ -129,7 +129,7 @@ def point_values(summary: Mapping[str, Any]) -> dict[str, float | None]:
     return {
         "rps": point_rps(summary),
         "error_rate": summary["error_rate"],
-        **{key: point_latency(summary, key) for key in summary["latency"]},
+        **{key: point_latency(summary, key) for key in summary["latency_spread"]},
     }
 
 
@@ -156,7 +156,7 @@ def aggregate(
             "point": best,
             "name": None if best is None else points[best]["name"],
             "values": None if best is None else points[best]["values"],
-            "rps": None if best is None else points[best]["rps"]["mean"],
+            "rps": None if best is None else point_rps(points[best]),
         }
     return {"points": points, "knee": knee}
 

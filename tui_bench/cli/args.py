@@ -8,12 +8,16 @@ from collections.abc import Callable
 from typing import Any, NoReturn, TypeVar
 
 from tui_bench import __version__
+from tui_bench.analysis.compare import METRICS as COMPARE_METRICS
 from tui_bench.analysis.regression import DEFAULT_TOLERANCE_PCT, TIERS
+from tui_bench.analysis.run_counts import MIN_RUNS, fewest_runs
+from tui_bench.analysis.significance import DEFAULT_PRIMARY, TESTED
 from tui_bench.analysis.sweep_charts import METRICS, RUN_METRICS, SWEEP_METRICS
 from tui_bench.errors import UsageError
 from tui_bench.report.export import FORMATS
 from tui_bench.request.asked import DEFAULT_REQUEST
 from tui_bench.request.fields import tolerance_pct
+from tui_bench.request.sweep_plan import PROTOCOLS
 from tui_bench.request.sweep_settings import DEFAULT_COOL_DOWN_S
 from tui_bench.spec import COMPRESSIONS, TOOLS
 from tui_bench.validity import DEFAULT_MAX_ERRORS
@@ -214,14 +218,28 @@ def add_run_options(run: argparse.ArgumentParser) -> None:
     add_tool_paths(run)
 
 
-SWEEP_DESCRIPTION = """\
+_PROTOCOLS = ", ".join(PROTOCOLS)
+# What a gate and a comparison decide, the same for compare, run and sweep.
+_VERDICTS = f"""\
+Verdicts come in two tiers. tested: with {MIN_RUNS} runs a side or more, a Mann-Whitney test
+of the runs' values; better or worse when p < 0.05, else no difference. likely: with fewer
+runs, likely better or likely worse when every run of one side is beyond every run of the
+other by a margin run-to-run noise rarely reaches, else insufficient data. The primary
+metric (--gate-metric, default {DEFAULT_PRIMARY}) is tested alone at 0.05. The others of
+{", ".join(TESTED)} are secondary: adjusted among
+themselves by Holm, they need {fewest_runs(len(TESTED) - 1)} runs a side to reach a tested verdict.
+--fail-on-regression gates on the primary metric alone, at the tier --verdict names
+(tested, or likely, which counts both tiers' worse)."""
+
+SWEEP_DESCRIPTION = f"""\
 Runs every point of a grid, one run at a time with a cool-down between runs, and keeps
 the whole sweep as one session. The run options (-c, -m, -d, --tool, ...) set what every
 point starts from; each --vary or --ramp varies one parameter, and several make the
 cartesian product.
 
-  --vary NAME=V1,V2,...   NAME is c, t, m, n, d, warm-up, tool, url, protocol (h1, h2)
-                          or compress (gzip, br, zstd, none): --vary c=100,200,400
+  --vary NAME=V1,V2,...   NAME is c, t, m, n, d, warm-up, tool, url, protocol
+                          ({_PROTOCOLS}: HTTP/1.1, HTTP/2 over cleartext, HTTP/2 over TLS)
+                          or compress ({", ".join(COMPRESSIONS)}, none): --vary c=100,200,400
   --ramp NAME=MAX/STEPS   STEPS equal steps up to MAX: --ramp c=400/4 is 100,200,300,400
   --label NAME=ARGS       a labelled command: ARGS (split like a shell; quote them) are
                           run options and URLs that replace the common ones for this
@@ -231,13 +249,16 @@ cartesian product.
   --repeat N              N runs of every point, interleaved: round 1 runs every point,
                           then round 2 ... (A B A B, not A A B B)
 
-A point's req/s is the mean of its completed runs (with sd, median and a 95 % CI); its
-latency percentiles come from the merged histograms of its runs, never from averaged
-percentiles. --slo names the knee: the point with the most req/s that meets every clause.
-Exit status as for run, and 99 when the runs went well but a --threshold failed.
+A point's req/s and each of its latency percentiles are the median of its completed runs'
+(the req/s with sd, range and a 95 % CI of the mean beside it): one disturbed run does not
+move it, and it is the figure compare tests. --slo names the knee: the point with the most
+req/s that meets every clause. Exit status as for run, and 99 when the runs went well but a
+--threshold failed or --fail-on-regression found a regression against --baseline.
+
+{_VERDICTS}
 """
 
-COMPARE_DESCRIPTION = """\
+COMPARE_DESCRIPTION = f"""\
 Compares B with A (the baseline), the run being the unit: each run gives one value per
 metric. A and B are session files, ids or id prefixes; a point of a sweep is named by
 appending @POINT, its name as the sweep prints it or its number from 1 (ID@c=200, ID@2).
@@ -245,10 +266,12 @@ A sweep of one point (a plain --repeat N) needs no @POINT; two points of one swe
 ID@c=100 ID@c=200. NAME@latest, NAME@-2, NAME@best (most req/s of the valid runs) and
 NAME@baseline (tuibench baseline set) name the runs saved with --name NAME.
 
-Per metric: the change of the median in %, its 95 % CI (bootstrap) and p (Mann-Whitney),
-adjusted by Holm for the metrics tested at once. The verdict is better or worse when the
-adjusted p is under 0.05, no difference otherwise, and insufficient data with fewer than
-4 runs a side (the change is still shown). --json prints it all; else the screen opens.
+Per metric: the change of the median in %, its 95 % CI (bootstrap) and p (Mann-Whitney).
+Set-up differences are listed (tool, version, protocol: http/1.1, h2c or h2 for h2load
+(sweep --vary protocol={_PROTOCOLS}), http/1.1 for wrk, http/1.0 for ab; connections, URL,
+host ...). --json prints it all; else the screen opens.
+
+{_VERDICTS}
 """
 
 
@@ -446,15 +469,24 @@ def add_gate_options(parser: argparse.ArgumentParser) -> None:
         type=tolerance,
         const=DEFAULT_TOLERANCE_PCT,
         metavar="TOL",
-        help="exit 99 when a tested metric is worse than the baseline by more than TOL "
-        "(default 5%%)",
+        help="exit 99 when the gated metric (--gate-metric) is worse than the baseline by "
+        "more than TOL (default 5%%)",
+    )
+    parser.add_argument(
+        "--gate-metric",
+        choices=[m.name for m in COMPARE_METRICS],
+        default=DEFAULT_PRIMARY,
+        metavar="NAME",
+        help="the primary metric: tested alone, and the one --fail-on-regression gates on "
+        f"(default {DEFAULT_PRIMARY}; one of %(choices)s)",
     )
     parser.add_argument(
         "--verdict",
         choices=TIERS,
         default=None,
-        help="the verdict tier that fails: tested (4+ runs a side) or likely; default: "
-        "tested when both sides have the runs for it, else likely (said before the load)",
+        help=f"the verdict tier that fails: tested ({MIN_RUNS}+ runs a side) or likely "
+        "(likely worse counts too); default: tested when both sides have the runs for it, "
+        "else likely (said before the load)",
     )
     parser.add_argument(
         "--allow-setup-change",

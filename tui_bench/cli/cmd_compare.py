@@ -26,7 +26,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     a, b = load_side(args.a), load_side(args.b)
     gated = gate_compare(args, a, b)
     if fmt is not None:
-        report = gated.reports[0] if gated else compare_sides(a, b)
+        report = gated.reports[0] if gated else compare_sides(a, b, primary=args.gate_metric)
         text = (
             orjson.dumps(gated.to_dict(sweep=False)).decode() + "\n"
             if gated and fmt == "json"
@@ -63,4 +63,5 @@ def gate_compare(args: argparse.Namespace, a: Side, b: Side) -> Judgement | None
         tolerance_pct=args.fail_on_regression,
         tier=args.verdict or "tested",
         allow_setup_change=args.allow_setup_change,
+        primary=args.gate_metric,
     )

@@ -20,7 +20,7 @@ def judging_of(args: argparse.Namespace) -> Judging:
         baseline=args.baseline,
         fail_on_regression=args.fail_on_regression,
         tier=args.verdict,
-        gate_metric=getattr(args, "gate_metric", None) or Judging.gate_metric,
+        gate_metric=args.gate_metric,
         allow_setup_change=args.allow_setup_change,
     )
 

@@ -64,13 +64,16 @@ class BaselineGate:
         try:
             pairs = pair_sides(self.session, self.located.point, new)
         except TuibenchError as exc:
-            return Judgement(self.ref, (), (), (str(exc),), self.tolerance_pct, self.tier)
+            return Judgement(
+                self.ref, (), (), (str(exc),), self.tolerance_pct, self.tier, self.gate_metric
+            )
         return judge(
             self.ref,
             pairs,
             tolerance_pct=self.tolerance_pct,
             tier=self.tier,
             allow_setup_change=self.allow_setup_change,
+            primary=self.gate_metric,
         )
 
 

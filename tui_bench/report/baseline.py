@@ -35,7 +35,9 @@ def _gate(kept: Mapping[str, Any]) -> str:
     if tolerance is None:
         return "compared, not gated"
     outcome = "refused" if kept.get("refused") else "failed" if kept.get("failed") else "passed"
-    return f"gate ({tolerance:g} % at the {kept.get('verdict_tier')} tier): {outcome}"
+    # A judgement kept by an older tuibench gated on every tested metric and names none.
+    metric = f"{kept['gate_metric']}, " if kept.get("gate_metric") else ""
+    return f"gate ({metric}{tolerance:g} % at the {kept.get('verdict_tier')} tier): {outcome}"
 
 
 def _side(side: Mapping[str, Any]) -> str:

@@ -1,9 +1,9 @@
-"""A sweep as tables: a row per run and an average row per point, then the points alone.
+"""A sweep as tables: a row per run and a row per point, then the points alone.
 
 `sweep_rows` is the one rectangular table (a `row_type` of "run" or "point"); the CSV is
-that table as it is, the markdown shows it for people. A point's row averages its completed
-runs only; its latencies are percentiles of their merged histograms (or its worst run's,
-for tools that report no per-request times), never averaged percentiles. Pure.
+that table as it is, the markdown shows it for people. A point's row is over its completed
+runs only: its req/s and latencies are the point's figures (storage.sweep_doc: the median
+of its runs'), its counts and durations their means. Pure.
 """
 
 from __future__ import annotations
@@ -18,7 +18,14 @@ from tui_bench.analysis.sweep_points import LATENCY_KEYS, run_values, summarize_
 from tui_bench.formats import fmt_bytes, fmt_count, fmt_metric, fmt_seconds, metric_label
 from tui_bench.result import Result
 from tui_bench.storage.session import Session
-from tui_bench.storage.sweep_doc import LABEL, parameters, point_parameters, shown
+from tui_bench.storage.sweep_doc import (
+    LABEL,
+    parameters,
+    point_latency,
+    point_parameters,
+    point_rps,
+    shown,
+)
 from tui_bench.validity import of_session
 
 # The latency columns of the tables, beside those the sweep itself aggregates.
@@ -37,8 +44,8 @@ COLUMNS = (
     "requests",
     "duration_s",
     "rps",
+    "rps_mean",
     "rps_sd",
-    "rps_median",
     "rps_ci_low",
     "rps_ci_high",
     "rps_min",
@@ -50,7 +57,6 @@ COLUMNS = (
     "error_rate",
     "server_cpu_pct",
     "client_cpu_pct",
-    "latency_from",
     "validity",
     "knee",
 )
@@ -107,26 +113,25 @@ def _point_row(summary: Mapping[str, Any], docs: Sequence[Mapping[str, Any]]) ->
         for d in docs
         if d.get("status") == "completed" and d.get("result")
     ]
-    rps, latency = summary["rps"], summary["latency"]
+    rps = summary["rps"]
     return {
         "completed": summary["n"],
         "runs": summary["runs"],
         "requests": _mean(r.requests.total for r in results),
         "duration_s": _mean(r.duration_s for r in results),
-        "rps": rps["mean"],
+        "rps": point_rps(summary),
+        "rps_mean": rps["mean"],
         "rps_sd": rps["sd"],
-        "rps_median": rps["median"],
         "rps_ci_low": rps["ci_low"],
         "rps_ci_high": rps["ci_high"],
         "rps_min": rps["min"],
         "rps_max": rps["max"],
         "bytes_per_s": _mean(r.bytes_per_s for r in results),
-        **{key: latency[key] for key in (*TABLE_LATENCY, "max_s")},
+        **{key: point_latency(summary, key) for key in (*TABLE_LATENCY, "max_s")},
         "errors": _mean(r.error_count for r in results),
         "error_rate": summary["error_rate"],
         "server_cpu_pct": summary["server_cpu_pct"]["mean"],
         "client_cpu_pct": summary["client_cpu_pct"]["mean"],
-        "latency_from": summary["latency_from"] if summary["n"] else None,
         "validity": verdict_of(summary),
     }
 
@@ -238,11 +243,11 @@ def _run_table(rows: Sequence[Mapping[str, Any]], names: Sequence[str]) -> list[
     for row in rows:
         point = row["row_type"] == "point"
         if point and (row["runs"] or 0) <= 1:
-            # One run: its own row says it all; a mean of one would only repeat it.
+            # One run: its own row says it all; a point's row would only repeat it.
             continue
         line = [
             *(shown(n, row[n]) for n in names),
-            _mean_label(row) if point else str(row["run"]),
+            "point" if point else str(row["run"]),
             fmt_count(row["requests"]),
             fmt_seconds(row["duration_s"]),
             fmt_count(row["rps"]),
@@ -258,12 +263,6 @@ def _run_table(rows: Sequence[Mapping[str, Any]], names: Sequence[str]) -> list[
     )
 
 
-def _mean_label(row: Mapping[str, Any]) -> str:
-    """A point's row: means, and latencies of the merged histograms or, for a tool that
-    reports no per-request times, of the worst run (not a mean: said so)."""
-    return "mean, worst run's latency" if row["latency_from"] == "worst run" else "mean"
-
-
 def _runs_text(row: Mapping[str, Any]) -> str:
     if not row["runs"]:
         return "not run"
@@ -272,23 +271,16 @@ def _runs_text(row: Mapping[str, Any]) -> str:
 
 def _run_notes(rows: Sequence[Mapping[str, Any]]) -> list[str]:
     notes = []
-    means = [r for r in rows if r["row_type"] == "point" and (r["runs"] or 0) > 1]
-    if means:
+    if any(r["row_type"] == "point" and (r["runs"] or 0) > 1 for r in rows):
         notes.append(
-            "**mean** rows: requests, duration, req/s, bytes/s and errors are means over the "
-            "point's completed runs; the latencies are percentiles of those runs' merged "
-            "histograms (every request weighs the same), never averaged percentiles."
-        )
-    worst = [r["name"] or "all" for r in means if r["latency_from"] == "worst run"]
-    if worst:
-        notes.append(
-            f"{', '.join(worst)}: the tool reports no per-request times, so the latencies of "
-            "the mean row are those of the point's worst run, as its label says."
+            "**point** rows: req/s and the latencies are the medians of the point's completed "
+            "runs (one disturbed run does not move them; compare tests the same medians); "
+            "requests, duration, bytes/s and errors are means over those runs."
         )
     if any(r["row_type"] == "run" and r["status"] != "completed" for r in rows):
         notes.append(
             "Runs that did not complete (interrupted or failed) are listed, but left out of "
-            "the mean rows and the points."
+            "the point rows and the points."
         )
     return "\n\n".join(notes).splitlines()
 
@@ -298,9 +290,9 @@ def _point_table(rows: Sequence[Mapping[str, Any]], doc: Mapping[str, Any]) -> l
         "point",
         "ok/runs",
         "req/s",
+        "mean",
         "± sd",
-        "95 % CI",
-        "median",
+        "95 % CI of the mean",
         *(metric_label(k) for k in POINT_TABLE_LATENCY),
         "errors",
         "server CPU",
@@ -318,9 +310,9 @@ def _point_table(rows: Sequence[Mapping[str, Any]], doc: Mapping[str, Any]) -> l
             row["name"] or "all",
             f"{row['completed']}/{row['runs']}",
             fmt_count(row["rps"]),
+            fmt_count(row["rps_mean"]),
             fmt_count(row["rps_sd"]),
             ci,
-            fmt_count(row["rps_median"]),
             *(fmt_seconds(row[k]) for k in POINT_TABLE_LATENCY),
             fmt_metric("error_rate", row["error_rate"]),
             "–" if row["server_cpu_pct"] is None else f"{row['server_cpu_pct']:.1f} %",
@@ -332,7 +324,7 @@ def _point_table(rows: Sequence[Mapping[str, Any]], doc: Mapping[str, Any]) -> l
 
 
 def pivot_table(rows: Sequence[Mapping[str, Any]], names: Sequence[str]) -> list[str]:
-    """Points' mean req/s with the first varied parameter down and the labels (or the
+    """Points' req/s with the first varied parameter down and the labels (or the
     second parameter) across, each cell's Δ % against its row's first column; empty for a
     sweep of one parameter. An invalid point's cell says so."""
     if len(names) < 2:

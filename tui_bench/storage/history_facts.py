@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tui_bench.storage.session import Session
-from tui_bench.storage.sweep_doc import parameters, point_latency
+from tui_bench.storage.sweep_doc import parameters, point_latency, point_rps
 from tui_bench.validity import of_session
 
 # The point of a single run: it has one figure per metric, and no spread.
@@ -54,8 +54,7 @@ def _sweep_point(point: Mapping[str, Any]) -> dict[str, Any]:
     spread = (point.get("latency_spread") or {}).get("p99_s") or {}
     return {
         "name": str(point.get("name") or RUN_POINT),
-        # The median of the point's runs: a history of repeated sweeps is drawn by medians.
-        "rps": rps.get("median"),
+        "rps": point_rps(point),
         "rps_min": rps.get("min"),
         "rps_max": rps.get("max"),
         "p99_s": point_latency(point, "p99_s"),

@@ -29,7 +29,7 @@ from tui_bench.storage.session import parse
 from tui_bench.storage.store import SESSION_SUFFIX, recover_abandoned, sessions_dir
 
 # Bump when what an entry holds changes: every index is then rebuilt.
-INDEX_VERSION = 1
+INDEX_VERSION = 2
 # `bench` is the session's --name: a history reads the entries of one benchmark alone.
 _SCHEMA = (
     "CREATE TABLE entries (name TEXT PRIMARY KEY, size INTEGER, mtime_ns INTEGER,"

@@ -33,17 +33,27 @@ def shown(name: str, value: Any) -> str:
     return format_duration(value) if name in _SECONDS else str(value)
 
 
+# A point's figures, the ones every view shows (tables, exports, charts, the knee, history,
+# the catalogue) and the centre compare tests: the median of its completed runs' own values.
+# The run is the unit, as in compare's rank test; one disturbed run (a noisy neighbour, a GC
+# storm) moves a mean or a pooled percentile by its whole excess but leaves the median where
+# the other runs put it (benchstat reports medians for the same reason). The sweep keeps
+# beside them the spread: sd, range, the CI of the mean, and the merged histograms'
+# percentiles, which weigh every request alike and so follow the busiest run.
+
+
 def point_rps(summary: Mapping[str, Any]) -> float | None:
-    """A point's req/s, the one every view shows: the mean of its completed runs' (the
-    sweep's aggregates give their spread, median and CI beside it)."""
-    value = (summary.get("rps") or {}).get("mean")
+    """A point's req/s: the median of its completed runs' (`rps.median` of its aggregate,
+    which every sweep file holds)."""
+    value = (summary.get("rps") or {}).get("median")
     return None if value is None else float(value)
 
 
 def point_latency(summary: Mapping[str, Any], key: str) -> float | None:
-    """A point's latency percentile (`p99_s`), the one every view shows: of its runs'
-    merged histograms, or for a tool without per-request times its worst run's."""
-    value = (summary.get("latency") or {}).get(key)
+    """A point's latency `key` (`p99_s`, `max_s`, ...): the median of its completed runs'
+    own, from each run's histogram, or from its result for a tool without per-request
+    times (`latency_spread[key].median` of its aggregate)."""
+    value = ((summary.get("latency_spread") or {}).get(key) or {}).get("median")
     return None if value is None else float(value)
 
 
