@@ -34,8 +34,8 @@ if TYPE_CHECKING:
     from tui_bench.analysis.history import History
     from tui_bench.analysis.significance import Side
     from tui_bench.ui.app import TuibenchApp
-    from tui_bench.ui.live_screen import EngineFactory
-    from tui_bench.ui.sweep_screen import SweepEngineFactory, SweepScreen
+    from tui_bench.ui.screens.live_screen import EngineFactory
+    from tui_bench.ui.screens.sweep_screen import SweepEngineFactory, SweepScreen
 
 # A dropped SSH connection or a kill ends the run as Ctrl-C would: saved, then quit.
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
@@ -155,7 +155,7 @@ async def run_live(
     `note`: a line under the header (what the demo loads)."""
 
     def first(app: TuibenchApp) -> Screen[None]:
-        from tui_bench.ui.live_screen import LiveScreen
+        from tui_bench.ui.screens.live_screen import LiveScreen
 
         factory = controller_factory(engine, tool)
         label = tool_label(tool)
@@ -168,7 +168,7 @@ async def run_live(
 
 async def run_home(ui: UiOptions, launcher: RunLauncher) -> tuple[int, RunFinished | None]:
     def first(app: TuibenchApp) -> Screen[None]:
-        from tui_bench.ui.home_screen import HomeScreen
+        from tui_bench.ui.screens.home_screen import HomeScreen
 
         return HomeScreen()
 
@@ -180,10 +180,10 @@ async def run_replay(session: Session, ui: UiOptions) -> tuple[int, RunFinished 
 
     def first(app: TuibenchApp) -> Screen[None]:
         if session.is_sweep:
-            from tui_bench.ui.sweep_screen import SweepScreen
+            from tui_bench.ui.screens.sweep_screen import SweepScreen
 
             return SweepScreen.of_session(session, basic=ui.basic)
-        from tui_bench.ui.replay_screen import ReplayScreen
+        from tui_bench.ui.screens.replay_screen import ReplayScreen
 
         return ReplayScreen(session, basic=ui.basic)
 
@@ -217,7 +217,7 @@ async def run_sweep(
     shown: list[SweepScreen] = []
 
     def first(app: TuibenchApp) -> Screen[None]:
-        from tui_bench.ui.sweep_screen import SweepScreen
+        from tui_bench.ui.screens.sweep_screen import SweepScreen
 
         parts = sweep_screen_parts(plan, targets, options, store_dir)
         screen = SweepScreen(*parts, basic=ui.basic, baseline=baseline)
@@ -230,7 +230,7 @@ async def run_sweep(
 
 async def run_compare(a: Side, b: Side, ui: UiOptions) -> tuple[int, RunFinished | None]:
     def first(app: TuibenchApp) -> Screen[None]:
-        from tui_bench.ui.compare_screen import CompareScreen
+        from tui_bench.ui.screens.compare_screen import CompareScreen
 
         return CompareScreen(a, b)
 
@@ -239,7 +239,7 @@ async def run_compare(a: Side, b: Side, ui: UiOptions) -> tuple[int, RunFinished
 
 async def run_history(history: History, ui: UiOptions) -> tuple[int, RunFinished | None]:
     def first(app: TuibenchApp) -> Screen[None]:
-        from tui_bench.ui.history_screen import HistoryScreen
+        from tui_bench.ui.screens.history_screen import HistoryScreen
 
         return HistoryScreen(history)
 

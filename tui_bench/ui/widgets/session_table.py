@@ -37,7 +37,7 @@ from tui_bench.storage.catalog import (
     sort_rows,
 )
 from tui_bench.storage.index import indexed_rows
-from tui_bench.ui.tones import Tones, follow_theme
+from tui_bench.ui.tones import Tones, follow_theme, validity_text
 
 
 @dataclass(frozen=True)
@@ -161,12 +161,6 @@ def cell_texts(row: SessionRow, marks: Mapping[str, Path], tones: Tones) -> dict
         "status": status,
         "validity": validity_text(row.validity, tones) if row.validity else missing,
     }
-
-
-def validity_text(verdict: str, tones: Tones) -> Text:
-    """The verdict in words, loud only when the figures are not to be trusted."""
-    styles = {"valid": "dim", "suspect": tones.warning, "invalid": f"bold {tones.error}"}
-    return Text(verdict.upper() if verdict == "invalid" else verdict, styles.get(verdict, ""))
 
 
 def _stamp(directory: Path) -> int | None:

@@ -15,7 +15,7 @@ from tui_bench.redaction import redact_text
 from tui_bench.report.text import resource_rows, result_rows
 from tui_bench.result import STATUS_CLASSES
 from tui_bench.spec import RunSpec
-from tui_bench.ui.tones import LABEL, Tones
+from tui_bench.ui.tones import LABEL, Tones, verdict_style
 from tui_bench.validity import Validity
 
 BLOCKS = "▁▂▃▄▅▆▇█"
@@ -294,9 +294,8 @@ def summary(state: LiveState, tones: Tones) -> Text:
 def validity(judged: Validity, tones: Tones) -> Text:
     """`validity   INVALID  connections-dying, few-samples`: the verdict in words (never by
     colour alone), then the codes of why (the warnings below say it in full)."""
-    tone = {"valid": tones.success, "suspect": tones.warning, "invalid": tones.error}
     line = Text.assemble(
-        ("validity   ", LABEL), (judged.verdict.upper(), f"bold {tone[judged.verdict]}")
+        ("validity   ", LABEL), (judged.verdict.upper(), verdict_style(judged.verdict, tones))
     )
     if judged.reasons:
         line.append("  " + ", ".join(r.code for r in judged.reasons))
