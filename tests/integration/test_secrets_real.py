@@ -28,7 +28,7 @@ from tui_bench.runners.tools import find_tool
 from tui_bench.spec import RunSpec
 from tui_bench.storage import store
 from tui_bench.ui.app import TuibenchApp
-from tui_bench.ui.launch import controller_factory, tool_label
+from tui_bench.ui.launch import controller_factory
 from tui_bench.ui.screens.compare_screen import CompareScreen
 from tui_bench.ui.screens.live_screen import LiveScreen
 from tui_bench.ui.screens.replay_screen import ReplayScreen
@@ -80,7 +80,7 @@ async def test_planted_secrets_are_in_no_file_and_on_no_screen(
         headers=(f"Authorization: Bearer {TOKEN_A}",),
     ).validate()
     factory = controller_factory(EngineOptions(interval_s=0.2), find_tool("wrk"))
-    tool = tool_label(find_tool("wrk"))
+    tool = find_tool("wrk").label
     app = TuibenchApp(lambda app: LiveScreen(spec, factory, tool_label=tool, basic=True))
     async with app.run_test(size=(120, 40)) as pilot:
         live = app.screen

@@ -55,8 +55,8 @@ from tui_bench.report.text import (
     run_line,
     verdict_line,
 )
-from tui_bench.request.asked import run_request, server_mode_of
 from tui_bench.request.run import RunRequest
+from tui_bench.request.run_defaults import run_request, server_mode_of
 from tui_bench.request.sweep_plan import (
     SweepPlan,
     Variant,

@@ -44,11 +44,21 @@ VERSION_PATTERNS = {
 }
 
 
+def tool_label(name: str | None, version: str | None) -> str:
+    """`h2load 1.52.0`: how a tool is named wherever a run is shown; what is not known is left
+    out (empty when neither is)."""
+    return " ".join(part for part in (name, version) if part)
+
+
 @dataclass(frozen=True)
 class Tool:
     name: str
     path: str
     version: str | None
+
+    @property
+    def label(self) -> str:
+        return tool_label(self.name, self.version)
 
 
 def parse_version(name: str, text: str) -> str | None:

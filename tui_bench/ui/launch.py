@@ -81,7 +81,7 @@ class RunLauncher:
             server_host=on_host,
             generators=generators,
         )
-        return controller_factory(engine, tool), tool_label(tool)
+        return controller_factory(engine, tool), tool.label
 
     async def sweep(
         self, request: RunRequest, sweep: SweepSettings, store_dir: Path | None = None
@@ -121,7 +121,7 @@ def sweep_screen_parts(
     store_dir: Path | None = None,
 ) -> tuple[SweepState, SweepTitle, SweepEngineFactory]:
     """What a sweep screen is built from, for the command line and the run form alike."""
-    tools = ", ".join(dict.fromkeys(tool_label(t.tool) for t in targets))
+    tools = ", ".join(dict.fromkeys(t.tool.label for t in targets))
     return (
         SweepState(plan.to_dict(), slo=options.slo, slo_text=options.slo_text),
         SweepTitle.of_plan(plan.to_dict(), options.name, tools),
@@ -136,10 +136,6 @@ def controller_factory(
         return engine.controller(spec, tool, listener)
 
     return controller
-
-
-def tool_label(tool: Tool) -> str:
-    return f"{tool.name} {tool.version or ''}".strip()
 
 
 async def run_live(
@@ -158,7 +154,7 @@ async def run_live(
         from tui_bench.ui.screens.live_screen import LiveScreen
 
         factory = controller_factory(engine, tool)
-        label = tool_label(tool)
+        label = tool.label
         return LiveScreen(
             spec, factory, tool_label=label, basic=ui.basic, baseline=baseline, note=note
         )

@@ -19,6 +19,7 @@ from textual.binding import Binding, BindingType
 from tui_bench.engine.live_state import LiveState
 from tui_bench.engine.replay import Player, timeline
 from tui_bench.errors import SessionError
+from tui_bench.runners.tools import tool_label
 from tui_bench.spec import RunSpec
 from tui_bench.storage.session import Session
 from tui_bench.ui.screens.screen_bases import (
@@ -253,5 +254,5 @@ def _open(session: Session, path: Path | None) -> tuple[Player, Title]:
     tl = timeline(session, path)
     tool = session.doc.get("tool")
     tool = tool if isinstance(tool, Mapping) else {}
-    tool_label = " ".join(str(tool[k]) for k in ("name", "version") if tool.get(k))
-    return Player(tl), Title(session.name or session.id, tool_label)
+    label = tool_label(tool.get("name"), tool.get("version"))
+    return Player(tl), Title(session.name or session.id, label)

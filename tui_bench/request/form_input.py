@@ -13,7 +13,6 @@ from typing import TypeVar
 from tui_bench.errors import UsageError
 from tui_bench.redaction import Redacted, fill_in, redacted_in, stand_in
 from tui_bench.request import recent
-from tui_bench.request.asked import DEFAULT_REQUEST, run_request
 from tui_bench.request.fields import (
     CONNECTIONS,
     COOL_DOWN,
@@ -42,10 +41,11 @@ from tui_bench.request.fields import (
 )
 from tui_bench.request.recent import Config
 from tui_bench.request.run import DEFAULT_DURATION_S, RunRequest
+from tui_bench.request.run_defaults import DEFAULT_REQUEST, run_request
 from tui_bench.request.sweep_plan import sweep_summary
 from tui_bench.request.sweep_settings import SweepSettings
 from tui_bench.spec import RunSpec
-from tui_bench.values import format_duration
+from tui_bench.typed_values import format_duration
 
 T = TypeVar("T")
 
