@@ -29,9 +29,10 @@ from tui_bench.analysis.significance import (
     fmt_p,
     side_title,
 )
+from tui_bench.ui.text.session_cells import elide_middle
 from tui_bench.ui.tones import LABEL, Tones, verdict_style
 from tui_bench.ui.widgets.compare_chart import hex_colour
-from tui_bench.ui.widgets.session_table import MIN_NAME_WIDTH, elide_middle
+from tui_bench.ui.widgets.session_table import MIN_NAME_WIDTH
 
 # A statistic still being computed.
 PENDING = "…"
