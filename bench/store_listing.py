@@ -62,7 +62,7 @@ def first_row_s(directory: Path) -> tuple[float, float]:
     """From the app's start until the sessions table shows its first row, and until it
     has mounted."""
     from tui_bench.ui.app import TuibenchApp
-    from tui_bench.ui.sessions_screen import SessionsScreen
+    from tui_bench.ui.screens.sessions_screen import SessionsScreen
     from tui_bench.ui.widgets.session_table import SessionTable
 
     async def run() -> tuple[float, float]:

@@ -10,8 +10,8 @@ from tui_bench.errors import UsageError
 from tui_bench.report.exit_codes import exit_code
 from tui_bench.result import Result
 from tui_bench.spec import RunSpec
+from tui_bench.typed_values import parse_percent
 from tui_bench.validity import Reason, Validity, judge_run, of_point, of_session
-from tui_bench.values import parse_percent
 
 SPEC = RunSpec(urls=("http://127.0.0.1:8080/",), duration_s=10.0)
 GOOD = h2load_result(duration_s=10.0, rps=40_000.0, total=400_000, failed=0)

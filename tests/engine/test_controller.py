@@ -12,8 +12,8 @@ import psutil
 
 from tui_bench.engine.controller import RunController
 from tui_bench.engine.events import Event, OutputLine
-from tui_bench.engine.launch import Process
 from tui_bench.engine.replay import timeline
+from tui_bench.engine.tool_start import Process
 from tui_bench.runners.tools import Tool
 from tui_bench.spec import RunSpec
 from tui_bench.storage import store

@@ -29,11 +29,11 @@ from tui_bench.request.run import RunRequest
 from tui_bench.spec import RunSpec
 from tui_bench.storage import store
 from tui_bench.ui.app import TuibenchApp
-from tui_bench.ui.compare_screen import CompareScreen
 from tui_bench.ui.job_parts import controller_factory
-from tui_bench.ui.live_screen import LiveScreen
-from tui_bench.ui.replay_screen import ReplayScreen
-from tui_bench.ui.sessions_screen import SessionsScreen
+from tui_bench.ui.screens.compare_screen import CompareScreen
+from tui_bench.ui.screens.live_screen import LiveScreen
+from tui_bench.ui.screens.replay_screen import ReplayScreen
+from tui_bench.ui.screens.sessions_screen import SessionsScreen
 
 pytestmark = pytest.mark.integration
 

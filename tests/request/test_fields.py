@@ -16,7 +16,7 @@ from tui_bench.request.fields import (
     with_scheme,
 )
 from tui_bench.request.sweep_plan import parse_vary
-from tui_bench.values import parse_positive_int
+from tui_bench.typed_values import parse_positive_int
 
 
 def test_headers_split_on_semicolons_only_before_a_new_name() -> None:

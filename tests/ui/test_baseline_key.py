@@ -13,9 +13,9 @@ from tui_bench.spec import RunSpec
 from tui_bench.storage import store
 from tui_bench.storage.refs import Located
 from tui_bench.ui.app import TuibenchApp
-from tui_bench.ui.compare_screen import CompareScreen
-from tui_bench.ui.live_screen import LiveScreen
-from tui_bench.ui.sweep_screen import SweepScreen
+from tui_bench.ui.screens.compare_screen import CompareScreen
+from tui_bench.ui.screens.live_screen import LiveScreen
+from tui_bench.ui.screens.sweep_screen import SweepScreen
 from tui_bench.ui.widgets.point_picker import PointPicker
 
 

@@ -28,18 +28,12 @@ from tui_bench.analysis.compare import Difference
 from tui_bench.analysis.significance import Report, Side, compare_sides, median_deltas, side_of
 from tui_bench.storage import store
 from tui_bench.storage.session import Session
-from tui_bench.ui import compare_screen as compare_module
 from tui_bench.ui.app import TuibenchApp
-from tui_bench.ui.compare_screen import (
-    CHARTS,
-    CompareScreen,
-    change_style,
-    differences_line,
-    others_table,
-    verdicts_table,
-)
 from tui_bench.ui.messages import OpenCompare
-from tui_bench.ui.tones import ANSI, Tones, tones_of
+from tui_bench.ui.screens import compare_screen as compare_module
+from tui_bench.ui.screens.compare_screen import CHARTS, CompareScreen
+from tui_bench.ui.text.compare_text import differences_line, others_table, verdicts_table
+from tui_bench.ui.tones import ANSI, Tones, tones_of, verdict_style
 from tui_bench.ui.widgets.compare_chart import CompareChart
 from tui_bench.ui.widgets.save_dialog import ConfirmOverwrite, SaveDialog
 
@@ -293,10 +287,10 @@ def test_the_differences_line_tells_unknown_from_different() -> None:
 def test_changes_and_verdicts_are_coloured_by_direction_in_the_theme() -> None:
     dark = Tones(success="#8ad4a1", error="#d17e92", warning="#ffc473")
     light = Tones(success="#337e4a", error="#7a273c", warning="#a86d1c")
-    assert change_style("worse", dark) == "bold #d17e92"
-    assert change_style("better", light) == "bold #337e4a"
+    assert verdict_style("worse", dark) == "bold #d17e92"
+    assert verdict_style("better", light) == "bold #337e4a"
     for word in ("same", "no difference", "insufficient data", None):
-        assert change_style(word, light) == "dim"
+        assert verdict_style(word, light) == "dim"
     a, b = repeated_sweeps()
     report = compare_sides(a, b)
     table = verdicts_table(median_deltas(a, b), report, dark)

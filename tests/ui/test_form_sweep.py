@@ -29,9 +29,9 @@ from tui_bench.request.sweep_plan import SweepPlan
 from tui_bench.runners.tools import Tool
 from tui_bench.storage import store
 from tui_bench.ui.app import Launcher, TuibenchApp
-from tui_bench.ui.home_screen import HomeScreen
 from tui_bench.ui.launch import JobLauncher
-from tui_bench.ui.sweep_screen import SweepScreen
+from tui_bench.ui.screens.home_screen import HomeScreen
+from tui_bench.ui.screens.sweep_screen import SweepScreen
 from tui_bench.ui.widgets.run_form import RunForm
 
 URL = "http://127.0.0.1:8080/"

@@ -19,9 +19,9 @@ from tests.ui import screen_is, until, utc_clock
 from tui_bench.analysis.history import History
 from tui_bench.ui import app as app_module
 from tui_bench.ui.app import TuibenchApp
-from tui_bench.ui.history_screen import APART, HistoryScreen
 from tui_bench.ui.messages import OpenReplay
-from tui_bench.ui.sessions_screen import SessionsScreen
+from tui_bench.ui.screens.history_screen import APART, HistoryScreen
+from tui_bench.ui.screens.sessions_screen import SessionsScreen
 from tui_bench.ui.widgets.history_chart import HistoryChart
 from tui_bench.ui.widgets.session_table import SessionTable
 

@@ -17,11 +17,11 @@ from tui_bench.engine.events import Event
 from tui_bench.request.run import RunRequest
 from tui_bench.spec import RunSpec
 from tui_bench.ui.app import TuibenchApp
-from tui_bench.ui.home_screen import HomeScreen
-from tui_bench.ui.live_screen import EngineFactory, LiveScreen
-from tui_bench.ui.replay_screen import ReplayScreen
-from tui_bench.ui.sessions_screen import SessionsScreen
-from tui_bench.ui.sweep_screen import SweepScreen
+from tui_bench.ui.screens.home_screen import HomeScreen
+from tui_bench.ui.screens.live_screen import EngineFactory, LiveScreen
+from tui_bench.ui.screens.replay_screen import ReplayScreen
+from tui_bench.ui.screens.sessions_screen import SessionsScreen
+from tui_bench.ui.screens.sweep_screen import SweepScreen
 from tui_bench.ui.widgets.dialogs import HelpScreen
 from tui_bench.ui.widgets.run_form import RunForm
 from tui_bench.ui.widgets.session_table import SessionTable

@@ -37,8 +37,9 @@ from tui_bench.spec import RunSpec
 from tui_bench.storage import store
 from tui_bench.storage.catalog import previous_run, rows_of
 from tui_bench.ui.app import TuibenchApp
-from tui_bench.ui.compare_screen import CompareScreen
-from tui_bench.ui.live_screen import CLIENT_BOUND_EVERY, LiveScreen
+from tui_bench.ui.screens.compare_screen import CompareScreen
+from tui_bench.ui.screens.live_screen import LiveScreen
+from tui_bench.ui.screens.screen_bases import CLIENT_BOUND_EVERY
 from tui_bench.ui.tones import tones_of
 from tui_bench.ui.widgets.dialogs import ConfirmQuit, LabelDialog
 from tui_bench.ui.widgets.metric_panel import MetricPanel

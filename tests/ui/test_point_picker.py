@@ -21,8 +21,8 @@ from tui_bench.analysis.significance import point_refs
 from tui_bench.storage import store
 from tui_bench.storage.session import Session
 from tui_bench.ui.app import TuibenchApp
-from tui_bench.ui.compare_screen import CompareScreen
 from tui_bench.ui.messages import OpenCompare
+from tui_bench.ui.screens.compare_screen import CompareScreen
 from tui_bench.ui.widgets import point_picker
 from tui_bench.ui.widgets.point_picker import PointPicker, point_choices
 

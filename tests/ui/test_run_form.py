@@ -22,7 +22,7 @@ from tui_bench.spec import RunSpec
 from tui_bench.ui import app as app_module
 from tui_bench.ui.app import TuibenchApp
 from tui_bench.ui.messages import StartRun, StartSweep
-from tui_bench.ui.run_form import RunFormScreen
+from tui_bench.ui.screens.run_form_screen import RunFormScreen
 from tui_bench.ui.widgets.run_form import RunForm
 from tui_bench.ui.widgets.secret_dialog import SecretDialog
 

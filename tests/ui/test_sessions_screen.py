@@ -25,7 +25,8 @@ from tests.ui.test_tones import styles_at
 from tui_bench.ui import app as app_module
 from tui_bench.ui.app import FirstScreen, TuibenchApp
 from tui_bench.ui.messages import OpenCompare, OpenReplay, OpenRunForm
-from tui_bench.ui.sessions_screen import ConfirmDelete, SessionsScreen
+from tui_bench.ui.screens.sessions_screen import ConfirmDelete, SessionsScreen
+from tui_bench.ui.text.session_cells import elide_middle, short_url
 from tui_bench.ui.tones import tones_of
 from tui_bench.ui.widgets.dialogs import HelpScreen
 from tui_bench.ui.widgets.save_dialog import ConfirmOverwrite, SaveDialog
@@ -33,8 +34,6 @@ from tui_bench.ui.widgets.session_table import (
     COMPACT_COLUMNS,
     COMPACT_DROP_ORDER,
     SessionTable,
-    elide_middle,
-    short_url,
 )
 
 # The example sweep, then the newest single run.

@@ -49,7 +49,7 @@ from tui_bench.storage.session import Session
 from tui_bench.ui.app import TuibenchApp
 from tui_bench.ui.job_parts import sweep_screen_parts
 from tui_bench.ui.messages import OpenReplay
-from tui_bench.ui.sweep_screen import SweepScreen
+from tui_bench.ui.screens.sweep_screen import SweepScreen
 from tui_bench.ui.tones import tones_of
 from tui_bench.ui.widgets.dialogs import ConfirmQuit
 from tui_bench.ui.widgets.sweep_chart import SweepChart

@@ -14,9 +14,9 @@ from textual.screen import Screen
 from tui_bench.engine.events import RunFinished, RunWarning, SecondClosed
 from tui_bench.engine.live_state import LiveState
 from tui_bench.spec import RunSpec
-from tui_bench.ui import render
+from tui_bench.ui.text import monitor_text
 from tui_bench.ui.themes import load_themes
-from tui_bench.ui.tones import ANSI, Tones, follow_theme
+from tui_bench.ui.tones import ANSI, Tones, follow_theme, validity_text, verdict_style
 
 
 def styles_at(text: Text, needle: str) -> list[str]:
@@ -61,12 +61,12 @@ def test_the_words_take_their_colours_from_the_tones() -> None:
     row = {"t_s": 0, "rps": 100.0, "good_rps": 97.0, "errors": 3, "2xx": 97, "5xx": 3, "n": 100}
     state.apply(SecondClosed(row))
     state.apply(RunWarning("same-machine", "the load generator runs on the server's box"))
-    assert f"bold {tones.error}" in styles_at(render.status(state, tones), "errors 3")
-    assert f"bold {tones.warning}" in styles_at(render.warnings(state, tones), "! ")
+    assert f"bold {tones.error}" in styles_at(monitor_text.status(state, tones), "errors 3")
+    assert f"bold {tones.warning}" in styles_at(monitor_text.warnings(state, tones), "! ")
     state.apply(RunFinished("completed", 0, None, Path("run.json"), None))
-    assert tones.warning in styles_at(render.summary(state, tones), "warning ")
+    assert tones.warning in styles_at(monitor_text.summary(state, tones), "warning ")
     # The same state in other tones: only the colours differ.
-    for words in (render.status, render.warnings, render.summary):
+    for words in (monitor_text.status, monitor_text.warnings, monitor_text.summary):
         assert words(state, ANSI).plain == words(state, tones).plain
         assert words(state, ANSI) != words(state, tones)
 
@@ -97,3 +97,17 @@ async def test_a_closed_screen_is_not_kept_alive_by_following_the_theme() -> Non
         del screen
         gc.collect()
         assert gone() is None
+
+
+def test_every_verdict_takes_one_style_wherever_it_is_shown() -> None:
+    tones = Tones(success="#00ff00", error="#ff0000", warning="#ffff00")
+    loud_error = f"bold {tones.error}"
+    assert [verdict_style(v, tones) for v in ("invalid", "worse", "fail")] == [loud_error] * 3
+    assert verdict_style("suspect", tones) == tones.warning
+    assert verdict_style("likely worse", tones) == tones.error
+    assert verdict_style("better", tones) == f"bold {tones.success}"
+    assert verdict_style("likely better", tones) == verdict_style("pass", tones) == tones.success
+    for quiet in ("valid", "same", "no difference", "insufficient data", None):
+        assert verdict_style(quiet, tones) == "dim"
+    assert validity_text("invalid", tones).plain == "INVALID"
+    assert validity_text("suspect", tones).style == tones.warning

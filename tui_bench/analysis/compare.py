@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from tui_bench.formats import fmt_bytes, fmt_count, fmt_seconds
 from tui_bench.result import Result
+from tui_bench.runners import tools
 from tui_bench.spec import RunSpec
 from tui_bench.storage.session import Session
 
@@ -394,7 +395,7 @@ def target(session: Session) -> str:
 
 def tool_label(session: Session) -> str:
     facts = setup(session)
-    return " ".join(x for x in (facts["tool"], facts["tool_version"]) if x) or UNSET
+    return tools.tool_label(facts["tool"], facts["tool_version"]) or UNSET
 
 
 def _cell(value: str | None) -> str:

@@ -15,13 +15,13 @@ from tui_bench.analysis.significance import DEFAULT_PRIMARY, TESTED
 from tui_bench.analysis.sweep_charts import METRICS, RUN_METRICS, SWEEP_METRICS
 from tui_bench.errors import UsageError
 from tui_bench.report.export import FORMATS
-from tui_bench.request.asked import DEFAULT_REQUEST
 from tui_bench.request.fields import tolerance_pct
+from tui_bench.request.run_defaults import DEFAULT_REQUEST
 from tui_bench.request.sweep_plan import PROTOCOLS
 from tui_bench.request.sweep_settings import DEFAULT_COOL_DOWN_S
 from tui_bench.spec import COMPRESSIONS, TOOLS
+from tui_bench.typed_values import parse_duration, parse_percent, parse_positive_int
 from tui_bench.validity import DEFAULT_MAX_ERRORS
-from tui_bench.values import parse_duration, parse_percent, parse_positive_int
 
 T = TypeVar("T")
 

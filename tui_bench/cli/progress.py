@@ -12,7 +12,7 @@ from tui_bench.redaction import redact_text
 from tui_bench.report.text import resource_rows, result_rows
 from tui_bench.spec import RunSpec
 from tui_bench.storage.session import shown_window
-from tui_bench.values import format_duration
+from tui_bench.typed_values import format_duration
 
 
 def second_line(row: Mapping[str, Any], done: str | None = None) -> str:

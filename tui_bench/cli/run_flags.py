@@ -7,9 +7,9 @@ import argparse
 
 from tui_bench.cli.args import check_interval
 from tui_bench.jobs.settings import DEFAULT_INTERVAL_S, JobSettings
-from tui_bench.request.asked import run_request, server_mode_of
 from tui_bench.request.judging import Judging
 from tui_bench.request.run import RunRequest
+from tui_bench.request.run_defaults import run_request, server_mode_of
 from tui_bench.spec import TOOLS, RunSpec
 
 

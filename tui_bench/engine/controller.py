@@ -38,14 +38,6 @@ from tui_bench.engine.events import (
     RunWarning,
     SecondClosed,
 )
-from tui_bench.engine.launch import (
-    Launched,
-    Launcher,
-    LocalLauncher,
-    LogSource,
-    Spawner,
-    spawn_subprocess,
-)
 from tui_bench.engine.log_ingest import LogIngest, LogTail
 from tui_bench.engine.outcome import build_result, judge
 from tui_bench.engine.reach import unreachable
@@ -53,6 +45,14 @@ from tui_bench.engine.recorder import Judge, record_end
 from tui_bench.engine.series import SeriesBuilder, traffic_from_log, window_of
 from tui_bench.engine.server_watch import WARNINGS as WATCH_WARNINGS
 from tui_bench.engine.server_watch import ServerWatch
+from tui_bench.engine.tool_start import (
+    Launched,
+    Launcher,
+    LocalLauncher,
+    LogSource,
+    Spawner,
+    spawn_subprocess,
+)
 from tui_bench.histogram import LatencyHistogram
 from tui_bench.remote.server import ServerOnHost
 from tui_bench.runners.invocation import Invocation, build

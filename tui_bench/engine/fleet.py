@@ -33,11 +33,11 @@ from tui_bench.engine.events import (
     SecondClosed,
 )
 from tui_bench.engine.generators import Generator, labels, version_warning
-from tui_bench.engine.launch import Launcher, LocalLauncher, StartGate
 from tui_bench.engine.load_split import split_spec
 from tui_bench.engine.merge import SecondMerger, merged_result
 from tui_bench.engine.recorder import Judge, record_end
 from tui_bench.engine.streamed import StreamedLauncher
+from tui_bench.engine.tool_start import Launcher, LocalLauncher, StartGate
 from tui_bench.errors import SessionError
 from tui_bench.histogram import LatencyHistogram
 from tui_bench.result import Result

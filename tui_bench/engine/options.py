@@ -12,8 +12,8 @@ from tui_bench.engine.controller import RunController
 from tui_bench.engine.events import Listener
 from tui_bench.engine.fleet import Controller, FleetController
 from tui_bench.engine.generators import Generator
-from tui_bench.engine.launch import Launcher
 from tui_bench.engine.recorder import Judge
+from tui_bench.engine.tool_start import Launcher
 from tui_bench.remote.server import ServerOnHost
 from tui_bench.runners.tools import Tool
 from tui_bench.spec import RunSpec

@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from tui_bench.engine.launch import Launched, StartGate
+from tui_bench.engine.tool_start import Launched, StartGate
 from tui_bench.errors import UsageError
 from tui_bench.remote.server import spawn_ssh
 from tui_bench.remote.ssh import SSH_FAILED, SshHost, failure

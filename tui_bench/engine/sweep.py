@@ -1,18 +1,21 @@
-"""Runs a sweep plan: one run at a time (concurrent runs would spoil each other's numbers),
-a cool-down between runs, and the whole sweep kept as ONE session.
+"""Runs a sweep plan: every point's tool and server found before any load (`prepare`;
+`prepare_fleet` with load generators on their hosts), then one run at a time (concurrent
+runs would spoil each other's numbers), a cool-down between runs, and the whole sweep kept
+as ONE session.
 
 The sweep is journaled like a single run (storage/journal.py): its header holds the plan;
 each finished run is appended whole (its own session document) and followed by the points'
 aggregates so far; the end record holds the status and the threshold verdicts. The run that
 is going journals in a working directory beside the sweep's journal
-(`store.runs_dir`), so no per-run file ever lands in the store: after Ctrl-C, SIGTERM or
-SIGHUP the going run is stopped and kept as interrupted; after a kill -9 the store's
-recovery adopts it from there.
+(`store.runs_dir`), so no per-run file ever lands in the store: stopped (`stop`, which the
+front ends call on Ctrl-C, SIGTERM or SIGHUP), the going run ends and is kept as
+interrupted; after a kill -9 the store's recovery adopts it from there.
 
-Points are aggregated over their completed runs only. Latency percentiles of a point come
-from the merged histograms of its runs; tools that report no per-request times give the
-worst run's percentile instead, which bounds the pooled one from above. Per-run spreads
-(mean, sd, median, 95 % CI of the runs' own values) are kept beside them.
+The points' aggregates are analysis/sweep_points.py's, over their completed runs only.
+Latency percentiles of a point come from the merged histograms of its runs; tools that
+report no per-request times give the worst run's percentile instead, which bounds the
+pooled one from above. Per-run spreads (mean, sd, median, 95 % CI of the runs' own values)
+are kept beside them.
 """
 
 from __future__ import annotations

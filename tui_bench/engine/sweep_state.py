@@ -26,6 +26,7 @@ from tui_bench.engine.sweep import (
     SweepStarted,
 )
 from tui_bench.errors import UsageError
+from tui_bench.runners.tools import tool_label
 
 StateEvent = Event | SweepEvent
 
@@ -50,7 +51,7 @@ class SweepTitle:
     def of_document(cls, doc: Mapping[str, Any]) -> SweepTitle:
         tools = [run["session"].get("tool") for run in doc.get("runs") or []] or [doc.get("tool")]
         labels = (
-            " ".join(str(tool[k]) for k in ("name", "version") if tool.get(k))
+            tool_label(tool.get("name"), tool.get("version"))
             for tool in tools
             if isinstance(tool, Mapping)
         )

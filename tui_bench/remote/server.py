@@ -17,7 +17,7 @@ from typing import Any
 
 import orjson
 
-from tui_bench.children import die_with_parent
+from tui_bench.child_lifetime import die_with_parent
 from tui_bench.errors import UsageError
 from tui_bench.remote.probe import PROGRAM
 from tui_bench.remote.ssh import SshHost, failure

@@ -1,6 +1,10 @@
-"""Sessions as JSON (the document as stored), CSV and markdown: for a run, its per-interval
-series and its result; for a sweep, its runs and points (storage/sweep_export.py); for one
-point of a sweep, the sweep narrowed to it (storage/sweep_doc.narrowed). Pure."""
+"""Sessions as JSON (the document as stored; an older run with the validity it is given
+now), CSV and markdown: for a run, its per-interval series and its result; for a sweep, its
+runs and points (report/sweep_export.py); for one point of a sweep, the sweep narrowed to it
+(storage/sweep_doc.narrowed). `export` builds the text; `export_to_file` and `write_export`
+write it where the user asked, never over an existing file unless forced
+(storage/atomic.write_new).
+"""
 
 from __future__ import annotations
 

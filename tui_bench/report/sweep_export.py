@@ -17,6 +17,7 @@ from typing import Any
 from tui_bench.analysis.sweep_points import LATENCY_KEYS, run_values, summarize_point, verdict_of
 from tui_bench.formats import fmt_bytes, fmt_count, fmt_metric, fmt_seconds, metric_label
 from tui_bench.result import Result
+from tui_bench.runners.tools import tool_label
 from tui_bench.storage.session import Session
 from tui_bench.storage.sweep_doc import (
     LABEL,
@@ -187,7 +188,7 @@ def _header(session: Session) -> list[str]:
     runs = doc.get("runs") or []
     planned = len(plan.get("order") or [])
     tools = dict.fromkeys(
-        " ".join(str(p) for p in (t.get("name"), t.get("version")) if p)
+        tool_label(t.get("name"), t.get("version"))
         for t in [r["session"].get("tool") or {} for r in runs] or [doc.get("tool") or {}]
     )
     urls = dict.fromkeys(

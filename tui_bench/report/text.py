@@ -12,14 +12,15 @@ from tui_bench.engine.sweep import (
 )
 from tui_bench.formats import fmt_bytes, fmt_count, fmt_metric, fmt_seconds, metric_label
 from tui_bench.result import Distribution, Result
-from tui_bench.values import format_duration
+from tui_bench.runners.tools import tool_label
+from tui_bench.typed_values import format_duration
 
 
 def result_rows(result: Result) -> list[tuple[str, str]]:
     """The headline figures of a result as (label, value) pairs, for any text layout."""
     req = result.requests
     rows = [
-        ("tool", f"{result.tool} {result.tool_version or ''}".strip()),
+        ("tool", tool_label(result.tool, result.tool_version)),
         ("protocol", result.protocol or "–"),
         ("duration", fmt_seconds(result.duration_s)),
         ("req/s", fmt_count(result.rps, 2)),

@@ -17,7 +17,7 @@ from tui_bench.request.run import parse_generators
 from tui_bench.request.sweep_plan import parse_ramp, parse_vary
 from tui_bench.spec import RunSpec, validate_url
 from tui_bench.spec import with_scheme as url_with_scheme
-from tui_bench.values import parse_duration, parse_percent, parse_positive_int
+from tui_bench.typed_values import parse_duration, parse_percent, parse_positive_int
 
 T = TypeVar("T")
 T_co = TypeVar("T_co", covariant=True)

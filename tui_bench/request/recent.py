@@ -22,7 +22,7 @@ from tui_bench.redaction import redact, stand_in
 from tui_bench.request.run import RunRequest
 from tui_bench.request.sweep_settings import SweepSettings
 from tui_bench.storage.atomic import write_atomic
-from tui_bench.values import format_duration
+from tui_bench.typed_values import format_duration
 
 MAX_RECENT = 10
 FORMAT_VERSION = 1

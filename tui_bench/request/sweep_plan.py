@@ -20,7 +20,7 @@ from tui_bench.errors import UsageError
 from tui_bench.request.run import RunRequest
 from tui_bench.spec import COMPRESSIONS, TOOLS, RunSpec, with_scheme
 from tui_bench.storage.sweep_doc import shown
-from tui_bench.values import parse_duration, parse_positive_int
+from tui_bench.typed_values import parse_duration, parse_positive_int
 
 Value = int | float | str
 

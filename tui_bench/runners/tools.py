@@ -44,6 +44,12 @@ VERSION_PATTERNS = {
 }
 
 
+def tool_label(name: str | None, version: str | None) -> str:
+    """`h2load 1.52.0`: how a tool is named wherever a run is shown; what is not known is left
+    out (empty when neither is)."""
+    return " ".join(part for part in (name, version) if part)
+
+
 @dataclass(frozen=True)
 class Tool:
     name: str
@@ -52,8 +58,7 @@ class Tool:
 
     @property
     def label(self) -> str:
-        """`h2load 1.52.0`, as every view names the tool."""
-        return f"{self.name} {self.version or ''}".strip()
+        return tool_label(self.name, self.version)
 
 
 def parse_version(name: str, text: str) -> str | None:

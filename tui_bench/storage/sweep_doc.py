@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tui_bench.errors import UsageError
-from tui_bench.values import format_duration
+from tui_bench.typed_values import format_duration
 
 LABEL = "label"
 # The parameters whose values are seconds; the rest are written as they are.

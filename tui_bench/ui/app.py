@@ -23,7 +23,6 @@ from tui_bench.request.run import RunRequest
 from tui_bench.storage import store
 from tui_bench.storage.session import Session
 from tui_bench.ui.job_parts import controller_factory, sweep_screen_parts
-from tui_bench.ui.live_screen import LiveScreen
 from tui_bench.ui.messages import (
     OpenCompare,
     OpenHistory,
@@ -33,6 +32,7 @@ from tui_bench.ui.messages import (
     StartRun,
     StartSweep,
 )
+from tui_bench.ui.screens.live_screen import LiveScreen
 from tui_bench.ui.terminal import TerminalDriver
 from tui_bench.ui.themes import DEFAULT_THEME, load_themes
 
@@ -78,8 +78,9 @@ class TuibenchApp(App[int]):
     TITLE = "tuibench"
     # Its footer hint takes room the keys need at 80 columns; every action has a key.
     ENABLE_COMMAND_PALETTE = False
-    # On the app: a default screen's own CSS_PATH is not loaded.
-    CSS_PATH = "live_screen.tcss"
+    # The focus frame of every screen and the monitor screens' layout. On the app: a default
+    # screen's own CSS_PATH is not loaded.
+    CSS_PATH = "tuibench.tcss"
 
     def __init__(
         self,
@@ -198,7 +199,7 @@ class TuibenchApp(App[int]):
             self.notify("\n".join(notes), severity="warning", timeout=10, markup=False)
 
     async def on_start_sweep(self, message: StartSweep) -> None:
-        from tui_bench.ui.sweep_screen import SweepScreen
+        from tui_bench.ui.screens.sweep_screen import SweepScreen
 
         if self.run_going:
             self.notify("a run is going: stop it first", severity="warning")
@@ -219,18 +220,18 @@ class TuibenchApp(App[int]):
         await self.push_screen(screen)
 
     async def on_open_run_form(self, message: OpenRunForm) -> None:
-        from tui_bench.ui.run_form import RunFormScreen
+        from tui_bench.ui.screens.run_form_screen import RunFormScreen
 
         await self.push_screen(RunFormScreen(message.request))
 
     async def on_open_sessions(self, message: OpenSessions) -> None:
-        from tui_bench.ui.sessions_screen import SessionsScreen
+        from tui_bench.ui.screens.sessions_screen import SessionsScreen
 
         await self.push_screen(SessionsScreen(self.sessions_dir))
 
     async def on_open_replay(self, message: OpenReplay) -> None:
-        from tui_bench.ui.replay_screen import ReplayScreen
-        from tui_bench.ui.sweep_screen import SweepScreen
+        from tui_bench.ui.screens.replay_screen import ReplayScreen
+        from tui_bench.ui.screens.sweep_screen import SweepScreen
 
         loaded = await self._load(message.path)
         if not loaded:
@@ -250,7 +251,7 @@ class TuibenchApp(App[int]):
     async def on_open_history(self, message: OpenHistory) -> None:
         from tui_bench.analysis.history import history_of
         from tui_bench.storage.index import indexed
-        from tui_bench.ui.history_screen import HistoryScreen
+        from tui_bench.ui.screens.history_screen import HistoryScreen
 
         def read() -> History:
             return history_of(message.name, indexed(self.sessions_dir, named=message.name))
@@ -270,7 +271,7 @@ class TuibenchApp(App[int]):
 
     async def _compare(self, a_path: Path, b_path: Path, a_point: str | None = None) -> None:
         from tui_bench.analysis.significance import point_refs
-        from tui_bench.ui.compare_screen import CompareScreen
+        from tui_bench.ui.screens.compare_screen import CompareScreen
 
         loaded = await self._load(a_path, b_path)
         if not loaded:

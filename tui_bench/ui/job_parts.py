@@ -15,7 +15,7 @@ from tui_bench.jobs.sweep_job import SweepJob
 from tui_bench.spec import RunSpec
 
 if TYPE_CHECKING:
-    from tui_bench.ui.sweep_screen import SweepEngineFactory
+    from tui_bench.ui.screens.sweep_screen import SweepEngineFactory
 
 
 def sweep_screen_parts(

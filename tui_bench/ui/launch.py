@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from tui_bench.analysis.history import History
     from tui_bench.analysis.significance import Side
     from tui_bench.ui.app import TuibenchApp
-    from tui_bench.ui.sweep_screen import SweepScreen
+    from tui_bench.ui.screens.sweep_screen import SweepScreen
 
 # A dropped SSH connection or a kill ends the run as Ctrl-C would: saved, then quit.
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
@@ -72,7 +72,7 @@ async def run_live(
     `note`: a line under the header (what the demo loads)."""
 
     def first(app: TuibenchApp) -> Screen[None]:
-        from tui_bench.ui.live_screen import LiveScreen
+        from tui_bench.ui.screens.live_screen import LiveScreen
 
         return LiveScreen(
             job.spec,
@@ -88,7 +88,7 @@ async def run_live(
 
 async def run_home(ui: UiOptions, settings: JobSettings) -> tuple[int, RunFinished | None]:
     def first(app: TuibenchApp) -> Screen[None]:
-        from tui_bench.ui.home_screen import HomeScreen
+        from tui_bench.ui.screens.home_screen import HomeScreen
 
         return HomeScreen()
 
@@ -100,10 +100,10 @@ async def run_replay(session: Session, ui: UiOptions) -> tuple[int, RunFinished 
 
     def first(app: TuibenchApp) -> Screen[None]:
         if session.is_sweep:
-            from tui_bench.ui.sweep_screen import SweepScreen
+            from tui_bench.ui.screens.sweep_screen import SweepScreen
 
             return SweepScreen.of_session(session, basic=ui.basic)
-        from tui_bench.ui.replay_screen import ReplayScreen
+        from tui_bench.ui.screens.replay_screen import ReplayScreen
 
         return ReplayScreen(session, basic=ui.basic)
 
@@ -118,7 +118,7 @@ async def run_sweep(
     shown: list[SweepScreen] = []
 
     def first(app: TuibenchApp) -> Screen[None]:
-        from tui_bench.ui.sweep_screen import SweepScreen
+        from tui_bench.ui.screens.sweep_screen import SweepScreen
 
         screen = SweepScreen(
             *sweep_screen_parts(job, store_dir), basic=ui.basic, baseline=job.baseline
@@ -132,7 +132,7 @@ async def run_sweep(
 
 async def run_compare(a: Side, b: Side, ui: UiOptions) -> tuple[int, RunFinished | None]:
     def first(app: TuibenchApp) -> Screen[None]:
-        from tui_bench.ui.compare_screen import CompareScreen
+        from tui_bench.ui.screens.compare_screen import CompareScreen
 
         return CompareScreen(a, b)
 
@@ -141,7 +141,7 @@ async def run_compare(a: Side, b: Side, ui: UiOptions) -> tuple[int, RunFinished
 
 async def run_history(history: History, ui: UiOptions) -> tuple[int, RunFinished | None]:
     def first(app: TuibenchApp) -> Screen[None]:
-        from tui_bench.ui.history_screen import HistoryScreen
+        from tui_bench.ui.screens.history_screen import HistoryScreen
 
         return HistoryScreen(history)
 

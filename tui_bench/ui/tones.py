@@ -11,6 +11,7 @@ import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from rich.text import Text
 from textual.color import Color, ColorParseError
 from textual.dom import DOMNode
 from textual.theme import Theme
@@ -50,6 +51,35 @@ def _rich_colour(value: str | None, fallback: str) -> str:
         return Color.parse(value or "").rich_color.name
     except ColorParseError:
         return fallback
+
+
+def verdict_style(verdict: str | None, tones: Tones) -> str:
+    """A Rich style for a verdict: of validity (valid, suspect, invalid), of a comparison
+    (better, worse, likely better, likely worse, same, ...) or of a check (pass, fail).
+
+    Loud (bold) only where the reader must stop: figures not to be trusted, a change the
+    tests stand behind, a failed check. The lower tier of a change takes the same colour
+    without bold, as it rests on few runs. What asks nothing of the reader (valid, same, no
+    difference, insufficient data) is a label."""
+    match verdict:
+        case "invalid" | "worse" | "fail":
+            return f"bold {tones.error}"
+        case "likely worse":
+            return tones.error
+        case "suspect":
+            return tones.warning
+        case "better":
+            return f"bold {tones.success}"
+        case "likely better" | "pass":
+            return tones.success
+        case _:
+            return LABEL
+
+
+def validity_text(verdict: str, tones: Tones) -> Text:
+    """A validity verdict in a table cell: in words (never by colour alone), INVALID in
+    capitals."""
+    return Text(verdict.upper() if verdict == "invalid" else verdict, verdict_style(verdict, tones))
 
 
 def tones_of(node: DOMNode) -> Tones:

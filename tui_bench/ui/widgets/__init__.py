@@ -1,1 +1,1 @@
-"""Small widgets of the live screen, each with its CSS beside it."""
+"""The widgets and dialogs the screens are built of, each with its CSS beside it."""

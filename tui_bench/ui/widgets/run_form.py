@@ -4,7 +4,7 @@ Each field checks what it can alone while it is typed (Input validators built on
 the command line uses); the whole request is checked by RunSpec.validate, whose one-line
 reason shows under the form. Fields the chosen tool or mode does not take are hidden and left
 out of the request; they keep their text for when that tool or mode is picked again. What the
-fields ask for is read outside the widget (`request/typed.py`), through the same run_request
+fields ask for is read outside the widget (`request/form_input.py`), through the same run_request
 as the command line's flags.
 
 Protocol is h2load's h1 / h2c / h2. As on the command line, the URL's scheme says whether TLS
@@ -35,7 +35,6 @@ from textual.widgets import Button, Checkbox, Input, Label, Select
 from tui_bench.errors import UsageError
 from tui_bench.redaction import Redacted
 from tui_bench.request import recent
-from tui_bench.request.asked import DEFAULT_REQUEST
 from tui_bench.request.fields import (
     CONNECTIONS,
     DURATION,
@@ -59,10 +58,11 @@ from tui_bench.request.fields import (
     protocol_of_urls,
     with_scheme,
 )
+from tui_bench.request.form_input import CHOICES, Typed, sweep_texts
 from tui_bench.request.recent import Config
 from tui_bench.request.run import SERVER_MODES, RunRequest
+from tui_bench.request.run_defaults import DEFAULT_REQUEST
 from tui_bench.request.sweep_settings import SweepSettings
-from tui_bench.request.typed import CHOICES, Typed, sweep_texts
 from tui_bench.spec import COMPRESSIONS, TOOLS
 from tui_bench.ui.messages import StartRun, StartSweep
 from tui_bench.ui.widgets.secret_dialog import SecretDialog

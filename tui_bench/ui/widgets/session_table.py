@@ -15,10 +15,8 @@ import asyncio
 import contextlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 from typing import ClassVar, Literal
-from urllib.parse import urlsplit
 
 from rich.text import Text
 from textual import events
@@ -27,7 +25,6 @@ from textual.message import Message
 from textual.widgets import DataTable
 
 from tui_bench.errors import TuibenchError
-from tui_bench.formats import fmt_count, fmt_seconds
 from tui_bench.storage import store
 from tui_bench.storage.catalog import (
     SORT_KEYS,
@@ -37,6 +34,7 @@ from tui_bench.storage.catalog import (
     sort_rows,
 )
 from tui_bench.storage.index import indexed_rows
+from tui_bench.ui.text.session_cells import MARK_STYLE, cell_texts, elide_middle, mark_of
 from tui_bench.ui.tones import Tones, follow_theme
 
 
@@ -81,92 +79,11 @@ MARGIN_ROWS = 30
 # The columns fit the newest this many sessions: an older session's longer cell is cut
 # with an ellipsis rather than every cell of the store measured.
 WIDTH_SAMPLE = 200
-MARK_STYLE = "bold reverse"
 
 
 # Names and URLs that differ at their end (`sweep c-ramp-old` and `sweep c-ramp-new`, the
 # path of a URL): elided in the middle, so that what tells them apart stays.
 MIDDLE_ELIDED = ("name", "url")
-
-
-def elide_middle(text: Text, width: int) -> Text:
-    """`text` within `width` cells, its middle given up for one `…`."""
-    if text.cell_len <= width or width < 3:
-        return text
-    tail = (width - 1) // 2
-    head = width - 1 - tail
-    out = text[:head]
-    out.append("…")
-    out.append_text(text[len(text.plain) - tail :])
-    return out
-
-
-def local_time(moment: datetime | None, *, year: bool = False) -> str:
-    """In the local time zone; compact (no year) unless asked for."""
-    if moment is None:
-        return ""
-    return moment.astimezone().strftime("%Y-%m-%d %H:%M:%S" if year else "%b %d %H:%M:%S")
-
-
-def short_url(urls: str) -> str:
-    """The first URL without `http://` and a bare `/` path; `+N` for the others."""
-    first, *others = urls.split() or [""]
-    parts = urlsplit(first)
-    short = first.removeprefix("http://")
-    if parts.path == "/" and not parts.query:
-        short = short.removesuffix("/")
-    return f"{short} +{len(others)}" if others else short
-
-
-def status_style(status: str, tones: Tones) -> str:
-    styles = {
-        "completed": "dim",
-        "failed": f"bold {tones.error}",
-        "interrupted": f"bold {tones.warning}",
-        "unreadable": f"bold {tones.error}",
-        "imported": "cyan",
-    }
-    return styles.get(status, "")
-
-
-def cell_texts(row: SessionRow, marks: Mapping[str, Path], tones: Tones) -> dict[str, Text]:
-    """The text of every column for one row."""
-    missing = Text("–", "dim")
-    status = Text(row.status, status_style(row.status, tones))
-    if not row.readable:
-        return {
-            "mark": Text(""),
-            "date": Text(""),
-            "name": Text(row.path.name),
-            "url": Text(row.error or "", tones.error),
-            "status": status,
-        }
-    errors = Text(fmt_count(row.errors), f"bold {tones.error}" if row.errors else "")
-    return {
-        "mark": Text(mark_of(row.path, marks), MARK_STYLE),
-        "date": Text(local_time(row.started)),
-        # Narrow tables drop the tool column, which says "sweep": the name says it too.
-        "name": Text.assemble(
-            ("sweep ", "cyan") if row.kind == "sweep" else "",
-            Text(row.name) if row.name else missing,
-        ),
-        "tool": Text(row.tool),
-        "url": Text(short_url(row.url)),
-        "c": Text(str(row.c)) if row.c is not None else missing,
-        "m": Text(str(row.m)) if row.m is not None else missing,
-        "rps": Text(fmt_count(row.rps)),
-        "p99": Text(fmt_seconds(row.p99_s)),
-        "errors": errors if row.errors is not None else missing,
-        "tags": Text(",".join(row.tags)),
-        "status": status,
-        "validity": validity_text(row.validity, tones) if row.validity else missing,
-    }
-
-
-def validity_text(verdict: str, tones: Tones) -> Text:
-    """The verdict in words, loud only when the figures are not to be trusted."""
-    styles = {"valid": "dim", "suspect": tones.warning, "invalid": f"bold {tones.error}"}
-    return Text(verdict.upper() if verdict == "invalid" else verdict, styles.get(verdict, ""))
 
 
 def _stamp(directory: Path) -> int | None:
@@ -175,10 +92,6 @@ def _stamp(directory: Path) -> int | None:
         return directory.stat().st_mtime_ns
     except OSError:
         return None
-
-
-def mark_of(path: Path, marks: Mapping[str, Path]) -> str:
-    return "".join(sorted(label for label, marked in marks.items() if marked == path))
 
 
 def fit_columns(

@@ -1,5 +1,7 @@
-"""How a run's tool is started and stopped: here as a subprocess of its own session, or
-(remote/generator.py) on another host behind a small program that streams it back.
+"""How a run's tool is started and stopped: here as a subprocess in a session of its own
+(`LocalLauncher`), or on another host through `engine/streamed.py`, which runs
+`remote/streamed_tool.py` there and streams the tool back. `StartGate` starts the tools of
+a run of several load generators together.
 
 The controller only sees a `Launched` tool: a process whose stdout and stderr it reads, an
 optional source of the request log, and how to interrupt or kill it.
@@ -16,7 +18,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from tui_bench.children import die_with_parent
+from tui_bench.child_lifetime import die_with_parent
 from tui_bench.runners.invocation import Invocation
 from tui_bench.sampling.samples import ResourceSample
 

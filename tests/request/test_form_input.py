@@ -11,13 +11,13 @@ from tui_bench.cli.args import build_parser
 from tui_bench.cli.cmd_sweep import plan_from_args
 from tui_bench.cli.run_flags import request_from_args
 from tui_bench.errors import UsageError
-from tui_bench.request.asked import DEFAULT_REQUEST
 from tui_bench.request.fields import CONNECTIONS, GENERATORS, STREAMS
+from tui_bench.request.form_input import Typed, sweep_texts
 from tui_bench.request.recent import Config
 from tui_bench.request.run import RunRequest
+from tui_bench.request.run_defaults import DEFAULT_REQUEST
 from tui_bench.request.sweep_plan import SweepPlan
 from tui_bench.request.sweep_settings import SweepSettings
-from tui_bench.request.typed import Typed, sweep_texts
 
 
 def form(

@@ -13,7 +13,6 @@ from typing import TypeVar
 from tui_bench.errors import UsageError
 from tui_bench.redaction import Redacted, fill_in, redacted_in, stand_in
 from tui_bench.request import recent
-from tui_bench.request.asked import DEFAULT_REQUEST, run_request
 from tui_bench.request.fields import (
     BASELINE,
     CONNECTIONS,
@@ -47,11 +46,12 @@ from tui_bench.request.fields import (
 from tui_bench.request.judging import Judging
 from tui_bench.request.recent import Config
 from tui_bench.request.run import DEFAULT_DURATION_S, RunRequest
+from tui_bench.request.run_defaults import DEFAULT_REQUEST, run_request
 from tui_bench.request.sweep_plan import sweep_summary
 from tui_bench.request.sweep_settings import SweepSettings
 from tui_bench.spec import RunSpec
+from tui_bench.typed_values import format_duration
 from tui_bench.validity import DEFAULT_MAX_ERRORS
-from tui_bench.values import format_duration
 
 T = TypeVar("T")
 

@@ -24,10 +24,9 @@ from tui_bench.report.history_report import (
     summary_line,
 )
 from tui_bench.ui.messages import OpenReplay, leave
-from tui_bench.ui.tones import Tones, follow_theme
+from tui_bench.ui.tones import Tones, follow_theme, validity_text
 from tui_bench.ui.widgets.dialogs import HelpScreen
 from tui_bench.ui.widgets.history_chart import HistoryChart
-from tui_bench.ui.widgets.session_table import validity_text
 
 # The separator between the runs that count and the invalid ones.
 APART = "apart"

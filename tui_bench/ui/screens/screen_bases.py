@@ -1,40 +1,28 @@
-"""The live monitor: the engine folds events into a LiveState; one timer paints from it.
+"""The bases of the screens that show a run as it goes: the engine folds events into a
+LiveState, and one timer paints from it.
 
 The engine's listener only calls `LiveState.apply` (event rate, no widgets touched); the
 paint timer reads the state at a fixed rate and skips frames in which nothing changed.
-`MonitorScreen` is the painting part, shared with the replay screen, which feeds the same
-panels from a saved session instead of a process; `DrivingScreen` the driving part (stop,
-and quit only once the job has saved itself), shared with the sweep screen.
+`MonitorScreen` is the painting part, shared by the live and the replay screen, which feeds
+the same panels from a saved session instead of a process; `DrivingScreen` the driving part
+(stop, and quit only once the job has saved itself), shared by the live and the sweep screen.
 """
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable
-from pathlib import Path
 from typing import ClassVar, Protocol
 
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import Binding
 from textual.containers import Container
 from textual.screen import Screen
 from textual.widgets import Footer, ProgressBar, RichLog
 
-from tui_bench.engine.events import Event, RunFinished
 from tui_bench.engine.live_state import LiveState
-from tui_bench.errors import TuibenchError
 from tui_bench.formats import fmt_bytes, fmt_compact, fmt_seconds
-from tui_bench.report.exit_codes import EXIT_CODES, run_exit_code
-from tui_bench.spec import RunSpec
-from tui_bench.storage import store
-from tui_bench.storage.catalog import previous_run
-from tui_bench.storage.index import indexed_rows
-from tui_bench.storage.refs import Located
-from tui_bench.ui import render
-from tui_bench.ui.baseline_key import BASELINE_KEY, compare_with_baseline
-from tui_bench.ui.messages import OpenCompare
+from tui_bench.ui.text import monitor_text
 from tui_bench.ui.tones import Tones, follow_theme
-from tui_bench.ui.widgets.dialogs import ConfirmQuit, HelpScreen, LabelDialog, Labels
+from tui_bench.ui.widgets.dialogs import ConfirmQuit, HelpScreen
 from tui_bench.ui.widgets.metric_panel import MetricPanel
 from tui_bench.ui.widgets.run_chart import RunChart
 from tui_bench.ui.widgets.steady_static import SteadyStatic
@@ -48,17 +36,6 @@ CHART_EVERY = 2
 # Below this many rows the big chart does not fit beside the panels: off unless asked for.
 CHART_MIN_HEIGHT = 36
 EXIT_CRASHED = 1
-
-
-class Engine(Protocol):
-    """What the screen needs of a run: RunController, or a scripted fake in tests."""
-
-    async def run(self) -> RunFinished: ...
-
-    def stop(self) -> None: ...
-
-
-EngineFactory = Callable[[RunSpec, Callable[[Event], None]], Engine]
 
 
 # The keys both monitor screens have; each screen lists its keys in the order its footer shows.
@@ -122,10 +99,10 @@ class MonitorScreen(Screen[None]):
             yield MetricPanel("Latency (1 s window)", sparklines={"p99": fmt_seconds}, id="latency")
             yield MetricPanel("Status & errors", id="status")
             yield MetricPanel(
-                "Server", sparklines={"cpu": render.pct, "rss": fmt_bytes}, id="server"
+                "Server", sparklines={"cpu": monitor_text.pct, "rss": fmt_bytes}, id="server"
             )
             yield MetricPanel(
-                "Client (load generator)", sparklines={"cpu": render.pct}, id="client"
+                "Client (load generator)", sparklines={"cpu": monitor_text.pct}, id="client"
             )
             yield MetricPanel("Warnings", id="warnings")
         yield RunChart(id="chart")
@@ -214,22 +191,24 @@ class MonitorScreen(Screen[None]):
                 "rss": state.series("server_rss_bytes"),
             }
             client_rows = {"cpu": state.series("client_cpu_pct")}
-        self._panel("throughput").show(render.throughput(state), rows)
-        self._panel("latency").show(render.latency(state), rows, note=render.latency_count(state))
-        self._panel("status").show(render.status(state, self.tones))
+        self._panel("throughput").show(monitor_text.throughput(state), rows)
+        self._panel("latency").show(
+            monitor_text.latency(state), rows, note=monitor_text.latency_count(state)
+        )
+        self._panel("status").show(monitor_text.status(state, self.tones))
         panel = self._panel("server")
-        panel.border_title = render.server_title(state)
-        panel.show(render.server(state), rows)
+        panel.border_title = monitor_text.server_title(state)
+        panel.show(monitor_text.server(state), rows)
         client = self._panel("client")
-        client.border_title = render.client_title(state)
-        client.show(render.client(state, self.tones), client_rows)
+        client.border_title = monitor_text.client_title(state)
+        client.show(monitor_text.client(state, self.tones), client_rows)
         client.set_class(state.client_bound, "-alert")
         warnings = self._panel("warnings")
-        warnings.show(render.warnings(state, self.tones))
+        warnings.show(monitor_text.warnings(state, self.tones))
         warnings.set_class(bool(state.warnings), "-alert")
         self.set_class(state.finished is not None, "-finished")
         self._place_chart()
-        self.query_one("#summary", SteadyStatic).show(render.summary(state, self.tones))
+        self.query_one("#summary", SteadyStatic).show(monitor_text.summary(state, self.tones))
         self._paint_log()
         if force or self._frame % CHART_EVERY == 0:
             self._paint_chart()
@@ -390,154 +369,3 @@ class DrivingScreen(Screen[None]):
             self.app.exit(code)
         else:
             leave_screen(self, code)
-
-
-class LiveScreen(MonitorScreen, DrivingScreen):
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("s", "stop", "Stop", tooltip="stop the run; the session keeps what was measured"),
-        Binding("q", "quit_run", "Quit", tooltip="quit (asks first while a run is going)"),
-        Binding("p", "pause", "Pause", tooltip="pause / resume painting (the run goes on)"),
-        EXPAND,
-        LOG,
-        CHART,
-        THEME,
-        Binding("r", "rerun", "Again", tooltip="run the same spec again (after the end)"),
-        Binding(
-            "v",
-            "compare_previous",
-            "Compare",
-            tooltip="compare with the previous run of the same tool and URLs (after the end)",
-        ),
-        Binding("n", "label", "Label", tooltip="name, tag and note the saved session"),
-        BASELINE_KEY,
-        HELP,
-    ]
-
-    def __init__(
-        self,
-        spec: RunSpec,
-        engine_factory: EngineFactory,
-        *,
-        tool_label: str,
-        basic: bool,
-        baseline: Located | None = None,
-        note: str | None = None,
-    ) -> None:
-        super().__init__(LiveState(spec), basic=basic)
-        self.baseline = baseline
-        self.engine_factory = engine_factory
-        self.tool_label = tool_label
-        self.note = note
-        self.paused = False
-        # The session of the run before a "run again", the natural one to compare with.
-        self._previous: Path | None = None
-
-    def begin(self) -> None:
-        self._start()
-
-    def _start(self) -> None:
-        self.drive(self.engine_factory(self.state.spec, self.state.apply))
-
-    @property
-    def exit_code(self) -> int:
-        if self._crashed:
-            return EXIT_CRASHED
-        finished = self.state.finished
-        return run_exit_code(finished) if finished else EXIT_CODES["interrupted"]
-
-    # Painting
-
-    @property
-    def painting_held(self) -> bool:
-        return self.paused
-
-    @property
-    def paint_sparingly(self) -> bool:
-        return self.state.client_bound and self.engine_running
-
-    def paint_header(self) -> None:
-        self.query_one("#header", SteadyStatic).show(
-            render.header(
-                self.state,
-                self.tool_label,
-                paused=self.paused,
-                stopping=self._stopping,
-                note=self.note,
-            )
-        )
-
-    # Actions
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "stop":
-            return self._engine is not None
-        if action == "rerun":
-            return self._engine is None
-        if action == "pause":
-            return self._engine is not None
-        if action in ("label", "compare_previous"):
-            return self._engine is None and self._saved() is not None
-        if action == "compare_baseline":
-            return self.baseline is not None and self._engine is None and self._saved() is not None
-        return True
-
-    def _saved(self) -> Path | None:
-        path = self.state.session_path
-        return path if path is not None and path.name != "" else None
-
-    def action_quit_run(self) -> None:
-        self.ask_and_quit(leave_app=False)
-
-    def action_pause(self) -> None:
-        self.paused = not self.paused
-        if self.paused:
-            self.paint_header()
-        else:
-            self.paint(force=True)
-
-    def action_rerun(self) -> None:
-        if self._engine is not None:
-            return
-        self._previous = self._saved() or self._previous
-        self.show_state(LiveState(self.state.spec))
-        self._start()
-        self.paint(force=True)
-
-    async def action_compare_previous(self) -> None:
-        current = self._saved()
-        if current is None:
-            return
-        previous = self._previous or await asyncio.to_thread(_previous_run, current)
-        if previous is None:
-            self.notify("no earlier run of this tool on these URLs to compare with")
-            return
-        self.post_message(OpenCompare(previous, current))
-
-    def action_compare_baseline(self) -> None:
-        compare_with_baseline(self, self.baseline, self._saved())
-
-    async def action_label(self) -> None:
-        path = self._saved()
-        if path is None:
-            return
-        try:
-            session = await asyncio.to_thread(store.load, path)
-        except TuibenchError as exc:
-            self.notify(str(exc), severity="error")
-            return
-
-        async def save(labels: Labels | None) -> None:
-            if labels is None:
-                return
-            try:
-                await asyncio.to_thread(store.amend, path, labels.changes())
-            except (TuibenchError, OSError) as exc:
-                self.notify(f"labels not saved: {exc}", severity="error")
-                return
-            self.notify(f"saved: {labels.name or 'no name'}", timeout=3)
-
-        await self.app.push_screen(LabelDialog(Labels.of(session.doc)), save)
-
-
-def _previous_run(current: Path) -> Path | None:
-    return previous_run(indexed_rows(current.parent), current)

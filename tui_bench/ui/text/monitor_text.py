@@ -16,7 +16,7 @@ from tui_bench.redaction import redact_text
 from tui_bench.report.text import resource_rows, result_rows, verdict_line
 from tui_bench.result import STATUS_CLASSES
 from tui_bench.spec import RunSpec
-from tui_bench.ui.tones import LABEL, Tones
+from tui_bench.ui.tones import LABEL, Tones, verdict_style
 from tui_bench.validity import Validity
 
 BLOCKS = "▁▂▃▄▅▆▇█"
@@ -301,12 +301,12 @@ def verdict_rows(judged: Verdicts, tones: Tones) -> list[tuple[Text, str]]:
     label in the tone of the outcome, and the line."""
     rows = []
     for verdict in judged.thresholds:
-        tone = tones.success if verdict["passed"] else f"bold {tones.error}"
+        tone = verdict_style("pass" if verdict["passed"] else "fail", tones)
         rows.append((Text("threshold", tone), verdict_line(verdict).removeprefix("threshold ")))
     baseline = judged.baseline
     if baseline is not None:
         bad = baseline.failed or bool(baseline.refused)
-        tone = f"bold {tones.error}" if bad else tones.success
+        tone = verdict_style("fail" if bad else "pass", tones)
         rows += [(Text("baseline", tone), line) for line in baseline.lines()]
     return rows
 
@@ -314,9 +314,8 @@ def verdict_rows(judged: Verdicts, tones: Tones) -> list[tuple[Text, str]]:
 def validity(judged: Validity, tones: Tones) -> Text:
     """`validity   INVALID  connections-dying, few-samples`: the verdict in words (never by
     colour alone), then the codes of why (the warnings below say it in full)."""
-    tone = {"valid": tones.success, "suspect": tones.warning, "invalid": tones.error}
     line = Text.assemble(
-        ("validity   ", LABEL), (judged.verdict.upper(), f"bold {tone[judged.verdict]}")
+        ("validity   ", LABEL), (judged.verdict.upper(), verdict_style(judged.verdict, tones))
     )
     if judged.reasons:
         line.append("  " + ", ".join(r.code for r in judged.reasons))

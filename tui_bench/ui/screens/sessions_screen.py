@@ -23,10 +23,11 @@ from tui_bench.report.export import FORMATS, export_to_file
 from tui_bench.storage import store
 from tui_bench.storage.catalog import SessionRow
 from tui_bench.ui.messages import OpenCompare, OpenHistory, OpenReplay, OpenRunForm, leave
+from tui_bench.ui.text.session_cells import local_time
 from tui_bench.ui.tones import Tones, follow_theme, tones_of
 from tui_bench.ui.widgets.dialogs import Confirm, HelpScreen
 from tui_bench.ui.widgets.save_dialog import SaveChoice, SaveDialog
-from tui_bench.ui.widgets.session_table import COLUMNS, SessionTable, local_time
+from tui_bench.ui.widgets.session_table import COLUMNS, SessionTable
 
 MARKS = ("A", "B")
 

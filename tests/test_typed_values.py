@@ -1,7 +1,7 @@
 import pytest
 
 from tui_bench.errors import UsageError
-from tui_bench.values import format_duration, parse_duration, parse_positive_int
+from tui_bench.typed_values import format_duration, parse_duration, parse_positive_int
 
 
 @pytest.mark.parametrize(

@@ -19,10 +19,19 @@ from textual.binding import Binding, BindingType
 from tui_bench.engine.live_state import LiveState
 from tui_bench.engine.replay import Player, timeline
 from tui_bench.errors import SessionError
+from tui_bench.runners.tools import tool_label
 from tui_bench.spec import RunSpec
 from tui_bench.storage.session import Session
-from tui_bench.ui import render
-from tui_bench.ui.live_screen import CHART, EXPAND, HELP, LOG, NUMBERS_HZ, THEME, MonitorScreen
+from tui_bench.ui.screens.screen_bases import (
+    CHART,
+    EXPAND,
+    HELP,
+    LOG,
+    NUMBERS_HZ,
+    THEME,
+    MonitorScreen,
+)
+from tui_bench.ui.text import monitor_text
 from tui_bench.ui.widgets.steady_static import SteadyStatic
 
 # Playback speeds, None for max: the whole session in about MAX_PLAY_S, never slower than
@@ -195,7 +204,7 @@ class ReplayScreen(MonitorScreen):
     def paint_header(self) -> None:
         title = self._title
         self.query_one("#header", SteadyStatic).show(
-            render.replay_header(
+            monitor_text.replay_header(
                 self.state,
                 session=title.session,
                 tool_label=title.tool_label,
@@ -245,5 +254,5 @@ def _open(session: Session, path: Path | None) -> tuple[Player, Title]:
     tl = timeline(session, path)
     tool = session.doc.get("tool")
     tool = tool if isinstance(tool, Mapping) else {}
-    tool_label = " ".join(str(tool[k]) for k in ("name", "version") if tool.get(k))
-    return Player(tl), Title(session.name or session.id, tool_label)
+    label = tool_label(tool.get("name"), tool.get("version"))
+    return Player(tl), Title(session.name or session.id, label)

@@ -17,7 +17,7 @@ from tui_bench.engine.events import (
 from tui_bench.engine.live_state import LiveState
 from tui_bench.result import Requests, Result
 from tui_bench.spec import RunSpec
-from tui_bench.ui import render
+from tui_bench.ui.text import monitor_text
 from tui_bench.ui.tones import ANSI, Tones
 
 
@@ -42,8 +42,8 @@ def test_connection(url: str, lines: list[str], shown: str) -> None:
     state = LiveState(RunSpec(urls=(url,)))
     for line in lines:
         state.apply(OutputLine.read("h2load", "stdout", line + "\n"))
-    assert render.connection(state) == shown
-    header = render.header(state, "h2load 1.52.0", paused=False, stopping=False)
+    assert monitor_text.connection(state) == shown
+    header = monitor_text.header(state, "h2load 1.52.0", paused=False, stopping=False)
     assert f"h2load 1.52.0  {shown}  {url}" in header.plain
 
 
@@ -51,36 +51,40 @@ def test_errors_without_a_response_are_told_apart_from_4xx_and_5xx() -> None:
     state = LiveState(RunSpec(urls=("http://127.0.0.1:8080/",)))
     row = {"t_s": 0, "rps": 100, "errors": 5, "2xx": 95, "4xx": 0, "5xx": 2}
     state.apply(SecondClosed(row))
-    assert "errors 5  no response 3" in render.status(state, ANSI).plain
+    assert "errors 5  no response 3" in monitor_text.status(state, ANSI).plain
     state.apply(SecondClosed({**row, "t_s": 1, "errors": 2}))
-    assert "errors 7  no response 3" in render.status(state, ANSI).plain
+    assert "errors 7  no response 3" in monitor_text.status(state, ANSI).plain
     answered = LiveState(state.spec)
     answered.apply(SecondClosed({**row, "errors": 2}))
-    assert "no response" not in render.status(answered, ANSI).plain
+    assert "no response" not in monitor_text.status(answered, ANSI).plain
 
 
 def test_wrk_live_counts_show_unknown_status_until_its_summary() -> None:
     state = LiveState(RunSpec(urls=("http://127.0.0.1:1/",), tool="wrk", duration_s=2.0))
     state.apply(SecondClosed({"t_s": 0, "window_s": 1.0, "requests": 900, "rps": 900}))
     tones = Tones("red", "yellow", "green")
-    live = render.status(state, tones).plain
+    live = monitor_text.status(state, tones).plain
     assert "2xx –" in live and "5xx –" in live and "errors –" in live
-    assert render.throughput(state).plain.splitlines()[2].endswith("– req/s"), "good req/s"
+    assert monitor_text.throughput(state).plain.splitlines()[2].endswith("– req/s"), "good req/s"
     result = Result(tool="wrk", status={"2xx": 1790, "5xx": 10}, rps=900.0).with_(
         requests=Requests(total=1800, succeeded=1790)
     )
     state.apply(RunFinished("completed", 0, result, Path("/tmp/s.json"), None))
-    ended = render.status(state, tones).plain
+    ended = monitor_text.status(state, tones).plain
     assert "2xx 1,790" in ended and "5xx 10" in ended and "errors 10" in ended
 
 
 def test_before_the_first_second_the_panels_say_they_are_waiting() -> None:
     state = LiveState(RunSpec(urls=("http://127.0.0.1:1/",), duration_s=5.0))
     tones = Tones("red", "yellow", "green")
-    for text in (render.throughput(state), render.latency(state), render.status(state, tones)):
+    for text in (
+        monitor_text.throughput(state),
+        monitor_text.latency(state),
+        monitor_text.status(state, tones),
+    ):
         assert text.plain == "waiting for the first second"
     state.apply(SecondClosed({"t_s": 0, "window_s": 1.0, "requests": 10, "rps": 10}))
-    assert "10 req/s" in render.throughput(state).plain
+    assert "10 req/s" in monitor_text.throughput(state).plain
 
 
 def test_the_generators_panel_names_tool_and_version_only_when_they_differ() -> None:
@@ -91,12 +95,12 @@ def test_the_generators_panel_names_tool_and_version_only_when_they_differ() -> 
         GeneratorView("host0#2", "h2load", "1.52.0", 400.0, 0.4, 30.0),
     )
     state.apply(GeneratorsSeen(same))
-    assert render.generators(state, tones).plain.splitlines() == [
+    assert monitor_text.generators(state, tones).plain.splitlines() == [
         "host0 600 req/s 60%  cpu 40%",
         "host0#2 400 req/s 40%  cpu 30%",
     ]
     state.apply(GeneratorsSeen((same[0], replace(same[1], version="1.64.0"))))
-    assert render.generators(state, tones).plain.splitlines() == [
+    assert monitor_text.generators(state, tones).plain.splitlines() == [
         "host0 h2load 1.52.0 600 req/s 60%  cpu 40%",
         "host0#2 h2load 1.64.0 400 req/s 40%  cpu 30%",
     ]

@@ -9,8 +9,8 @@ import pytest
 from tui_bench.cli.args import build_parser
 from tui_bench.cli.run_flags import request_from_args
 from tui_bench.errors import UsageError
-from tui_bench.request.asked import DEFAULT_REQUEST, run_request, server_mode_of
 from tui_bench.request.run import RunRequest
+from tui_bench.request.run_defaults import DEFAULT_REQUEST, run_request, server_mode_of
 from tui_bench.spec import RunSpec
 
 

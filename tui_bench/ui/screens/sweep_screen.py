@@ -9,12 +9,10 @@ aggregates come with each ended run, and the charts are redrawn only then.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar, Protocol
 
-from rich.table import Table
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -26,23 +24,19 @@ from tui_bench.engine.live_state import MAX_LINES, LiveState
 from tui_bench.engine.sweep import SweepFinished
 from tui_bench.engine.sweep_state import PointRow, StateEvent, SweepState, SweepTitle
 from tui_bench.errors import SessionError
-from tui_bench.formats import fmt_count, fmt_seconds
-from tui_bench.redaction import redact_text
 from tui_bench.report.exit_codes import EXIT_CODES, sweep_exit_code
-from tui_bench.report.text import run_line
 from tui_bench.storage.refs import Located
 from tui_bench.storage.session import Session
-from tui_bench.storage.sweep_doc import shown
 from tui_bench.ui.baseline_key import BASELINE_KEY, compare_with_baseline
-from tui_bench.ui.live_screen import CHART_MIN_HEIGHT, EXIT_CRASHED, HELP, DrivingScreen
-from tui_bench.ui.render import clock, pct, verdict_rows
-from tui_bench.ui.tones import LABEL, Tones, follow_theme
+from tui_bench.ui.screens.screen_bases import CHART_MIN_HEIGHT, EXIT_CRASHED, HELP, DrivingScreen
+from tui_bench.ui.text.sweep_table import columns, head_cell, point_cell
+from tui_bench.ui.text.sweep_text import header, now, summary, where
+from tui_bench.ui.tones import Tones, follow_theme
 from tui_bench.ui.widgets.dialogs import HelpScreen
-from tui_bench.ui.widgets.sweep_chart import KNEE_MARKER, SweepChart
+from tui_bench.ui.widgets.sweep_chart import SweepChart
 
 PAINT_HZ = 4
 WIDE = 120
-GOING_MARK = "▶"
 
 
 class SweepEngine(Protocol):
@@ -54,212 +48,6 @@ class SweepEngine(Protocol):
 
 
 SweepEngineFactory = Callable[[Callable[[StateEvent], None]], SweepEngine]
-
-
-# ---- the words (Rich text from the state)
-
-
-def header(title: SweepTitle, state: SweepState) -> Text:
-    """What is swept: name, tools and URL, then what varies, how often and the SLO."""
-    top = Text.assemble((" SWEEP ", "reverse bold"))
-    target = redact_text(title.target)
-    for part, style in ((title.name, "bold"), (title.tool_label, "bold"), (target, "")):
-        if part:
-            top.append(f"  {part}", style)
-    varied = [
-        f"{d['name']}={','.join(shown(d['name'], v) for v in d['values'])}"
-        for d in state.plan.get("vary") or []
-    ]
-    labels = state.plan.get("labels") or []
-    parts = [
-        " × ".join(varied) or "nothing varies",
-        f"labels {', '.join(labels)}" if labels else "",
-        f"{state.rounds} rounds" if state.rounds > 1 else "",
-        f"{_count(len(state.points), 'point')}, {_count(state.total, 'run')}",
-        f"SLO {state.slo_text}" if state.slo_text else "",
-    ]
-    return Text("\n").join([top, Text(" · ".join(filter(None, parts)), LABEL)])
-
-
-def _count(n: int, what: str) -> str:
-    return f"{n} {what}" + "s" * (n != 1)
-
-
-def where(state: SweepState, *, stopping: bool) -> Text:
-    """`run 3/8 · c=200 rep 2 · ETA 01:20 · running`."""
-    going = state.going
-    if going is not None:
-        parts = [f"run {going.index + 1}/{state.total}", going.point.name]
-        if state.rounds > 1:
-            parts[-1] += f" rep {going.repeat + 1}"
-    else:
-        parts = [f"{state.done}/{state.total} runs"]
-    if state.running:
-        parts.append(f"ETA {clock(state.eta_now)}")
-    if stopping and state.running:
-        status = "stopping…"
-    elif state.cooling_s is not None:
-        status = f"cooling down {state.cooling_s:g} s"
-    else:
-        status = state.status
-    return Text(" · ".join([*filter(None, parts), status]))
-
-
-def now(state: SweepState, tones: Tones) -> Text:
-    """The going run's numbers as they come, else how the last run went."""
-    live = state.live
-    if state.going is not None and live is not None:
-        text = Text.assemble(("now ", LABEL), f"{fmt_count(live.rps_now)} req/s")
-        text.append("  p99 ", LABEL)
-        text.append(fmt_seconds(live.latency["p99_s"]))
-        text.append("  errors ", LABEL)
-        text.append(f"{live.error_total:,}", f"bold {tones.error}" if live.error_total else "")
-        text.append("  elapsed ", LABEL)
-        text.append(clock(live.elapsed_s))
-        return text
-    if state.last is not None:
-        # The time left is on the line above.
-        return Text.assemble(("last ", LABEL), run_line(replace(state.last, eta_s=None)))
-    return Text("waiting for the first run", LABEL)
-
-
-def summary(state: SweepState, tones: Tones) -> Table:
-    """How the sweep ended: status, knee, failed thresholds, session, warnings; a long value
-    wraps beside its label."""
-    grid = Table.grid(padding=(0, 1))
-    grid.add_column(no_wrap=True)
-    grid.add_column(overflow="fold")
-    finished = state.finished
-    if finished is None:
-        return grid
-    doc = finished.document
-    status = Text.assemble((finished.status, "bold"))
-    if finished.message:
-        status.append(f" — {finished.message}")
-    grid.add_row(Text("status", LABEL), status)
-    knee = doc.get("knee")
-    if isinstance(knee, Mapping):
-        if knee.get("point") is None:
-            found = Text(f"no valid point meets {knee.get('slo')}")
-        else:
-            found = Text.assemble(
-                (f"{KNEE_MARKER} {knee.get('name')}", "bold"),
-                f": {fmt_count(knee.get('rps'))} req/s for {knee.get('slo')}",
-            )
-        grid.add_row(Text("knee", LABEL), found)
-    for label, text in verdict_rows(finished.verdicts, tones):
-        grid.add_row(label, text)
-    grid.add_row(Text("session", LABEL), str(finished.session_path))
-    for warning in doc.get("warnings") or []:
-        grid.add_row(Text("warning", tones.warning), str(warning.get("message")))
-    return grid
-
-
-# ---- the table
-
-
-@dataclass(frozen=True)
-class Column:
-    """A column of the points table. Cells are laid out here, to the column's exact width
-    (the table adds no padding): a number's leading space parts it from its neighbour."""
-
-    key: str
-    label: str
-    width: int
-    cell: Callable[[PointRow, Tones], Text]
-    left: bool = False
-
-    def fit(self, text: Text) -> Text:
-        pad = " " * max(self.width - text.cell_len, 0)
-        return text + pad if self.left else Text(pad) + text
-
-
-def _spread(row: PointRow) -> str:
-    """The runs' sd as a share of their mean: `±1.2%`, `±16%`."""
-    if row.rps_sd is None or not row.rps:
-        return ""
-    share = row.rps_sd / row.rps * 100
-    return f"±{share:.1f}%" if share < 10 else f"±{share:.0f}%"
-
-
-def _rps(row: PointRow, tones: Tones) -> Text:
-    return Text.assemble((f"{fmt_count(row.rps):>8}", "bold"), (f" {_spread(row):<5}", LABEL))
-
-
-def _errors(row: PointRow, tones: Tones) -> Text:
-    if row.error_rate is None:
-        return Text("–")
-    return Text(f"{row.error_rate * 100:.2f}%", f"bold {tones.error}" if row.error_rate else "")
-
-
-def _slo(row: PointRow, tones: Tones) -> Text:
-    if row.meets_slo is None:
-        return Text()
-    # The star before the mark: the marks stay in one column.
-    text = Text(f"{KNEE_MARKER} " if row.knee else "", f"bold {tones.warning}")
-    if row.meets_slo:
-        text.append("✓", tones.success)
-    else:
-        text.append("✗", f"bold {tones.error}")
-    return text
-
-
-def _verdict(row: PointRow, tones: Tones) -> Text:
-    if row.verdict is None:
-        return Text("–", LABEL)
-    styles = {"valid": LABEL, "suspect": tones.warning, "invalid": f"bold {tones.error}"}
-    word = row.verdict.upper() if row.verdict == "invalid" else row.verdict
-    return Text(word, styles.get(row.verdict, ""))
-
-
-def _latency(key: str) -> Callable[[PointRow, Tones], Text]:
-    return lambda row, _: Text(fmt_seconds(getattr(row, key)))
-
-
-def columns(state: SweepState) -> list[Column]:
-    """The label and each varied parameter, then the figures; fixed widths, so that the
-    table does not shift as figures arrive. 78 columns with a label and one parameter."""
-    plan = state.plan
-    cols = []
-    if plan.get("labels"):
-        width = max(len("label"), *(len(p["label"] or "") for p in state.points))
-        cols.append(Column("label", "label", width + 1, lambda r, _: Text(r.label or ""), True))
-    for dim in plan.get("vary") or []:
-        name = dim["name"]
-        width = max(len(name), *(len(shown(name, v)) for v in dim["values"]))
-
-        def value(row: PointRow, _: Tones, name: str = name) -> Text:
-            return Text(shown(name, row.values[name]))
-
-        cols.append(Column(f"v:{name}", name, width + 1, value))
-    if not cols:
-        width = max(len("point"), *(len(p["name"] or "all") for p in state.points))
-        cols.append(Column("point", "point", width + 1, lambda r, _: Text(r.name or "all"), True))
-    runs = f"{state.rounds}/{state.rounds}"
-    cols += [
-        Column("runs", "runs", max(len(runs), 4) + 1, lambda r, _: Text(f"{r.done}/{r.planned}")),
-        Column("rps", "req/s ±  ", 14, _rps),
-        Column("p50", "p50", 10, _latency("p50_s")),
-        Column("p99", "p99", 10, _latency("p99_s")),
-        Column("max", "max", 10, _latency("max_s")),
-        Column("errors", "errors", 7, _errors),
-        Column("cpu", "server", 7, lambda r, _: Text(pct(r.server_cpu_pct))),
-        Column("validity", "validity", 9, _verdict),
-    ]
-    if state.slo:
-        cols.append(Column("slo", "SLO", 4, _slo))
-    return cols
-
-
-def _label(column: Column, first: bool) -> Text:
-    return _cell(column, Text(column.label, "bold"), first, going=False)
-
-
-def _cell(column: Column, text: Text, first: bool, *, going: bool) -> Text:
-    """The first column starts with the mark of the point going (one more character)."""
-    if not first:
-        return column.fit(text)
-    return Text.assemble((GOING_MARK if going else " ", "bold"), column.fit(text))
 
 
 class SweepScreen(DrivingScreen):
@@ -376,7 +164,9 @@ class SweepScreen(DrivingScreen):
         self.tones = follow_theme(self, self._retone)
         table = self.query_one(DataTable)
         for i, column in enumerate(self._columns):
-            table.add_column(_label(column, i == 0), width=column.width + (i == 0), key=column.key)
+            table.add_column(
+                head_cell(column, i == 0), width=column.width + (i == 0), key=column.key
+            )
         for row in self.state.rows():
             table.add_row(*self._cells(row), key=str(row.index))
         self._table_painted = self.state.points_version
@@ -439,7 +229,7 @@ class SweepScreen(DrivingScreen):
 
     def _cells(self, row: PointRow) -> list[Text]:
         return [
-            _cell(column, column.cell(row, self.tones), i == 0, going=row.going)
+            point_cell(column, column.cell(row, self.tones), i == 0, going=row.going)
             for i, column in enumerate(self._columns)
         ]
 

@@ -1,0 +1,198 @@
+"""The live monitor: a run as it goes, painted by `MonitorScreen` and driven by
+`DrivingScreen` (screen_bases.py); after the end, run it again, compare, label it."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+from typing import ClassVar, Protocol
+
+from textual.binding import Binding, BindingType
+
+from tui_bench.engine.events import Event, RunFinished
+from tui_bench.engine.live_state import LiveState
+from tui_bench.errors import TuibenchError
+from tui_bench.report.exit_codes import EXIT_CODES, run_exit_code
+from tui_bench.spec import RunSpec
+from tui_bench.storage import store
+from tui_bench.storage.catalog import previous_run
+from tui_bench.storage.index import indexed_rows
+from tui_bench.storage.refs import Located
+from tui_bench.ui.baseline_key import BASELINE_KEY, compare_with_baseline
+from tui_bench.ui.messages import OpenCompare
+from tui_bench.ui.screens.screen_bases import (
+    CHART,
+    EXIT_CRASHED,
+    EXPAND,
+    HELP,
+    LOG,
+    THEME,
+    DrivingScreen,
+    MonitorScreen,
+)
+from tui_bench.ui.text import monitor_text
+from tui_bench.ui.widgets.dialogs import LabelDialog, Labels
+from tui_bench.ui.widgets.steady_static import SteadyStatic
+
+
+class Engine(Protocol):
+    """What the screen needs of a run: RunController, or a scripted fake in tests."""
+
+    async def run(self) -> RunFinished: ...
+
+    def stop(self) -> None: ...
+
+
+EngineFactory = Callable[[RunSpec, Callable[[Event], None]], Engine]
+
+
+class LiveScreen(MonitorScreen, DrivingScreen):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("s", "stop", "Stop", tooltip="stop the run; the session keeps what was measured"),
+        Binding("q", "quit_run", "Quit", tooltip="quit (asks first while a run is going)"),
+        Binding("p", "pause", "Pause", tooltip="pause / resume painting (the run goes on)"),
+        EXPAND,
+        LOG,
+        CHART,
+        THEME,
+        Binding("r", "rerun", "Again", tooltip="run the same spec again (after the end)"),
+        Binding(
+            "v",
+            "compare_previous",
+            "Compare",
+            tooltip="compare with the previous run of the same tool and URLs (after the end)",
+        ),
+        Binding("n", "label", "Label", tooltip="name, tag and note the saved session"),
+        BASELINE_KEY,
+        HELP,
+    ]
+
+    def __init__(
+        self,
+        spec: RunSpec,
+        engine_factory: EngineFactory,
+        *,
+        tool_label: str,
+        basic: bool,
+        baseline: Located | None = None,
+        note: str | None = None,
+    ) -> None:
+        super().__init__(LiveState(spec), basic=basic)
+        self.baseline = baseline
+        self.engine_factory = engine_factory
+        self.tool_label = tool_label
+        self.note = note
+        self.paused = False
+        # The session of the run before a "run again", the natural one to compare with.
+        self._previous: Path | None = None
+
+    def begin(self) -> None:
+        self._start()
+
+    def _start(self) -> None:
+        self.drive(self.engine_factory(self.state.spec, self.state.apply))
+
+    @property
+    def exit_code(self) -> int:
+        if self._crashed:
+            return EXIT_CRASHED
+        finished = self.state.finished
+        return run_exit_code(finished) if finished else EXIT_CODES["interrupted"]
+
+    # Painting
+
+    @property
+    def painting_held(self) -> bool:
+        return self.paused
+
+    @property
+    def paint_sparingly(self) -> bool:
+        return self.state.client_bound and self.engine_running
+
+    def paint_header(self) -> None:
+        self.query_one("#header", SteadyStatic).show(
+            monitor_text.header(
+                self.state,
+                self.tool_label,
+                paused=self.paused,
+                stopping=self._stopping,
+                note=self.note,
+            )
+        )
+
+    # Actions
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "stop":
+            return self._engine is not None
+        if action == "rerun":
+            return self._engine is None
+        if action == "pause":
+            return self._engine is not None
+        if action in ("label", "compare_previous"):
+            return self._engine is None and self._saved() is not None
+        if action == "compare_baseline":
+            return self.baseline is not None and self._engine is None and self._saved() is not None
+        return True
+
+    def _saved(self) -> Path | None:
+        path = self.state.session_path
+        return path if path is not None and path.name != "" else None
+
+    def action_quit_run(self) -> None:
+        self.ask_and_quit(leave_app=False)
+
+    def action_pause(self) -> None:
+        self.paused = not self.paused
+        if self.paused:
+            self.paint_header()
+        else:
+            self.paint(force=True)
+
+    def action_rerun(self) -> None:
+        if self._engine is not None:
+            return
+        self._previous = self._saved() or self._previous
+        self.show_state(LiveState(self.state.spec))
+        self._start()
+        self.paint(force=True)
+
+    async def action_compare_previous(self) -> None:
+        current = self._saved()
+        if current is None:
+            return
+        previous = self._previous or await asyncio.to_thread(_previous_run, current)
+        if previous is None:
+            self.notify("no earlier run of this tool on these URLs to compare with")
+            return
+        self.post_message(OpenCompare(previous, current))
+
+    def action_compare_baseline(self) -> None:
+        compare_with_baseline(self, self.baseline, self._saved())
+
+    async def action_label(self) -> None:
+        path = self._saved()
+        if path is None:
+            return
+        try:
+            session = await asyncio.to_thread(store.load, path)
+        except TuibenchError as exc:
+            self.notify(str(exc), severity="error")
+            return
+
+        async def save(labels: Labels | None) -> None:
+            if labels is None:
+                return
+            try:
+                await asyncio.to_thread(store.amend, path, labels.changes())
+            except (TuibenchError, OSError) as exc:
+                self.notify(f"labels not saved: {exc}", severity="error")
+                return
+            self.notify(f"saved: {labels.name or 'no name'}", timeout=3)
+
+        await self.app.push_screen(LabelDialog(Labels.of(session.doc)), save)
+
+
+def _previous_run(current: Path) -> Path | None:
+    return previous_run(indexed_rows(current.parent), current)

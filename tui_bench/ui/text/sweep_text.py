@@ -1,0 +1,115 @@
+"""The sweep screen's words: Rich text from a SweepState, for its title, where it is, the
+going run and how it ended. What a colour means comes in as `Tones`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+
+from rich.table import Table
+from rich.text import Text
+
+from tui_bench.engine.sweep_state import SweepState, SweepTitle
+from tui_bench.formats import fmt_count, fmt_seconds
+from tui_bench.redaction import redact_text
+from tui_bench.report.text import run_line
+from tui_bench.storage.sweep_doc import shown
+from tui_bench.ui.text.monitor_text import clock, verdict_rows
+from tui_bench.ui.tones import LABEL, Tones
+from tui_bench.ui.widgets.sweep_chart import KNEE_MARKER
+
+
+def header(title: SweepTitle, state: SweepState) -> Text:
+    """What is swept: name, tools and URL, then what varies, how often and the SLO."""
+    top = Text.assemble((" SWEEP ", "reverse bold"))
+    target = redact_text(title.target)
+    for part, style in ((title.name, "bold"), (title.tool_label, "bold"), (target, "")):
+        if part:
+            top.append(f"  {part}", style)
+    varied = [
+        f"{d['name']}={','.join(shown(d['name'], v) for v in d['values'])}"
+        for d in state.plan.get("vary") or []
+    ]
+    labels = state.plan.get("labels") or []
+    parts = [
+        " × ".join(varied) or "nothing varies",
+        f"labels {', '.join(labels)}" if labels else "",
+        f"{state.rounds} rounds" if state.rounds > 1 else "",
+        f"{_count(len(state.points), 'point')}, {_count(state.total, 'run')}",
+        f"SLO {state.slo_text}" if state.slo_text else "",
+    ]
+    return Text("\n").join([top, Text(" · ".join(filter(None, parts)), LABEL)])
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}" + "s" * (n != 1)
+
+
+def where(state: SweepState, *, stopping: bool) -> Text:
+    """`run 3/8 · c=200 rep 2 · ETA 01:20 · running`."""
+    going = state.going
+    if going is not None:
+        parts = [f"run {going.index + 1}/{state.total}", going.point.name]
+        if state.rounds > 1:
+            parts[-1] += f" rep {going.repeat + 1}"
+    else:
+        parts = [f"{state.done}/{state.total} runs"]
+    if state.running:
+        parts.append(f"ETA {clock(state.eta_now)}")
+    if stopping and state.running:
+        status = "stopping…"
+    elif state.cooling_s is not None:
+        status = f"cooling down {state.cooling_s:g} s"
+    else:
+        status = state.status
+    return Text(" · ".join([*filter(None, parts), status]))
+
+
+def now(state: SweepState, tones: Tones) -> Text:
+    """The going run's numbers as they come, else how the last run went."""
+    live = state.live
+    if state.going is not None and live is not None:
+        text = Text.assemble(("now ", LABEL), f"{fmt_count(live.rps_now)} req/s")
+        text.append("  p99 ", LABEL)
+        text.append(fmt_seconds(live.latency["p99_s"]))
+        text.append("  errors ", LABEL)
+        text.append(f"{live.error_total:,}", f"bold {tones.error}" if live.error_total else "")
+        text.append("  elapsed ", LABEL)
+        text.append(clock(live.elapsed_s))
+        return text
+    if state.last is not None:
+        # The time left is on the line above.
+        return Text.assemble(("last ", LABEL), run_line(replace(state.last, eta_s=None)))
+    return Text("waiting for the first run", LABEL)
+
+
+def summary(state: SweepState, tones: Tones) -> Table:
+    """How the sweep ended: status, knee, failed thresholds, session, warnings; a long value
+    wraps beside its label."""
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(no_wrap=True)
+    grid.add_column(overflow="fold")
+    finished = state.finished
+    if finished is None:
+        return grid
+    doc = finished.document
+    status = Text.assemble((finished.status, "bold"))
+    if finished.message:
+        status.append(f" — {finished.message}")
+    grid.add_row(Text("status", LABEL), status)
+    knee = doc.get("knee")
+    if isinstance(knee, Mapping):
+        if knee.get("point") is None:
+            found = Text(f"no valid point meets {knee.get('slo')}")
+        else:
+            found = Text.assemble(
+                (f"{KNEE_MARKER} {knee.get('name')}", "bold"),
+                f": {fmt_count(knee.get('rps'))} req/s for {knee.get('slo')}",
+            )
+        grid.add_row(Text("knee", LABEL), found)
+    for label, text in verdict_rows(finished.verdicts, tones):
+        grid.add_row(label, text)
+    grid.add_row(Text("session", LABEL), str(finished.session_path))
+    for warning in doc.get("warnings") or []:
+        grid.add_row(Text("warning", tones.warning), str(warning.get("message")))
+    return grid
