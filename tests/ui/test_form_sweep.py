@@ -65,7 +65,7 @@ class Asked:
 def asked(monkeypatch: pytest.MonkeyPatch) -> Asked:
     fake = Asked()
     monkeypatch.setattr(sweep_job, "prepare_fleet", fake.prepare_fleet)
-    monkeypatch.setattr(SweepJob, "runner", fake.runner)
+    monkeypatch.setattr(SweepJob, "runner", lambda job, *args: fake.runner(job, *args))
     return fake
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ from tui_bench.request.run import RunRequest
 from tui_bench.spec import RunSpec
 from tui_bench.ui.app import TuibenchApp
 from tui_bench.ui.screens.home_screen import HomeScreen
-from tui_bench.ui.screens.live_screen import EngineFactory, LiveScreen
+from tui_bench.ui.screens.live_screen import LiveScreen
 from tui_bench.ui.screens.replay_screen import ReplayScreen
 from tui_bench.ui.screens.sessions_screen import SessionsScreen
 from tui_bench.ui.screens.sweep_screen import SweepScreen
@@ -46,13 +47,22 @@ class Launches:
     def __init__(self) -> None:
         self.requests: list[RunRequest] = []
 
-    async def __call__(self, request: RunRequest) -> tuple[EngineFactory, str]:
+    async def __call__(self, request: RunRequest) -> ScriptedJob:
         self.requests.append(request)
+        return ScriptedJob(request.spec)
 
-        def factory(spec: RunSpec, listener: Callable[[Event], None]) -> ScriptedEngine:
-            return ScriptedEngine(listener, script(), hold=False)
 
-        return factory, "h2load 1.52.0"
+@dataclass(frozen=True)
+class ScriptedJob:
+    """Stands in for a prepared RunJob: a scripted engine that ends by itself."""
+
+    spec: RunSpec
+    label: str = "h2load 1.52.0"
+    baseline: None = None
+    notes: tuple[str, ...] = ()
+
+    def controller(self, listener: Callable[[Event], None]) -> ScriptedEngine:
+        return ScriptedEngine(listener, script(), hold=False)
 
 
 def home(directory: Path, launcher: Launches | None = None, **options: Any) -> TuibenchApp:

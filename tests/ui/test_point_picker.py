@@ -116,8 +116,8 @@ async def test_a_sweep_of_several_points_asks_which_point(store_dir: Path) -> No
         screen = await picker(pilot, "A")
         # The figures the sweep table and the browser show for the same points.
         assert rows(screen) == [
-            ["c=4", "22,662", "5.52 ms", "2 runs"],
-            ["c=32", "29,008", "11.74 ms", "2 runs"],
+            ["c=4", "22,662", "5.49 ms", "2 runs"],
+            ["c=32", "29,008", "11.17 ms", "2 runs"],
         ]
         await pilot.press("down", "enter")
         compare = await compare_screen(pilot)

@@ -31,6 +31,7 @@ from tests.engine.test_sweep_state import (
 )
 from tests.ui import help_text, until
 from tests.ui.test_tones import styles_at
+from tui_bench.analysis.verdicts import Verdicts
 from tui_bench.demo.nginx_target import DemoTarget
 from tui_bench.engine.events import OutputLine
 from tui_bench.engine.sweep import (
@@ -93,7 +94,8 @@ class ScriptedSweep:
         else:
             status, message = "completed", None
         document = sweep_document(plan, entries(plan, ran, status), status, message)
-        finished = SweepFinished(status, message, SESSION, document)
+        judged = Verdicts(tuple(document.get("thresholds") or ()), sweep=True)
+        finished = SweepFinished(status, message, SESSION, document, judged)
         post(finished)
         return finished
 
