@@ -139,7 +139,7 @@ THRESHOLDS = TextField(
 MAX_ERRORS = TextField("max_errors", "max errors", optional(parse_percent), "1% (over: invalid)")
 BASELINE = TextField("baseline", "baseline", optional(str), "NAME@latest, an id, ID@POINT")
 FAIL_ON_REGRESSION = TextField(
-    "fail_on_regression", "fail on regression", optional(tolerance_pct), "e.g. 5% (exit 99)"
+    "fail_on_regression", "fail if worse", optional(tolerance_pct), "than the baseline by e.g. 5%"
 )
 JUDGING_FIELDS = (THRESHOLDS, MAX_ERRORS, BASELINE, FAIL_ON_REGRESSION)
 TEXT_FIELDS: tuple[TextField[object], ...] = (
