@@ -42,7 +42,7 @@ def aggregated(session: Session) -> Session:
     """The sweep with its points aggregated as the sweep engine does when it ends."""
     doc: dict[str, Any] = dict(session.doc)
     summary = aggregate(doc["sweep"]["points"], doc["runs"], parse_slo(SLO), SLO)
-    return Session({**doc, **summary})
+    return Session({**doc, **summary.to_record()})
 
 
 @pytest.mark.parametrize("make", [synthetic, recorded], ids=["synthetic", "recorded"])

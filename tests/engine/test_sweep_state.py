@@ -27,7 +27,7 @@ from tui_bench.request.run import RunRequest
 from tui_bench.request.sweep_plan import SweepPlan, Variant, build_plan, parse_vary
 from tui_bench.result import Requests, Result
 from tui_bench.spec import RunSpec
-from tui_bench.storage.session import SessionDraft
+from tui_bench.storage.session import SessionDraft, SweepSummary
 
 URL = "http://127.0.0.1:8080/"
 # p99 is 2 ms per connection: c=2, 4 and 8 meet it, c=16 does not; req/s grow with c.
@@ -141,7 +141,7 @@ def entries(plan: SweepPlan, count: int, last_status: str = "completed") -> list
     ]
 
 
-def summary_of(plan: SweepPlan, runs: list[dict[str, Any]]) -> dict[str, Any]:
+def summary_of(plan: SweepPlan, runs: list[dict[str, Any]]) -> SweepSummary:
     """The points' aggregates over `runs`, as SweepRunner computes them."""
     return aggregate(
         [p.to_dict() for p in plan.points],
@@ -168,10 +168,10 @@ def sweep_document(
         "series": [],
         "sweep": {**plan.to_dict(), "cool_down_s": COOL_DOWN_S, "slo": SLO},
         "runs": runs,
-        **summary,
+        **summary.to_record(),
         "status": status,
         "message": message,
-        "thresholds": point_verdicts(summary["points"], [parse_threshold(THRESHOLD)]),
+        "thresholds": point_verdicts(summary.points, [parse_threshold(THRESHOLD)]),
         "warnings": [{"code": "same-machine", "message": "load generator and target share"}],
     }
 
@@ -272,7 +272,8 @@ def test_the_end_takes_the_documents_aggregates() -> None:
     assert state.done == 8
     assert state.finished is not None and state.finished.session_path == SESSION
     document = state.finished.document
-    assert state.summary == {"points": document["points"], "knee": document["knee"]}
+    assert state.summary is not None
+    assert state.summary.to_record() == {"points": document["points"], "knee": document["knee"]}
     rows = state.rows()
     assert [r.done for r in rows] == [2, 2, 2, 2]
     assert rows[0].rps == 12_050.0 and rows[0].rps_sd is not None

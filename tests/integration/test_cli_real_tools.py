@@ -141,7 +141,7 @@ def test_a_healthy_run_is_valid(nginx: DemoTarget, sessions: Path) -> None:
     assert result["validity"] == {"verdict": "valid", "reasons": []}
     assert (
         "validity  valid"
-        in tuibench("run", "--headless", "-n", "2000", "-t", "2", nginx.urls["h2c"]).stderr
+        in tuibench("run", "--headless", "-n", "2000", "-t", "2", nginx.urls["h2c"]).stdout
     )
 
 
@@ -334,7 +334,7 @@ def test_ab_keep_alive_under_a_millisecond_reads_less_than_one_ms(
     proc = tuibench("run", "--headless", "--tool", "ab", "-n", "3000", "-c", "2", "-k",
                     nginx.urls["h1"])  # fmt: skip
     assert proc.returncode == 0, proc.stderr
-    latency = next(line for line in proc.stderr.splitlines() if line.startswith("latency"))
+    latency = next(line for line in proc.stdout.splitlines() if line.startswith("latency"))
     # ab writes whole milliseconds: on loopback with keep-alive most requests are under one.
     assert "p50 <1 ms" in latency and "0 µs" not in latency, latency
 

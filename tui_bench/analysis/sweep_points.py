@@ -10,7 +10,7 @@ from typing import Any
 
 from tui_bench.analysis.thresholds import Threshold, evaluate, find_knee
 from tui_bench.result import Result
-from tui_bench.storage.session import histogram_of
+from tui_bench.storage.session import Knee, SweepSummary, histogram_of
 from tui_bench.storage.sweep_doc import point_latency, point_rps
 from tui_bench.validity import Validity, of_point, of_session
 
@@ -139,8 +139,8 @@ def aggregate(
     slo: Sequence[Threshold] = (),
     slo_text: str | None = None,
     thresholds: Sequence[Threshold] = (),
-) -> dict[str, Any]:
-    """{"points": [...], "knee": ...} for the runs so far (`runs`: the sweep's run entries)."""
+) -> SweepSummary:
+    """The points and the knee for the runs so far (`runs`: the sweep's run entries)."""
     keys = latency_keys([*slo, *thresholds])
     points = [
         summarize_point(p, [r["session"] for r in runs if r["point"] == p["index"]], keys)
@@ -151,14 +151,11 @@ def aggregate(
         # Only a valid point can be the knee: a suspect or invalid one's req/s may not be
         # the server's (a saturated generator, errors, a cut-short run).
         best = find_knee([point_values(p) if verdict_of(p) == "valid" else {} for p in points], slo)
-        knee = {
-            "slo": slo_text,
-            "point": best,
-            "name": None if best is None else points[best]["name"],
-            "values": None if best is None else points[best]["values"],
-            "rps": None if best is None else point_rps(points[best]),
-        }
-    return {"points": points, "knee": knee}
+        knee = Knee(slo_text, best)
+        if best is not None:
+            point = points[best]
+            knee = Knee(slo_text, best, point["name"], point["values"], point_rps(point))
+    return SweepSummary(tuple(points), knee)
 
 
 def point_verdicts(

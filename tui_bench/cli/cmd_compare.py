@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import sys
 
 import orjson
 
@@ -35,8 +36,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
         write_output(args, text, "comparison")
     if gated is not None:
         verdicts = Verdicts(baseline=gated)
+        # Standard output holds the comparison (json, md) when asked for.
         for line in verdict_lines(verdicts):
-            say(line)
+            say(line, sys.stderr)
         return exit_code(0, verdicts)
     if fmt is not None:
         return 0

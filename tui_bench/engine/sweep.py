@@ -50,7 +50,7 @@ from tui_bench.runners.tools import Tool, find_tool
 from tui_bench.sampling.host import host_facts
 from tui_bench.storage import store
 from tui_bench.storage.journal import JournalWriter
-from tui_bench.storage.session import SWEEP, SessionDraft, SweepEnd
+from tui_bench.storage.session import SWEEP, SessionDraft, SweepEnd, SweepSummary
 from tui_bench.validity import DEFAULT_MAX_ERRORS
 
 # ---- what the runner tells its listener (besides every event of the run that is going)
@@ -88,7 +88,7 @@ class SweepRunFinished:
     values: Mapping[str, float | None]  # what thresholds read from this run
     eta_s: float | None
     # The points' aggregates over every run so far, this one included (`aggregate`).
-    summary: Mapping[str, Any]
+    summary: SweepSummary
 
 
 @dataclass(frozen=True)
@@ -283,7 +283,7 @@ class SweepRunner:
         status: str,
         message: str | None,
     ) -> Recorded:
-        journal.write("summary", self._aggregate(runs))
+        journal.write("summary", self._aggregate(runs).to_record())
         end = SweepEnd(status, datetime.now(UTC).isoformat(), message)
         return record_end(journal, end, self.options.judge)
 
@@ -295,7 +295,7 @@ class SweepRunner:
             "thresholds": [t.text for t in self.options.thresholds],
         }
 
-    def _aggregate(self, runs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    def _aggregate(self, runs: Sequence[Mapping[str, Any]]) -> SweepSummary:
         return aggregate(
             [p.to_dict() for p in self.plan.points],
             runs,
@@ -341,7 +341,7 @@ class SweepRunner:
                     journal.write("warning", warning)
             # Merging histograms (and the first import of scipy) is off the loop.
             summary, values = await asyncio.to_thread(self._judge_run, list(runs), doc)
-            journal.write("summary", summary)
+            journal.write("summary", summary.to_record())
             # Durable in the journal before the run's own file goes.
             journal.flush()
             finished.session_path.unlink(missing_ok=True)
@@ -362,7 +362,7 @@ class SweepRunner:
 
     def _judge_run(
         self, runs: Sequence[Mapping[str, Any]], doc: Mapping[str, Any]
-    ) -> tuple[dict[str, Any], dict[str, Any]]:
+    ) -> tuple[SweepSummary, dict[str, Any]]:
         """The points' aggregates so far, and what thresholds read from the run `doc`."""
         return self._aggregate(runs), run_values(doc, latency_keys(self.options.thresholds))
 

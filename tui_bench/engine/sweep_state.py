@@ -27,6 +27,7 @@ from tui_bench.engine.sweep import (
 )
 from tui_bench.errors import UsageError
 from tui_bench.runners.tools import tool_label
+from tui_bench.storage.session import SweepSummary
 
 StateEvent = Event | SweepEvent
 
@@ -113,7 +114,7 @@ class SweepState:
         self.last: SweepRunFinished | None = None
         self.done_by_point = [0] * len(self.points)
         # {"points": [...], "knee": ...} as `engine.sweep.aggregate` gives them.
-        self.summary: Mapping[str, Any] | None = None
+        self.summary: SweepSummary | None = None
         self.finished: SweepFinished | None = None
 
     @classmethod
@@ -167,7 +168,7 @@ class SweepState:
         self.done_by_point = [0] * len(self.points)
         for run in doc.get("runs") or []:
             self.done_by_point[run["point"]] += 1
-        self.summary = {"points": doc.get("points") or [], "knee": doc.get("knee")}
+        self.summary = SweepSummary.of_document(doc)
         self.points_version += 1
         self.summary_version += 1
 
@@ -209,12 +210,11 @@ class SweepState:
 
     @property
     def knee(self) -> int | None:
-        knee = (self.summary or {}).get("knee")
-        point: int | None = knee.get("point") if isinstance(knee, Mapping) else None
-        return point
+        knee = self.summary.knee if self.summary else None
+        return knee.point if knee else None
 
     def rows(self) -> list[PointRow]:
-        aggregated = {p["index"]: p for p in (self.summary or {}).get("points") or []}
+        aggregated = {p["index"]: p for p in self.summary.points} if self.summary else {}
         going = self.going.point.index if self.going else None
         knee = self.knee
         return [

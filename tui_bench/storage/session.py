@@ -212,6 +212,53 @@ class SessionDraft:
 
 
 @dataclass(frozen=True)
+class Knee:
+    """The knee of a sweep: its valid point with the most req/s that meets every clause of
+    the SLO; `point` None when no point meets it."""
+
+    slo: str | None
+    point: int | None
+    name: str | None = None
+    values: Mapping[str, Any] | None = None
+    rps: float | None = None
+
+    def to_record(self) -> dict[str, Any]:
+        return {**asdict(self), "values": dict(self.values) if self.values else self.values}
+
+    @classmethod
+    def of_record(cls, data: Any) -> Knee | None:
+        if not isinstance(data, Mapping):
+            return None
+        rps = data.get("rps")
+        return cls(
+            data.get("slo"),
+            data.get("point"),
+            data.get("name"),
+            data.get("values"),
+            None if rps is None else float(rps),
+        )
+
+
+@dataclass(frozen=True)
+class SweepSummary:
+    """A sweep's points aggregated over its runs so far, and its knee (None without an
+    SLO): journaled after every run, the last one kept in the session."""
+
+    points: tuple[Mapping[str, Any], ...] = ()
+    knee: Knee | None = None
+
+    def to_record(self) -> dict[str, Any]:
+        return {
+            "points": [dict(p) for p in self.points],
+            "knee": self.knee.to_record() if self.knee else None,
+        }
+
+    @classmethod
+    def of_document(cls, doc: Mapping[str, Any]) -> SweepSummary:
+        return cls(tuple(doc.get("points") or ()), Knee.of_record(doc.get("knee")))
+
+
+@dataclass(frozen=True)
 class RunEnd:
     """How a run ended: its session's end record (a run of several generators also ends
     with each one's and the first one's `server` and `argv`, known once it ran)."""

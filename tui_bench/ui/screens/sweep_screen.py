@@ -240,7 +240,7 @@ class SweepScreen(DrivingScreen):
             return
         state = self.state
         self._charts_painted = state.summary_version
-        doc = {"sweep": state.plan, **(state.summary or {})}
+        doc = {"sweep": state.plan, **(state.summary.to_record() if state.summary else {})}
         for chart in self.query(SweepChart):
             chart.show(doc, state.slo)
 
