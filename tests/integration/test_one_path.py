@@ -58,16 +58,18 @@ def screen_lines(live: LiveScreen) -> list[str]:
     return monitor_text.summary(live.state, live.tones).plain.splitlines()
 
 
-async def ended(pilot: Any, live: LiveScreen) -> None:
+async def judged_on_screen(pilot: Any, live: LiveScreen) -> dict[str, Any]:
+    """Once the run on `live` has ended: its exit status and result panel say what the
+    CLI's did; what its session says of its verdicts."""
     await until(pilot, lambda: live.state.finished is not None, "the run's end")
-    await pilot.pause(0.5)
-
-
-def assert_shown(lines: list[str]) -> None:
-    joined = "\n".join(lines)
-    assert "threshold  p99<10s: pass" in joined
-    assert "threshold  rps>1000000000: FAIL" in joined
-    assert PASSED.replace("baseline: ", "baseline   ") in joined
+    finished = live.state.finished
+    assert finished is not None
+    assert live.exit_code == 99
+    shown = "\n".join(screen_lines(live))
+    assert "threshold  p99<10s: pass" in shown
+    assert "threshold  rps>1000000000: FAIL" in shown
+    assert PASSED.replace("baseline: ", "baseline   ") in shown
+    return verdicts_of(finished.session_path)
 
 
 @pytest.fixture
@@ -113,12 +115,7 @@ async def test_the_cli_the_app_and_the_form_judge_one_run_alike(url: str, sessio
     live = LiveScreen(job.spec, controller_factory(job), tool_label=job.label, basic=True)
     app = TuibenchApp(lambda app: live)
     async with app.run_test(size=(120, 40)) as pilot:
-        await ended(pilot, live)
-        finished = live.state.finished
-        assert finished is not None
-        assert verdicts_of(finished.session_path) == expected
-        assert live.exit_code == 99
-        assert_shown(screen_lines(live))
+        assert await judged_on_screen(pilot, live) == expected
 
     # 3. The run form, its Verdicts group filled in as the flags above.
     home = TuibenchApp(lambda app: HomeScreen(), launcher=JobLauncher(JobSettings(interval_s=0.2)))
@@ -138,9 +135,4 @@ async def test_the_cli_the_app_and_the_form_judge_one_run_alike(url: str, sessio
         await until(pilot, lambda: form.valid, f"a valid form ({status(form)})")
         await pilot.press("ctrl+s")
         shown = await screen_is(pilot, LiveScreen, "the live screen")
-        await ended(pilot, shown)
-        finished = shown.state.finished
-        assert finished is not None
-        assert verdicts_of(finished.session_path) == expected
-        assert shown.exit_code == 99
-        assert_shown(screen_lines(shown))
+        assert await judged_on_screen(pilot, shown) == expected
