@@ -28,6 +28,7 @@ import numpy.typing as npt
 
 from tui_bench.analysis.warnings import Warning
 from tui_bench.formats import fmt_count, fmt_seconds
+from tui_bench.spec import RunSpec
 
 # A wait shorter than this is not called a stall whatever the median: on a busy machine the
 # scheduler alone keeps a process from running for tens of milliseconds (a healthy 6 s run
@@ -148,10 +149,18 @@ def _whole_seconds(series: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any
     ]
 
 
-def stalled_live(tool: str, silent_s: float) -> bool:
-    """Whether a run still going is stalled, `silent_s` after its last completion."""
-    limit = LIVE_SILENCE_S.get(tool)
-    return limit is not None and silent_s >= limit
+def stalled_live(spec: RunSpec, elapsed_s: float, done: int | None, moved_s: float | None) -> bool:
+    """Whether a run still going is stalled: its count of requests `done`, last moved at
+    `moved_s` (None before the first), has not moved for LIVE_SILENCE_S while load was
+    still due (before the end of its time, or of its count)."""
+    limit = LIVE_SILENCE_S.get(spec.tool)
+    if limit is None or moved_s is None or done is None:
+        return False
+    if spec.planned_s is not None and elapsed_s >= spec.planned_s:
+        return False
+    if spec.requests is not None and done >= spec.requests:
+        return False
+    return elapsed_s - moved_s >= limit
 
 
 def stall_warning(stalls: Sequence[Stall], rps: float | None, *, corrected: bool) -> Warning | None:
