@@ -39,6 +39,8 @@ MEDIAN_FACTOR = 50
 # wrk writes each thread's count once a wall-clock second, so one whole run-second may see
 # none by alignment alone; two in a row cannot happen while requests go out.
 SILENT_SECONDS = 2
+# A second with at most this share of the run's median second is where the stall was.
+DIP_SHARE = 0.75
 # While a run goes on: no request completed for this long, after the first one.
 LIVE_SILENCE_S: Mapping[str, float] = {
     # The request log is written as each request completes and read every 0.2 s.
@@ -103,7 +105,7 @@ def from_summary(
 ) -> list[Stall]:
     """A stall from a tool's longest request, when it is far beyond the run's median; when
     it happened is the second with the fewest requests among the run's inner seconds, if
-    that one fell well below the others."""
+    that one fell to DIP_SHARE of their median."""
     if max_s is None or max_s < threshold_s(median_s):
         return []
     return [Stall(_dip(series), max_s)]
@@ -115,9 +117,9 @@ def _dip(series: Sequence[Mapping[str, Any]]) -> float | None:
     if len(counts) < 2:
         return None
     lowest = min(range(len(counts)), key=counts.__getitem__)
-    # Half the median second: a stall of a second or more takes that much out of the one
-    # (or two) seconds it falls in.
-    if counts[lowest] > np.median(counts) / 2:
+    # A stall of a second or more takes at least half of one of the seconds it falls in;
+    # a quarter leaves room for that second's own noise.
+    if counts[lowest] > DIP_SHARE * np.median(counts):
         return None
     return float(inner[lowest]["t_s"])
 
