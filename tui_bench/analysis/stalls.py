@@ -56,9 +56,9 @@ Int64Array = npt.NDArray[np.int64]
 
 @dataclass(frozen=True)
 class Stall:
-    """A span in which connections were open but nothing completed. `start_s`: since the
-    run's start; None when the tool does not tell when. `held`: the requests that waited
-    through it; None when the tool does not tell."""
+    """A span in which connections (all, or those it held) waited on the server and nothing
+    of theirs completed. `start_s`: since the run's start; `held`: the requests that waited
+    through it; each None when the tool does not tell."""
 
     start_s: float | None
     length_s: float
