@@ -34,6 +34,8 @@ _WARNING_VERDICTS: Mapping[str, Verdict] = {
     "client-bound": "suspect",
     # One of several generators dropped out: the load was less than asked from then on.
     "generator-lost": "suspect",
+    # Connections waited on a stalled server: closed-loop percentiles understate it.
+    "stall": "suspect",
 }
 
 

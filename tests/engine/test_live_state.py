@@ -158,3 +158,40 @@ def test_whole_run_latency_from_the_rows_then_from_the_result() -> None:
     )
     state.apply(RunFinished("completed", 0, result, Path("/tmp/s.json"), None))
     assert state.latency_overall == {"p50_s": 0.002, "p90_s": 0.004, "p99_s": 0.016}
+
+
+def progress(state: LiveState, *ticks: tuple[float, int | None]) -> list[bool]:
+    """Whether the state says STALL after each (elapsed, requests done) tick."""
+    seen = []
+    for elapsed, done in ticks:
+        state.apply(Progress(elapsed, None, done, None))
+        seen.append(state.stalled)
+    return seen
+
+
+def test_a_stall_lasts_while_nothing_completes() -> None:
+    state = LiveState(SPEC)
+    ticks = [(0.2, None), (0.4, 100), (0.6, 200), (0.8, 200), (1.0, 200), (1.2, 200), (1.4, 300)]
+    assert progress(state, *ticks) == [False, False, False, False, False, True, False]
+
+
+def test_no_stall_before_the_first_request_nor_once_no_load_is_due() -> None:
+    # A warm-up logs nothing: no count moves until it is over.
+    assert progress(LiveState(SPEC), (0.5, None), (1.0, 0), (2.0, 0)) == [False] * 3
+    # Past the run's time the tool only stops: nothing is due.
+    assert progress(LiveState(SPEC), (9.9, 100), (10.6, 100)) == [False, False]
+    counted = LiveState(RunSpec(urls=SPEC.urls, requests=100))
+    assert progress(counted, (0.2, 100), (1.0, 100)) == [False, False]
+    state = LiveState(SPEC)
+    progress(state, (0.2, 100), (1.0, 100))
+    state.apply(RunFinished("completed", 0, None, Path("s.json"), None))
+    assert not state.stalled
+
+
+def test_stall_waits_for_the_counts_each_tool_gives() -> None:
+    wrk = RunSpec(urls=SPEC.urls, tool="wrk", duration_s=10.0)
+    # wrk's counts come once a second per thread.
+    assert progress(LiveState(wrk), (1.0, 100), (2.8, 100), (3.0, 100)) == [False, False, True]
+    # ab's come a tenth of its requests at a time: silence tells nothing.
+    ab = RunSpec(urls=SPEC.urls, tool="ab", duration_s=10.0)
+    assert progress(LiveState(ab), (1.0, 100), (5.0, 100)) == [False, False]

@@ -11,6 +11,7 @@ from tui_bench.engine.events import (
     GeneratorsSeen,
     GeneratorView,
     OutputLine,
+    Progress,
     RunFinished,
     SecondClosed,
 )
@@ -104,3 +105,15 @@ def test_the_generators_panel_names_tool_and_version_only_when_they_differ() -> 
         "host0 h2load 1.52.0 600 req/s 60%  cpu 40%",
         "host0#2 h2load 1.64.0 400 req/s 40%  cpu 30%",
     ]
+
+
+def test_the_header_says_stall_while_it_lasts() -> None:
+    state = LiveState(RunSpec(urls=("http://127.0.0.1:8080/",), duration_s=6))
+
+    def header_at(elapsed: float, done: int) -> str:
+        state.apply(Progress(elapsed, elapsed / 6, done, None))
+        return monitor_text.header(state, "h2load 1.52.0", paused=False, stopping=False).plain
+
+    assert "STALL" not in header_at(1.0, 100)
+    assert "STALL" in header_at(1.6, 100)
+    assert "STALL" not in header_at(1.8, 200)

@@ -45,6 +45,7 @@ from tui_bench.engine.recorder import Judge, record_end
 from tui_bench.engine.series import SeriesBuilder, traffic_from_log, window_of
 from tui_bench.engine.server_watch import WARNINGS as WATCH_WARNINGS
 from tui_bench.engine.server_watch import ServerWatch
+from tui_bench.engine.stall_watch import StallWatch, stall_of_run
 from tui_bench.engine.tool_start import (
     Launched,
     Launcher,
@@ -119,6 +120,7 @@ class RunController:
         self._run_warnings: list[Warning] = []
         self._series = SeriesBuilder()
         self._ingest: LogIngest | None = None
+        self._stalls: StallWatch | None = None
         self._tail: LogSource | None = None
         self._journal: JournalWriter | None = None
         self._samples: list[Any] = []
@@ -182,7 +184,8 @@ class RunController:
             self._t0, self._t0_us = launched.origin
         self._log_t0_us = self._t0_us + launched.clock_offset_us
         if invocation.log_file is not None:
-            self._ingest = LogIngest(self._log_t0_us)
+            self._stalls = StallWatch(self._log_t0_us)
+            self._ingest = LogIngest(self._log_t0_us, self._stalls.observe)
             self._tail = launched.log or LogTail(invocation.log_file)
         proc = launched.process
         if launched.local:
@@ -410,6 +413,8 @@ class RunController:
             client_bound=client_bound(self._samples, self.spec.threads),
         )
         warnings += self._run_warnings
+        overall = self._ingest.overall if self._ingest is not None else None
+        warnings += stall_of_run(self.spec, result, self._rows, self._stalls, overall)
         for warning in warnings:
             journal.write("warning", asdict(warning))
             self._warn(warning)
@@ -438,7 +443,7 @@ class RunController:
             max_errors=self.max_errors,
             # Every request of the run (h2load logs no warm-up request): what lets repeats
             # of a sweep point merge their latencies instead of averaging percentiles.
-            histogram=self._ingest.overall.to_dict() if self._ingest is not None else None,
+            histogram=overall.to_dict() if overall is not None else None,
         )
         recorded = record_end(journal, end, self._judge)
         finished = RunFinished(

@@ -12,6 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from tui_bench.analysis.stalls import stalled_live
 from tui_bench.engine.events import (
     Event,
     GeneratorsSeen,
@@ -71,6 +72,8 @@ class LiveState:
         # Each generator of a run of several; empty for a run of one.
         self.generators: tuple[GeneratorView, ...] = ()
         self._requests_seen = 0.0
+        # When the count of requests done last moved (None before the first): a stall.
+        self._done_moved_s: float | None = None
         self._seconds_seen = 0.0
 
     def apply(self, event: Event) -> None:
@@ -83,6 +86,8 @@ class LiveState:
                 self.tls_version = live.tls or self.tls_version
         elif isinstance(event, Progress):
             self.elapsed_s = event.elapsed_s
+            if event.done and event.done != self.done:
+                self._done_moved_s = event.elapsed_s
             self.fraction = event.fraction
             self.done = event.done
             self.phase = event.phase
@@ -211,6 +216,13 @@ class LiveState:
         else:
             busiest = [self.sample.client_thread_max_pct if self.sample else None]
         return any(b is not None and b >= CLIENT_BOUND_PCT for b in busiest)
+
+    @property
+    def stalled(self) -> bool:
+        """Nothing has completed for a while although the run still sends (closed loop)."""
+        return self.running and stalled_live(
+            self.spec, self.elapsed_s, self.done, self._done_moved_s
+        )
 
     @property
     def eta_s(self) -> float | None:

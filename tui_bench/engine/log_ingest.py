@@ -20,6 +20,7 @@ from __future__ import annotations
 import io
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from itertools import pairwise
 from types import TracebackType
@@ -172,8 +173,10 @@ class LogIngest:
     Not thread-safe: feed it and read it from one thread at a time.
     """
 
-    def __init__(self, t0_us: int) -> None:
+    def __init__(self, t0_us: int, observe: Callable[[Int64Array], None] | None = None) -> None:
         self._t0_us = t0_us
+        # Also shown every parsed row (start_us, status, duration_us), in the order read.
+        self._observe = observe
         self._partial = b""
         self._discarding = False
         self._closed = False
@@ -255,6 +258,8 @@ class LogIngest:
         self._bad_lines += bad
         if not rows.size:
             return
+        if self._observe is not None:
+            self._observe(rows)
         start, status, duration = rows[:, 0], rows[:, 1], rows[:, 2]
         completed_us = start + duration - self._t0_us
         self._newest_us = max(self._newest_us, int(completed_us.max()))

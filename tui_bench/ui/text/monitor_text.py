@@ -100,6 +100,9 @@ def header(
     )
     if paused:
         bottom.append("  PAUSED", "reverse bold")
+    if state.stalled:
+        # The server answers nothing while connections wait: the numbers above stand still.
+        bottom.append("  STALL", "reverse bold")
     return _lines(top, bottom, *([Text(note, LABEL)] if note else []))
 
 
