@@ -68,7 +68,7 @@ def test_an_invalid_run_is_not_pinned(api: Path, capsys: pytest.CaptureFixture[s
         ),
         (
             ["run", "--baseline", "api@-1", "--fail-on-regression", "5", "http://127.0.0.1:9/"],
-            "is invalid (stopped); a baseline must be a run whose figures can be trusted",
+            "the baseline 20260101-970000-000-h2load-api is invalid: stopped",
         ),
     ],
 )

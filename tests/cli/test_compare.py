@@ -149,3 +149,16 @@ def test_markdown_to_stdout_or_a_new_file_never_over_one(
     assert main(["compare", BASE, FASTER, "--format", "md", "-o", str(target), "--force"]) == 0
     assert target.read_text() == printed
     assert main(["compare", BASE, FASTER, "-o", str(target)]) == 2
+
+
+def test_a_gate_on_single_runs_takes_the_likely_tier_as_a_run_does(
+    store: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(["compare", SINGLE, f"{GRID}@1", "--json", "--fail-on-regression", "50"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert orjson.loads(out)["verdict_tier"] == "likely"
+    assert "baseline: gating on the likely tier: --verdict tested needs 4 runs" in err
+    asked = ["compare", SINGLE, f"{GRID}@1", "--json", "--fail-on-regression", "--verdict"]
+    assert main([*asked, "tested"]) == 2
+    assert "--verdict tested needs 4 runs a side" in capsys.readouterr().err

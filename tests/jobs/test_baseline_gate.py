@@ -33,7 +33,7 @@ def same_host(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def gate(sessions: Path, ref: str, planned: list[Planned] | None = None, **asked: Any) -> Any:
     judging = Judging(baseline=ref, **asked)
-    return prepare_gate(judging, planned or [Planned(None, SPEC, H2LOAD)], sessions)
+    return prepare_gate(judging, planned or [Planned(None, SPEC, H2LOAD)])
 
 
 def test_a_single_run_gate_takes_the_likely_tier_and_says_why(sessions: Path) -> None:
@@ -57,7 +57,7 @@ def test_enough_runs_a_side_take_the_tested_tier(sessions: Path) -> None:
 
 def test_an_invalid_baseline_is_refused_only_by_a_gate(sessions: Path) -> None:
     path = save(sessions, named_run(1, "api", 1000, 9, validity=INVALID))
-    with pytest.raises(UsageError, match=r"is invalid .stopped.; a baseline must be"):
+    with pytest.raises(UsageError, match=r"is invalid: stopped"):
         gate(sessions, str(path), fail_on_regression=5.0)
     assert gate(sessions, str(path)).tolerance_pct is None
 
@@ -90,3 +90,20 @@ def test_latest_skips_an_invalid_run_and_one_that_failed_its_gate(sessions: Path
     last = save(sessions, named_run(3, "api", 500, 11, baseline=failed))
     assert store.resolve("api@latest", sessions) == good
     assert store.resolve("api@-1", sessions) == last
+
+
+def test_a_baseline_that_never_measured_the_gated_metric_is_refused_before(
+    sessions: Path,
+) -> None:
+    path = save(sessions, named_run(1, "api", 1000, 9, resources={}, series=[]))
+    with pytest.raises(UsageError, match="the baseline has no server CPU: nothing to gate on"):
+        gate(sessions, str(path), fail_on_regression=5.0, gate_metric="server_cpu_pct")
+
+
+def test_an_unknown_set_up_field_is_refused_before_as_after(sessions: Path) -> None:
+    imported = named_run(1, "api", 1000, 9)
+    imported["tool"] = {"name": "h2load", "path": "", "version": None}
+    imported["result"] = {**imported["result"], "tool_version": None}
+    path = save(sessions, imported)
+    with pytest.raises(UsageError, match=r"version unknown \(baseline\) vs 1.52.0"):
+        gate(sessions, str(path), fail_on_regression=5.0)

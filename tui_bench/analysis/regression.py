@@ -46,34 +46,32 @@ _WORSE: Mapping[Tier, frozenset[str]] = {
 _LABELS = {m.name: m.label for m in METRICS}
 
 
-def pair_sides(base: Session, base_point: str | None, new: Session) -> list[tuple[Side, Side]]:
-    """(baseline, new) for each side of the new result: a run against the baseline's side;
-    each point of a sweep against the baseline sweep's point of the same name, or against
+def baseline_side(base: Session, base_point: str | None, ref: str | None) -> Side:
+    """The baseline's side that the new result's side `ref` (a point's name or number;
+    None: a single run) is judged against: the baseline sweep's point of the same name, or
     the baseline's one side when it has one (a run, a named point, a one-point sweep).
-    UsageError when a point cannot be paired."""
-    many = base.is_sweep and base_point is None and len(point_refs(base)) > 1
-    single = None if many else side_of(base, base_point)
-    if not new.is_sweep:
-        if single is None:
-            raise UsageError(
-                f"the baseline {base.id} is a sweep of {len(point_refs(base))} points and "
-                "this is one run: name its point, REF@POINT"
-            )
-        return [(single, side_of(new))]
-    pairs = []
+    UsageError when there is none."""
     theirs = point_refs(base)
-    for ref in point_refs(new):
-        mine = side_of(new, ref)
-        if single is not None:
-            pairs.append((single, mine))
-        elif ref in theirs:
-            pairs.append((side_of(base, ref), mine))
-        else:
-            raise UsageError(
-                f"point {ref} of this sweep is not in the baseline sweep {base.id} "
-                f"(its points: {', '.join(theirs)})"
-            )
-    return pairs
+    if not (base.is_sweep and base_point is None and len(theirs) > 1):
+        return side_of(base, base_point)
+    if ref is None:
+        raise UsageError(
+            f"the baseline {base.id} is a sweep of {len(theirs)} points and this is one run: "
+            "name its point, REF@POINT"
+        )
+    if ref not in theirs:
+        raise UsageError(
+            f"point {ref} of this sweep is not in the baseline sweep {base.id} "
+            f"(its points: {', '.join(theirs)})"
+        )
+    return side_of(base, ref)
+
+
+def pair_sides(base: Session, base_point: str | None, new: Session) -> list[tuple[Side, Side]]:
+    """(baseline, new) for each side of the new result (`baseline_side`)."""
+    if not new.is_sweep:
+        return [(baseline_side(base, base_point, None), side_of(new))]
+    return [(baseline_side(base, base_point, ref), side_of(new, ref)) for ref in point_refs(new)]
 
 
 @dataclass(frozen=True)
@@ -145,16 +143,24 @@ def _beyond(direction: str, delta_pct: float | None, tolerance_pct: float) -> bo
 
 
 def refusals(report: Report, *, allow_setup_change: bool) -> list[str]:
-    """Why `report`'s baseline cannot be gated on, one line each: it is invalid, or (unless
-    allowed) a set-up field that changes what is measured differs."""
+    """Why `report`'s baseline cannot be gated on, one line each."""
     where = f"point {report.b.point}: " if report.b.point else ""
+    return gate_refusals(report.a, report.differences, where, allow_setup_change)
+
+
+def gate_refusals(
+    base: Side, differences: Sequence[Difference], where: str, allow_setup_change: bool
+) -> list[str]:
+    """Why the baseline side `base` cannot be gated on, one line each: it is invalid, or
+    (unless allowed) a set-up field that changes what is measured differs, unknown on one
+    side included. The same rule before the load and after it."""
     lines = []
-    validity = report.a.validity()
+    validity = base.validity()
     if validity.is_invalid:
         why = "; ".join(r.message for r in validity.reasons)
-        lines.append(f"{where}the baseline {report.a.label} is invalid: {why}")
+        lines.append(f"{where}the baseline {base.label} is invalid: {why}")
     if not allow_setup_change:
-        lines += [setup_refusal(where, d) for d in report.differences if d.field in GATED_SETUP]
+        lines += [setup_refusal(where, d) for d in differences if d.field in GATED_SETUP]
     return lines
 
 

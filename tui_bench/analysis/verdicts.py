@@ -1,6 +1,6 @@
 """What a finished run or sweep is judged on beside its validity: its thresholds and its
-baseline. Judged once, when it ends, and kept in its session's end record; every view (the
-live result, the sweep view, the headless summary, `--json`, the md export) shows these."""
+baseline. Judged once, when it ends, and kept in its session; every view (the live result,
+the sweep view, a replay, the headless summary, `--json`, the md export) shows these."""
 
 from __future__ import annotations
 
@@ -14,31 +14,62 @@ from tui_bench.analysis.thresholds import Threshold, evaluate
 
 
 @dataclass(frozen=True)
+class BaselineVerdict:
+    """The judgement against the baseline as the session keeps it (`Judgement.to_dict`)
+    with the lines that say it, so that a saved one reads as it did when it was made."""
+
+    record: Mapping[str, Any]
+
+    @classmethod
+    def of(cls, judgement: Judgement, *, sweep: bool) -> BaselineVerdict:
+        return cls(judgement.to_dict(sweep=sweep) | {"lines": judgement.lines()})
+
+    @property
+    def failed(self) -> bool:
+        """The gated metric regressed beyond the tolerance."""
+        return bool(self.record.get("failed"))
+
+    @property
+    def refused(self) -> tuple[str, ...]:
+        return tuple(str(line) for line in self.record.get("refused") or ())
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        return tuple(str(line) for line in self.record.get("lines") or ())
+
+
+@dataclass(frozen=True)
 class Verdicts:
     """Each threshold's verdict (a sweep's: one per point that ran, with `point` and
     `name`), and the judgement against the baseline (None: no baseline asked)."""
 
     thresholds: tuple[Mapping[str, Any], ...] = ()
-    baseline: Judgement | None = None
-    sweep: bool = False
+    baseline: BaselineVerdict | None = None
 
     @property
-    def threshold_failed(self) -> bool:
-        return any(not v["passed"] for v in self.thresholds)
-
-    @property
-    def gate_failed(self) -> bool:
-        """A threshold failed or a gated metric regressed: the run is not one to build on."""
-        return self.threshold_failed or bool(self.baseline and self.baseline.failed)
+    def failed(self) -> bool:
+        """A threshold failed or the gated metric regressed (exit status 99)."""
+        failed_threshold = any(not v["passed"] for v in self.thresholds)
+        return failed_threshold or bool(self.baseline and self.baseline.failed)
 
     def end_fields(self) -> dict[str, Any]:
-        """What the session's end record keeps of them."""
+        """What the session keeps of them."""
         fields: dict[str, Any] = {}
         if self.thresholds:
             fields["thresholds"] = [dict(v) for v in self.thresholds]
         if self.baseline is not None:
-            fields["baseline"] = self.baseline.to_dict(sweep=self.sweep)
+            fields["baseline"] = dict(self.baseline.record)
         return fields
+
+    @classmethod
+    def of_document(cls, doc: Mapping[str, Any]) -> Verdicts:
+        """What a saved session says of them (an older one's baseline has no lines)."""
+        thresholds = [v for v in doc.get("thresholds") or () if isinstance(v, Mapping)]
+        baseline = doc.get("baseline")
+        return cls(
+            tuple(thresholds),
+            BaselineVerdict(baseline) if isinstance(baseline, Mapping) else None,
+        )
 
 
 def run_thresholds(

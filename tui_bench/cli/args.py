@@ -486,7 +486,7 @@ def add_gate_options(parser: argparse.ArgumentParser) -> None:
         default=None,
         help=f"the verdict tier that fails: tested ({MIN_RUNS}+ runs a side) or likely "
         "(likely worse counts too); default: tested when both sides have the runs for it, "
-        "else likely (said before the load)",
+        "else likely (said in one line)",
     )
     parser.add_argument(
         "--allow-setup-change",

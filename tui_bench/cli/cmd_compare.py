@@ -11,9 +11,10 @@ import orjson
 
 from tui_bench.analysis.regression import Judgement, judge
 from tui_bench.analysis.significance import Side, compare_sides, side_of
-from tui_bench.analysis.verdicts import Verdicts
+from tui_bench.analysis.verdicts import BaselineVerdict, Verdicts
 from tui_bench.cli.output import needs_terminal, say, write_output
 from tui_bench.errors import UsageError
+from tui_bench.jobs.baseline_gate import chosen_tier
 from tui_bench.report.comparison import comparison_text
 from tui_bench.report.exit_codes import exit_code
 from tui_bench.report.text import verdict_lines
@@ -35,7 +36,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         )
         write_output(args, text, "comparison")
     if gated is not None:
-        verdicts = Verdicts(baseline=gated)
+        verdicts = Verdicts(baseline=BaselineVerdict.of(gated, sweep=False))
         # Standard output holds the comparison (json, md) when asked for.
         for line in verdict_lines(verdicts):
             say(line, sys.stderr)
@@ -56,14 +57,18 @@ def load_side(ref: str) -> Side:
 
 
 def gate_compare(args: argparse.Namespace, a: Side, b: Side) -> Judgement | None:
-    """B gated against A (no screen opens); None without --fail-on-regression."""
+    """B gated against A (no screen opens), at the tier a run's gate would take for these
+    run counts; None without --fail-on-regression."""
     if args.fail_on_regression is None:
         return None
+    tier, note = chosen_tier(args.verdict, [(len(a.runs), len(b.runs))])
+    if note:
+        say(f"baseline: {note}", sys.stderr)
     return judge(
         args.a,
         [(a, b)],
         tolerance_pct=args.fail_on_regression,
-        tier=args.verdict or "tested",
+        tier=tier,
         allow_setup_change=args.allow_setup_change,
         primary=args.gate_metric,
     )

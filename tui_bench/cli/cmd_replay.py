@@ -14,8 +14,9 @@ from tui_bench.storage.session import Session
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    session = the_run(store.select(args.session))
+    selection = store.select(args.session)
     needs_terminal("replay", f"tuibench export {args.session} or tuibench plot {args.session}")
+    session = the_run(selection)
     from tui_bench.ui.launch import UiOptions, run_replay
 
     code, _ = asyncio.run(run_replay(session, UiOptions.from_args(args)))

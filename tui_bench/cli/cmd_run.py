@@ -9,7 +9,7 @@ import sys
 
 import orjson
 
-from tui_bench.cli.output import headless_note, say, wants_app
+from tui_bench.cli.output import headless_note, report_lines, say, wants_app
 from tui_bench.cli.progress import ProgressPrinter, summary_text
 from tui_bench.cli.run_flags import request_from_args, settings_of
 from tui_bench.cli.stop_signals import until_done
@@ -39,7 +39,7 @@ async def _run(
         from tui_bench.ui.launch import UiOptions, run_live
 
         return await run_live(job, UiOptions.from_args(args), note=note)
-    headless_note(args, "run")
+    headless_note(args, args.command)
     if note:
         say(note, sys.stderr)
     return 0, await run_headless(job)
@@ -53,11 +53,10 @@ def finish_run(finished: RunFinished, *, as_json: bool) -> int:
     """The result on standard output (JSON, or the summary with its verdicts); with JSON
     the verdict lines go to standard error, for whoever watches."""
     if as_json:
-        say(orjson.dumps(run_payload(finished)).decode())
+        report_lines([orjson.dumps(run_payload(finished)).decode()], sys.stdout)
+        report_lines(judged_lines(finished), sys.stderr)
     else:
-        say(summary_text(finished))
-    for line in judged_lines(finished):
-        say(line, sys.stderr if as_json else sys.stdout)
+        report_lines([summary_text(finished), *judged_lines(finished)], sys.stdout)
     return run_exit_code(finished)
 
 

@@ -12,7 +12,7 @@ from typing import TextIO
 import orjson
 
 from tui_bench.cli.args import label_parser
-from tui_bench.cli.output import headless_note, say, wants_app
+from tui_bench.cli.output import headless_note, report_lines, say, wants_app
 from tui_bench.cli.progress import ProgressPrinter
 from tui_bench.cli.run_flags import request_from_args, settings_of
 from tui_bench.cli.stop_signals import until_done
@@ -59,10 +59,8 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     if finished is None:
         return code
     if args.json:
-        say(orjson.dumps(sweep_payload(finished)).decode())
-    lines = sweep_summary_lines(finished)
-    for line in lines:
-        say(line, sys.stderr if args.json else sys.stdout)
+        report_lines([orjson.dumps(sweep_payload(finished)).decode()], sys.stdout)
+    report_lines(sweep_summary_lines(finished), sys.stderr if args.json else sys.stdout)
     return sweep_exit_code(finished)
 
 

@@ -4,7 +4,9 @@ standard output; either way with its secrets redacted."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -48,3 +50,15 @@ def needs_terminal(command: str, instead: str) -> None:
     """UsageError (one line) when `command` would open the app off a terminal."""
     if not on_terminal():
         raise UsageError(f"{command} opens the app, which needs a terminal: {instead}")
+
+
+def report_lines(lines: Sequence[str], out: TextIO) -> None:
+    """A result's lines on `out`. A reader that left early (`| head -1`) must not change
+    the exit status the result gives: what it did not read is dropped."""
+    try:
+        for line in lines:
+            say(line, out)
+        out.flush()
+    except BrokenPipeError:
+        # Python flushes standard output again at exit: nowhere to fail from now on.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), out.fileno())

@@ -223,7 +223,7 @@ class RunController:
                 await proc.wait()
         await asyncio.gather(*readers, return_exceptions=True)
         await self._final_traffic()
-        return self._finish(invocation, journal, exit_code, shared)
+        return await self._finish(invocation, journal, exit_code, shared)
 
     async def _wait(self, launched: Launched) -> int:
         proc = launched.process
@@ -382,7 +382,7 @@ class RunController:
         total = spec.planned_s
         return min(1.0, elapsed / total) if total else None
 
-    def _finish(
+    async def _finish(
         self,
         invocation: Invocation,
         journal: JournalWriter,
@@ -445,7 +445,8 @@ class RunController:
             # of a sweep point merge their latencies instead of averaging percentiles.
             histogram=overall.to_dict() if overall is not None else None,
         )
-        recorded = record_end(journal, end, self._judge)
+        # Judging against a baseline imports scipy and resamples: not on the event loop.
+        recorded = await asyncio.to_thread(record_end, journal, end, self._judge)
         finished = RunFinished(
             status,
             exit_code,

@@ -190,7 +190,7 @@ class FleetController:
             path.unlink(missing_ok=True)
             shutil.rmtree(work, ignore_errors=True)
             raise failures[0]
-        return self._finish(journal)
+        return await self._finish(journal)
 
     async def _run_child(self, controller: Controller) -> RunFinished:
         try:
@@ -280,7 +280,7 @@ class FleetController:
             fraction = min(1.0, done / self.spec.requests)
         return Progress(first.elapsed_s, fraction, done, first.phase)
 
-    def _finish(self, journal: JournalWriter) -> RunFinished:
+    async def _finish(self, journal: JournalWriter) -> RunFinished:
         docs = [self._child_doc(c) for c in self._children]
         generators = [self._describe(c, doc) for c, doc in zip(self._children, docs, strict=True)]
         # What a generator's own result says of its share (too few requests for a p99, ...)
@@ -347,7 +347,8 @@ class FleetController:
             server=docs[0].get("server") if docs[0] else None,
             argv=list(generators[0]["argv"] or []),
         )
-        recorded = record_end(journal, end, self._judge)
+        # Judging against a baseline imports scipy and resamples: not on the event loop.
+        recorded = await asyncio.to_thread(record_end, journal, end, self._judge)
         finished = RunFinished(
             end.status,
             end.exit_code,

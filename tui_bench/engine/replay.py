@@ -18,6 +18,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from tui_bench.analysis.verdicts import Verdicts
 from tui_bench.analysis.warnings import SAME_MACHINE
 from tui_bench.engine.events import (
     Event,
@@ -154,6 +155,8 @@ def timeline(session: Session, path: Path | None = None) -> Timeline:
         _text(doc.get("message")),
         of_session(doc),
         session.resources,
+        Verdicts.of_document(doc),
+        tuple(g for g in doc.get("generators") or () if isinstance(g, Mapping)),
     )
     timed.append((length, finished))
     # Stable: events of the same moment keep the order they were listed in above.

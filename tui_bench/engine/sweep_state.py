@@ -15,6 +15,7 @@ from typing import Any
 
 from tui_bench.analysis.sweep_points import point_values, verdict_of
 from tui_bench.analysis.thresholds import Threshold, evaluate, parse_slo
+from tui_bench.analysis.verdicts import Verdicts
 from tui_bench.engine.events import Event
 from tui_bench.engine.live_state import LiveState
 from tui_bench.engine.sweep import (
@@ -128,7 +129,7 @@ class SweepState:
             slo = []  # not what this version reads: the table goes without SLO marks
         state = cls(sweep, slo=slo, slo_text=text)
         status = str(doc.get("status") or "interrupted")
-        state.apply(SweepFinished(status, doc.get("message"), path, doc))
+        state.apply(SweepFinished(status, doc.get("message"), path, doc, Verdicts.of_document(doc)))
         return state
 
     def apply(self, event: StateEvent) -> None:

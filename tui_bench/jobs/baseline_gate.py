@@ -1,11 +1,13 @@
 """`--baseline REF` and its gate, prepared before any load and judged when the new result
 ends.
 
-Before the load: REF is found (`NAME@latest` is the newest run of NAME the gate did not
-fail, see storage/refs.py); with `--fail-on-regression`, a baseline that is invalid, whose
-set-up differs from what is about to run (tool, version, flags, URL, host), or that cannot
-give the tier asked at these run counts is refused in one line (exit 2). Without a tier
-asked, the gate takes `tested` when the counts allow it and otherwise `likely`, and says so.
+Before the load: REF is found (`NAME@latest` is the newest run of NAME whose baseline gate
+did not fail, see storage/refs.py); with `--fail-on-regression`, a baseline that is invalid,
+whose set-up differs from what is about to run (tool, version, flags, URL, host), that never
+measured the gated metric, or that cannot give the tier asked at these run counts is refused
+in one line (exit 2), by the same rules the judgement applies afterwards
+(analysis/regression.py). Without a tier asked, the gate takes `tested` when the counts allow
+it and otherwise `likely`, and says so.
 """
 
 from __future__ import annotations
@@ -14,17 +16,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from tui_bench.analysis.compare import Difference, setup
+from tui_bench.analysis.compare import METRICS, setup_differences
 from tui_bench.analysis.regression import (
-    GATED_SETUP,
     Judgement,
     Tier,
+    baseline_side,
+    gate_refusals,
     judge,
     pair_sides,
-    setup_refusal,
     tested_needs,
 )
-from tui_bench.analysis.significance import Side, point_refs, side_of
+from tui_bench.analysis.significance import median_of
 from tui_bench.errors import TuibenchError, UsageError
 from tui_bench.request.judging import Judging
 from tui_bench.runners.invocation import build
@@ -39,7 +41,8 @@ from tui_bench.storage.session import Session
 @dataclass(frozen=True)
 class Planned:
     """A run about to be made, as the gate compares it with the baseline: the point it
-    stands for (None for a single run), its spec, its tool and how many runs it gets."""
+    stands for (its name or number; None for a single run), the spec of its first
+    generator (the one its session's argv will be), its tool and how many runs it gets."""
 
     point: str | None
     spec: RunSpec
@@ -77,85 +80,56 @@ class BaselineGate:
         )
 
 
-def prepare_gate(
-    judging: Judging, planned: Sequence[Planned], directory: Path | None = None
-) -> BaselineGate | None:
+def chosen_tier(asked: Tier | None, counts: Sequence[tuple[int, int]]) -> tuple[Tier, str | None]:
+    """The tier a gate decides at, and why when it is not the one asked: without one
+    asked, `tested` when every pair of run counts (baseline, new) allows it, else `likely`.
+    UsageError when `tested` is asked where it cannot decide."""
+    needs = [n for a, b in counts if (n := tested_needs(a, b))]
+    if asked == "tested" and needs:
+        raise UsageError(needs[0])
+    if asked is not None:
+        return asked, None
+    return ("likely", f"gating on the likely tier: {needs[0]}") if needs else ("tested", None)
+
+
+def prepare_gate(judging: Judging, planned: Sequence[Planned]) -> BaselineGate | None:
     """The baseline of a run (one planned) or a sweep (one per point), found and checked
     before any load; UsageError or SessionError (one line, exit 2) for what it refuses."""
     if judging.baseline is None:
         return None
     ref = judging.baseline
-    located = store.locate(ref, directory)
+    located = store.locate(ref)
     session = store.load_path(located.path)
-    sides = [_paired(ref, session, located.point, p) for p in planned]
-    gating = judging.fail_on_regression is not None
-    tier = judging.tier
-    notes: list[str] = []
-    for side, plan in zip(sides, planned, strict=True) if gating else ():
-        _refuse_invalid(ref, side)
-        if not judging.allow_setup_change:
-            _refuse_other_setup(ref, side, plan)
-    if gating:
-        needs = [
-            n
-            for s, p in zip(sides, planned, strict=True)
-            if (n := tested_needs(len(s.runs), p.runs))
-        ]
-        if tier == "tested" and needs:
-            raise UsageError(f"--baseline {ref}: {needs[0]}")
-        if tier is None:
-            tier = "likely" if needs else "tested"
-            if needs:
-                notes.append(f"gating on the likely tier: {needs[0]}")
+    try:
+        sides = [baseline_side(session, located.point, p.point) for p in planned]
+    except UsageError as exc:
+        raise UsageError(f"--baseline {ref}: {exc}") from None
+    tier, note = judging.tier or "tested", None
+    if judging.fail_on_regression is not None:
+        gated = next(m for m in METRICS if m.name == judging.gate_metric)
+        for side, plan in zip(sides, planned, strict=True):
+            where = f"point {plan.point}: " if plan.point else ""
+            differences = setup_differences(side.shown, planned_session(plan))
+            refused = gate_refusals(side, differences, where, judging.allow_setup_change)
+            if not refused and median_of(gated, side) is None:
+                refused = [f"{where}the baseline has no {gated.label}: nothing to gate on"]
+            if refused:
+                raise UsageError(f"--baseline {ref}: {refused[0]}")
+        counts = [(len(side.runs), plan.runs) for side, plan in zip(sides, planned, strict=True)]
+        try:
+            tier, note = chosen_tier(judging.tier, counts)
+        except UsageError as exc:
+            raise UsageError(f"--baseline {ref}: {exc}") from None
     return BaselineGate(
         ref,
         located,
         session,
         judging.fail_on_regression,
-        tier or "tested",
+        tier,
         judging.allow_setup_change,
         judging.gate_metric,
-        tuple(notes),
+        (note,) if note else (),
     )
-
-
-def _paired(ref: str, base: Session, base_point: str | None, plan: Planned) -> Side:
-    """The baseline's side that `plan` is judged against (as `pair_sides` pairs them when
-    the result is in); UsageError when there is none."""
-    many = base.is_sweep and base_point is None and len(point_refs(base)) > 1
-    if not many:
-        return side_of(base, base_point)
-    theirs = point_refs(base)
-    if plan.point is None:
-        raise UsageError(
-            f"--baseline {ref}: {base.id} is a sweep of {len(theirs)} points and this is one "
-            "run: name its point, REF@POINT"
-        )
-    if plan.point not in theirs:
-        raise UsageError(
-            f"--baseline {ref}: point {plan.point} of this sweep is not in the baseline sweep "
-            f"{base.id} (its points: {', '.join(theirs)})"
-        )
-    return side_of(base, plan.point)
-
-
-def _refuse_invalid(ref: str, side: Side) -> None:
-    validity = side.validity()
-    if validity.is_invalid:
-        why = "; ".join(r.message for r in validity.reasons)
-        raise UsageError(
-            f"--baseline {ref}: {side.label} is invalid ({why}); "
-            "a baseline must be a run whose figures can be trusted"
-        )
-
-
-def _refuse_other_setup(ref: str, side: Side, plan: Planned) -> None:
-    theirs = setup(side.shown)
-    mine = setup(planned_session(plan))
-    where = f"--baseline {ref}: " + (f"point {plan.point}: " if plan.point else "")
-    for key in GATED_SETUP:
-        if theirs[key] is not None and mine[key] is not None and theirs[key] != mine[key]:
-            raise UsageError(setup_refusal(where, Difference(key, theirs[key], mine[key])))
 
 
 def planned_session(plan: Planned) -> Session:

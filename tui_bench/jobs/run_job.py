@@ -4,11 +4,8 @@ checked, baseline gate checked) before any load, and judged when it ends."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from dataclasses import dataclass
 
-from tui_bench.analysis.thresholds import Threshold
-from tui_bench.analysis.verdicts import Verdicts, run_thresholds
 from tui_bench.engine.events import Listener
 from tui_bench.engine.fleet import Controller
 from tui_bench.engine.fleet_check import find_fleet
@@ -16,13 +13,13 @@ from tui_bench.engine.generators import version_warning
 from tui_bench.engine.load_split import split_spec
 from tui_bench.engine.options import EngineOptions
 from tui_bench.jobs.baseline_gate import BaselineGate, Planned, prepare_gate
+from tui_bench.jobs.judge import judged
 from tui_bench.jobs.settings import JobSettings
 from tui_bench.remote.server import check
 from tui_bench.request.run import RunRequest
 from tui_bench.runners.tools import Tool
 from tui_bench.spec import RunSpec
 from tui_bench.storage.refs import Located
-from tui_bench.storage.session import Session
 
 
 @dataclass(frozen=True)
@@ -30,7 +27,6 @@ class RunJob:
     request: RunRequest
     tool: Tool
     engine: EngineOptions
-    thresholds: tuple[Threshold, ...]
     gate: BaselineGate | None
     # What the user should know before the load starts, one line each.
     notes: tuple[str, ...] = ()
@@ -52,20 +48,6 @@ class RunJob:
         return self.engine.controller(self.spec, self.tool, listener)
 
 
-def judged(
-    thresholds: tuple[Threshold, ...], gate: BaselineGate | None
-) -> Callable[[Session], Verdicts]:
-    """What a run's end is judged by: its thresholds and its baseline."""
-
-    def judge(session: Session) -> Verdicts:
-        return Verdicts(
-            run_thresholds(thresholds, session.doc),
-            gate.judge(session) if gate else None,
-        )
-
-    return judge
-
-
 async def prepare_run(request: RunRequest, settings: JobSettings) -> RunJob:
     """`request` ready to run; UsageError, ToolMissingError or SessionError (one line,
     exit 2) for anything that would make it fail or be refused, before any load. Blocking
@@ -73,13 +55,13 @@ async def prepare_run(request: RunRequest, settings: JobSettings) -> RunJob:
     judging = request.judging
     judging.check()
     spec = request.spec
-    if request.generators:
-        split_spec(spec, len(request.generators))
+    # The first generator's share is what its session's argv will say.
+    first = split_spec(spec, len(request.generators))[0] if request.generators else spec
     tools, generators = await asyncio.to_thread(
         find_fleet, request.generators, [spec.tool], settings.find_here
     )
     tool = tools[spec.tool]
-    gate = await asyncio.to_thread(prepare_gate, judging, [Planned(None, spec, tool)])
+    gate = await asyncio.to_thread(prepare_gate, judging, [Planned(None, first, tool)])
     # Finding the server walks every process's sockets.
     server = await asyncio.to_thread(request.server)
     on_host = request.on_host()
@@ -99,4 +81,4 @@ async def prepare_run(request: RunRequest, settings: JobSettings) -> RunJob:
         generators=generators,
         judge=judged(thresholds, gate),
     )
-    return RunJob(request, tool, engine, thresholds, gate, tuple(notes))
+    return RunJob(request, tool, engine, gate, tuple(notes))

@@ -5,24 +5,23 @@ threshold against each point, the points against the baseline's."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tui_bench.analysis.thresholds import Threshold, parse_slo
-from tui_bench.analysis.verdicts import Verdicts, sweep_thresholds
+from tui_bench.analysis.thresholds import parse_slo
 from tui_bench.engine.generators import version_warning
 from tui_bench.engine.load_split import split_spec
 from tui_bench.engine.sweep import SweepListener, SweepOptions, SweepRunner, Target, prepare_fleet
 from tui_bench.errors import UsageError
 from tui_bench.jobs.baseline_gate import BaselineGate, Planned, prepare_gate
+from tui_bench.jobs.judge import judged
 from tui_bench.jobs.settings import JobSettings
 from tui_bench.remote.server import check
 from tui_bench.request.run import RunRequest
 from tui_bench.request.sweep_plan import SweepPlan
 from tui_bench.request.sweep_settings import DEFAULT_COOL_DOWN_S
 from tui_bench.storage.refs import Located
-from tui_bench.storage.session import Session
 
 
 @dataclass(frozen=True)
@@ -47,21 +46,6 @@ class SweepJob:
         )
 
 
-def judged(
-    thresholds: Sequence[Threshold], gate: BaselineGate | None
-) -> Callable[[Session], Verdicts]:
-    """What a sweep's end is judged by: its thresholds per point and its baseline."""
-
-    def judge(session: Session) -> Verdicts:
-        return Verdicts(
-            sweep_thresholds(thresholds, session.doc.get("points") or []),
-            gate.judge(session) if gate else None,
-            sweep=True,
-        )
-
-    return judge
-
-
 async def prepare_sweep(
     plan: SweepPlan,
     request: RunRequest,
@@ -77,16 +61,19 @@ async def prepare_sweep(
     judging = request.judging
     judging.check()
     slo_clauses = tuple(parse_slo(slo)) if slo else ()
-    for point in plan.points if request.generators else ():
+    # Each point's first generator's share is what its runs' argv will say.
+    firsts = []
+    for point in plan.points:
         try:
-            split_spec(point.spec, len(request.generators))
+            shares = split_spec(point.spec, len(request.generators)) if request.generators else []
         except UsageError as exc:
             raise point.usage_error(exc) from None
+        firsts.append(shares[0] if shares else point.spec)
     # Tool versions, socket tables, SSH round trips: not on the event loop.
     targets, generators = await asyncio.to_thread(prepare_fleet, plan, request.generators)
     planned = [
-        Planned(point.name or str(point.index + 1), point.spec, target.tool, plan.repeat)
-        for point, target in zip(plan.points, targets, strict=True)
+        Planned(point.name or str(point.index + 1), first, target.tool, plan.repeat)
+        for point, first, target in zip(plan.points, firsts, targets, strict=True)
     ]
     gate = await asyncio.to_thread(prepare_gate, judging, planned)
     for on_host in dict.fromkeys(t.server_host for t in targets if t.server_host):

@@ -28,7 +28,7 @@ def exit_code(run_code: int, verdicts: Verdicts, *, invalid: bool = False) -> in
         return EXIT_INVALID
     if verdicts.baseline is not None and verdicts.baseline.refused:
         return EXIT_BASELINE_REFUSED
-    if verdicts.gate_failed:
+    if verdicts.failed:
         return EXIT_THRESHOLD_FAILED
     return 0
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from tui_bench.errors import SessionError, UsageError
 from tui_bench.report.baseline import baseline_markdown
+from tui_bench.report.md_tables import threshold_markdown
 from tui_bench.report.text import generator_cells, resource_rows, result_rows
 from tui_bench.storage import store
 from tui_bench.storage.atomic import write_new
@@ -112,7 +113,8 @@ def result_markdown(session: Session) -> str:
     lines += _generators_markdown(doc.get("generators"))
     for warning in doc.get("warnings") or []:
         lines.append(f"\n> warning: {warning.get('message')}")
-    return "\n".join(lines) + "\n"
+    thresholds = threshold_markdown(doc.get("thresholds") or [])
+    return "\n".join([*lines, *([""] if thresholds else []), *thresholds]) + "\n"
 
 
 def _argv_line(doc: Mapping[str, Any]) -> str:

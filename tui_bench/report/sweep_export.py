@@ -16,6 +16,7 @@ from typing import Any
 
 from tui_bench.analysis.sweep_points import LATENCY_KEYS, run_values, summarize_point, verdict_of
 from tui_bench.formats import fmt_bytes, fmt_count, fmt_metric, fmt_seconds, metric_label
+from tui_bench.report.md_tables import md_table, threshold_markdown
 from tui_bench.result import Result
 from tui_bench.runners.tools import tool_label
 from tui_bench.storage.session import Session
@@ -169,8 +170,7 @@ def sweep_markdown(session: Session) -> str:
     knee = doc.get("knee")
     if knee:
         lines += ["## Knee", "", _knee_text(knee), ""]
-    if doc.get("thresholds"):
-        lines += ["## Thresholds", "", *_threshold_table(doc["thresholds"]), ""]
+    lines += threshold_markdown(doc.get("thresholds") or [])
     for warning in doc.get("warnings") or []:
         lines += [f"> warning: {warning.get('message')}", ""]
     return "\n".join(lines).rstrip("\n") + "\n"
@@ -218,12 +218,6 @@ def _header(session: Session) -> list[str]:
     ]
 
 
-def _table(header: Sequence[str], rows: Sequence[Sequence[str]], align: str) -> list[str]:
-    """A markdown table; `align` has an `l` (text) or `r` (a number) per column."""
-    rule = ["---:" if a == "r" else "---" for a in align]
-    return [f"| {' | '.join(cells)} |" for cells in (header, rule, *rows)]
-
-
 def _bold(cell: str) -> str:
     return cell if cell in ("", "–") else f"**{cell}**"
 
@@ -259,7 +253,7 @@ def _run_table(rows: Sequence[Mapping[str, Any]], names: Sequence[str]) -> list[
         ]
         cells.append([_bold(c) for c in line] if point else line)
     # The parameters and the run # are text, so is the status; the rest are numbers.
-    return _table(
+    return md_table(
         header, cells, "l" * (len(names) + 1) + "r" * (len(header) - len(names) - 2) + "l"
     )
 
@@ -321,7 +315,9 @@ def _point_table(rows: Sequence[Mapping[str, Any]], doc: Mapping[str, Any]) -> l
         ]
         cells.append([*line, "◀ knee" if row["knee"] else ""] if knee else line)
     align = "l" + "r" * (len(header) - 2) + "l"
-    return _table([*header, "knee"], cells, align + "l") if knee else _table(header, cells, align)
+    return (
+        md_table([*header, "knee"], cells, align + "l") if knee else md_table(header, cells, align)
+    )
 
 
 def pivot_table(rows: Sequence[Mapping[str, Any]], names: Sequence[str]) -> list[str]:
@@ -345,7 +341,7 @@ def pivot_table(rows: Sequence[Mapping[str, Any]], names: Sequence[str]) -> list
             cells.append(_pivot_cell(row, first, column == columns[0]))
         table.append(cells)
     header = [f"{down} \\ {across}", *(shown(across, c) for c in columns)]
-    return _table(header, table, "l" + "r" * len(columns))
+    return md_table(header, table, "l" + "r" * len(columns))
 
 
 def _pivot_cell(row: Mapping[str, Any], first: float | None, is_first: bool) -> str:
@@ -370,16 +366,3 @@ def _knee_text(knee: Mapping[str, Any]) -> str:
         f"The point with the most req/s that meets the SLO {knee.get('slo')}: "
         f"**{knee.get('name') or 'all'}** ({fmt_count(knee.get('rps'))} req/s)."
     )
-
-
-def _threshold_table(verdicts: Sequence[Mapping[str, Any]]) -> list[str]:
-    cells = [
-        [
-            str(v.get("text")),
-            str(v.get("name") or "all"),
-            v.get("reason") or fmt_metric(v["metric"], v.get("actual")),
-            "pass" if v.get("passed") else "**FAIL**",
-        ]
-        for v in verdicts
-    ]
-    return _table(["threshold", "point", "measured", "verdict"], cells, "llrl")

@@ -96,7 +96,7 @@ def verdict_lines(verdicts: Verdicts) -> list[str]:
     headless summary, the live result and the sweep view say of them."""
     lines = [verdict_line(v) for v in verdicts.thresholds]
     if verdicts.baseline is not None:
-        lines += [f"baseline: {line}" for line in verdicts.baseline.lines()]
+        lines += [f"baseline: {line}" for line in verdicts.baseline.lines]
     return lines
 
 

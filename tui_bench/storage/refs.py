@@ -154,21 +154,21 @@ class Candidate:
     rps: float | None
     verdict: str | None
     # Its baseline gate refused it or found a regression.
-    gate_failed: bool = False
+    baseline_failed: bool = False
 
     @property
     def accepted(self) -> bool:
         """Whether it may stand for its name's latest: not invalid, its gate passed."""
-        return self.verdict != "invalid" and not self.gate_failed
+        return self.verdict != "invalid" and not self.baseline_failed
 
 
 def candidate(path: Path, session: Session) -> Candidate:
     rps, verdict = headline(session)
     started = instant(session.doc.get("started_at"))
-    return Candidate(path, session.id, started, rps, verdict, gate_failed(session.doc))
+    return Candidate(path, session.id, started, rps, verdict, baseline_failed(session.doc))
 
 
-def gate_failed(doc: Mapping[str, Any]) -> bool:
+def baseline_failed(doc: Mapping[str, Any]) -> bool:
     """Whether its baseline gate refused it or found a regression."""
     baseline = doc.get("baseline")
     if not isinstance(baseline, Mapping):

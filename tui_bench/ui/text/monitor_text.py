@@ -310,7 +310,7 @@ def verdict_rows(judged: Verdicts, tones: Tones) -> list[tuple[Text, str]]:
     if baseline is not None:
         bad = baseline.failed or bool(baseline.refused)
         tone = verdict_style("fail" if bad else "pass", tones)
-        rows += [(Text("baseline", tone), line) for line in baseline.lines()]
+        rows += [(Text("baseline", tone), line) for line in baseline.lines]
     return rows
 
 

@@ -1,0 +1,31 @@
+"""Markdown tables shared by a run's and a sweep's md export."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from tui_bench.formats import fmt_metric
+
+
+def threshold_markdown(verdicts: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The thresholds section of a run's or a sweep's md (nothing without thresholds)."""
+    if not verdicts:
+        return []
+    cells = [
+        [
+            str(v.get("text")),
+            str(v.get("name") or "all"),
+            v.get("reason") or fmt_metric(v["metric"], v.get("actual")),
+            "pass" if v.get("passed") else "**FAIL**",
+        ]
+        for v in verdicts
+    ]
+    table = md_table(["threshold", "point", "measured", "verdict"], cells, "llrl")
+    return ["## Thresholds", "", *table, ""]
+
+
+def md_table(header: Sequence[str], rows: Sequence[Sequence[str]], align: str) -> list[str]:
+    """A markdown table; `align` has an `l` (text) or `r` (a number) per column."""
+    rule = ["---:" if a == "r" else "---" for a in align]
+    return [f"| {' | '.join(cells)} |" for cells in (header, rule, *rows)]
