@@ -60,7 +60,7 @@ def test_an_invalid_run_is_not_pinned(api: Path, capsys: pytest.CaptureFixture[s
         (["baseline", "show", "web"], "no baseline is pinned for 'web'"),
         (
             ["run", "--headless", "--fail-on-regression", "5", "http://127.0.0.1:9/"],
-            "--fail-on-regression needs --baseline REF",
+            "needs a baseline (--baseline REF)",
         ),
         (
             ["run", "--headless", "--baseline", "web@latest", "http://127.0.0.1:9/"],

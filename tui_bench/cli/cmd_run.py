@@ -33,13 +33,12 @@ async def _run(
     """Prepare the run (refused before any load), then run it in the app or headless; the
     exit status when the app was left before it ended, and how it ended."""
     job = await prepare_run(request, settings_of(args))
-    for line in job.notes:
-        say(line, sys.stderr)
     if wants_app(args):
         from tui_bench.ui.launch import UiOptions, run_live
 
         return await run_live(job, UiOptions.from_args(args), note=note)
     headless_note(args, args.command)
+    report_lines(job.notes, sys.stderr)
     if note:
         say(note, sys.stderr)
     return 0, await run_headless(job)

@@ -12,7 +12,7 @@ from typing import TextIO
 import orjson
 
 from tui_bench.cli.args import label_parser
-from tui_bench.cli.output import headless_note, report_lines, say, wants_app
+from tui_bench.cli.output import headless_note, report_lines, wants_app
 from tui_bench.cli.progress import ProgressPrinter
 from tui_bench.cli.run_flags import request_from_args, settings_of
 from tui_bench.cli.stop_signals import until_done
@@ -46,13 +46,12 @@ def cmd_sweep(args: argparse.Namespace) -> int:
             slo=args.slo,
             argv=("tuibench", *sys.argv[1:]),
         )
-        for line in job.notes:
-            say(line, sys.stderr)
         if wants_app(args):
             from tui_bench.ui.launch import UiOptions, run_sweep
 
             return await run_sweep(job, UiOptions.from_args(args))
         headless_note(args, "sweep")
+        report_lines(job.notes, sys.stderr)
         return 0, await until_done(job.runner(SweepPrinter()))
 
     code, finished = asyncio.run(sweep())

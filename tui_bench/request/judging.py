@@ -38,7 +38,10 @@ class Judging:
         """UsageError for what needs no store or tool to refuse."""
         self.parsed_thresholds()
         if self.fail_on_regression is not None and self.baseline is None:
-            raise UsageError("--fail-on-regression needs --baseline REF")
+            raise UsageError(
+                "a gate (--fail-on-regression, the form's fail if worse) needs a baseline "
+                "(--baseline REF)"
+            )
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -90,8 +90,11 @@ class TuibenchApp(App[int]):
         basic: bool = False,
         theme: str | None = None,
         sessions_dir: Path | None = None,
+        notes: Sequence[str] = (),
     ) -> None:
         super().__init__(driver_class=TerminalDriver)
+        # What the job opened with said before its load (a tier taken, versions that differ).
+        self._notes = tuple(notes)
         loaded = load_themes()
         for loaded_theme in loaded.themes:
             self.register_theme(loaded_theme)
@@ -117,6 +120,7 @@ class TuibenchApp(App[int]):
 
     def on_mount(self) -> None:
         self.call_after_refresh(self._size_once_more)
+        self._tell(self._notes)
         if self._theme_problems:
             # Markup off: the problems quote the files' text.
             self.notify(

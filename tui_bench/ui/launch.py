@@ -7,7 +7,7 @@ import argparse
 import asyncio
 import os
 import signal
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -83,7 +83,7 @@ async def run_live(
             note=note,
         )
 
-    return await open_app(ui, first)
+    return await open_app(ui, first, notes=job.notes)
 
 
 async def run_home(ui: UiOptions, settings: JobSettings) -> tuple[int, RunFinished | None]:
@@ -126,7 +126,7 @@ async def run_sweep(
         shown.append(screen)
         return screen
 
-    await open_app(ui, first)
+    await open_app(ui, first, notes=job.notes)
     return shown[0].exit_code, shown[0].finished
 
 
@@ -152,12 +152,13 @@ async def open_app(
     ui: UiOptions,
     first: Callable[[TuibenchApp], Screen[None]],
     launcher: JobLauncher | None = None,
+    notes: Sequence[str] = (),
 ) -> tuple[int, RunFinished | None]:
     if ui.fps is not None:
         os.environ["TEXTUAL_FPS"] = str(ui.fps)
     from tui_bench.ui.app import TuibenchApp
 
-    app = TuibenchApp(first, launcher=launcher, basic=ui.basic, theme=ui.theme)
+    app = TuibenchApp(first, launcher=launcher, basic=ui.basic, theme=ui.theme, notes=notes)
     loop = asyncio.get_running_loop()
     for sig in STOP_SIGNALS:
         loop.add_signal_handler(sig, app.stop_and_quit)
