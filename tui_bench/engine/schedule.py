@@ -12,16 +12,17 @@ total rate R (r times its clients). The k-th request sent (in order of send time
 first logged one being k = 0) was due at k/R after the schedule's origin; how far it lags is
 x_k = s_k - k/R, less the origin. The origin is taken as the most any request was ahead,
 min x_j for j <= k, so that neither the clients' connect times nor the request each client
-sends as it connects shift it. Clumps put requests up to one tick ahead of the even spacing
-and the clump's last ones on it; so a request is late by x_k - min x - tick, when that is
-positive. What it assumes:
+sends as it connects shift it. Clumps put requests up to one tick (and half a request per
+client, as each firing rounds what it grants) ahead of the even spacing, and the clump's last
+ones on it; so a request is late by x_k - min x - that slack, when positive. It assumes:
 
 - every client keeps its schedule from its connection on (h2load carries each timer's
   remainder, so the total rate does not drift) and the log clock runs with h2load's timer;
 - a request waiting for a stream was due before those sent after it (first in, first out
   across the generator's clients);
-- lateness below one tick is h2load's clumping, not delay: a real delay is under-stated by
-  at most one tick (10 ms at most per-client rates above 100 req/s);
+- lateness within the slack is h2load's clumping, not delay: a real delay is under-stated
+  by at most the slack (under 15 ms at per-client rates above 100 req/s, one interval and
+  a half below);
 - the log is complete up to each request: one that takes longer than the ingest's grace
   to come back is counted a little late, so requests sent while it was out look later by
   (such requests) / R until it does.
@@ -49,6 +50,12 @@ def tick_us(per_client_rate: float) -> int:
     return max(MIN_TICK_US, round(_US_PER_S / per_client_rate))
 
 
+def slack_us(per_client_rate: float) -> int:
+    """How far ahead of the even spacing h2load's clumps put a request on time: a tick, and
+    half a request per client (each firing grants the due requests rounded to the nearest)."""
+    return tick_us(per_client_rate) + round(_US_PER_S / per_client_rate / 2)
+
+
 class Schedule:
     """The intended send times of one generator's requests, fed in order of send time.
 
@@ -62,13 +69,13 @@ class Schedule:
         """The schedule of a run of `spec` (one generator's), None for a closed loop."""
         if spec.asked_rate is None or spec.per_client_rate is None:
             return None
-        return cls(spec.asked_rate, tick_us(spec.per_client_rate), origin_us)
+        return cls(spec.asked_rate, slack_us(spec.per_client_rate), origin_us)
 
-    def __init__(self, rate: float, tick: int, origin_us: int) -> None:
+    def __init__(self, rate: float, slack: int, origin_us: int) -> None:
         if rate <= 0:
             raise ValueError(f"rate must be above 0, got {rate}")
         self._interval_us = _US_PER_S / rate
-        self._tick_us = tick
+        self._slack_us = slack
         self._origin_us = origin_us
         self._sent = 0
         # min x_j so far (µs since origin_us); None before the first request.
@@ -90,7 +97,7 @@ class Schedule:
             np.minimum(ahead, self._ahead, out=ahead)
         self._ahead = float(ahead[-1])
         self._sent += starts_us.size
-        late = np.rint(lag - ahead - self._tick_us)
+        late = np.rint(lag - ahead - self._slack_us)
         np.maximum(late, 0, out=late)
         return late.astype(np.int64)
 
@@ -99,7 +106,7 @@ class Schedule:
         by then has been fed; None before the first request gives the schedule an origin."""
         if self._ahead is None:
             return None
-        since = t_us - self._origin_us - self._ahead - self._tick_us
+        since = t_us - self._origin_us - self._ahead - self._slack_us
         due = int(since // self._interval_us) + 1 if since >= 0 else 0
         return max(0, due - self._sent)
 

@@ -11,7 +11,7 @@ from statistics import fmean
 from typing import Any
 
 from tui_bench.engine.log_ingest import SecondStats
-from tui_bench.engine.schedule import tick_us
+from tui_bench.engine.schedule import slack_us
 from tui_bench.result import STATUS_CLASSES, RateFigures
 from tui_bench.sampling.samples import ResourceSample
 from tui_bench.spec import RunSpec
@@ -66,13 +66,13 @@ def rate_figures(spec: RunSpec, rows: Sequence[Mapping[str, Any]]) -> RateFigure
     """How a fixed-rate run kept its schedule, from its series; None for a closed loop.
 
     The backlog is said to grow from the first second of the stretch, lasting to the end
-    and at least GROWING_S long, in which it stayed above one timer tick of requests (what
+    and at least GROWING_S long, in which it stayed above the requests of the schedule's slack (what
     h2load's clumping leaves at any moment) and ended above where it began."""
     target, per_client = spec.asked_rate, spec.per_client_rate
     if target is None or per_client is None:
         return None
     known = [(int(r["t_s"]), int(r["backlog"])) for r in rows if r.get("backlog") is not None]
-    allowance = max(1.0, target * tick_us(per_client) / 1e6)
+    allowance = max(1.0, target * slack_us(per_client) / 1e6)
     stretch = list(reversed(list(takewhile(lambda tb: tb[1] > allowance, reversed(known)))))
     growing = len(stretch) >= GROWING_S and stretch[-1][1] > stretch[0][1]
     return RateFigures(
