@@ -11,8 +11,9 @@ The log has no client id, so the schedule is rebuilt for the generator as a whol
 total rate R (r times its clients). The k-th request sent (in order of send time s_k, the
 first logged one being k = 0) was due at k/R after the schedule's origin; how far it lags is
 x_k = s_k - k/R, less the origin. The origin is taken as the most any request was ahead,
-min x_j for j <= k, so that neither the clients' connect times nor the request each client
-sends as it connects shift it. Clumps put requests up to one tick (and half a request per
+min x_j for j <= k, so that the request each client sends as it connects does not shift it;
+the clients' start-up (RAMP_US from the first request, while they connect one by one) sets
+no origin and its requests count as on time. Clumps put requests up to one tick (and half a request per
 client, as each firing rounds what it grants) ahead of the even spacing, and the clump's last
 ones on it; so a request is late by x_k - min x - that slack, when positive. It assumes:
 
@@ -38,6 +39,10 @@ import numpy.typing as npt
 
 from tui_bench.spec import RunSpec
 
+# h2load connects its clients one after the other and each starts its schedule as it
+# connects: until all have, the generator's schedule is that of those that have. The sends of
+# this long from the first set no origin and are taken as on time.
+RAMP_US = 250_000
 # h2load's rps timer fires at least this often (nghttp2: `std::max(0.01, 1. / rps)`).
 MIN_TICK_US = 10_000
 _US_PER_S = 1_000_000
@@ -78,8 +83,9 @@ class Schedule:
         self._slack_us = slack
         self._origin_us = origin_us
         self._sent = 0
-        # min x_j so far (µs since origin_us); None before the first request.
+        # min x_j so far (µs since origin_us); None before the start-up is over.
         self._ahead: float | None = None
+        self._first_us: int | None = None
 
     @property
     def sent(self) -> int:
@@ -90,20 +96,27 @@ class Schedule:
         next requests in send order (ascending)."""
         if not starts_us.size:
             return np.zeros(0, dtype=np.int64)
+        if self._first_us is None:
+            self._first_us = int(starts_us[0])
         k = np.arange(self._sent, self._sent + starts_us.size, dtype=np.float64)
+        self._sent += starts_us.size
         lag = (starts_us - self._origin_us).astype(np.float64) - k * self._interval_us
-        ahead = np.minimum.accumulate(lag)
+        late = np.zeros(starts_us.size, dtype=np.int64)
+        # The clients' start-up: neither an origin nor late.
+        ramp = int(np.searchsorted(starts_us, self._first_us + RAMP_US))
+        if ramp == starts_us.size:
+            return late
+        ahead = np.minimum.accumulate(lag[ramp:])
         if self._ahead is not None:
             np.minimum(ahead, self._ahead, out=ahead)
         self._ahead = float(ahead[-1])
-        self._sent += starts_us.size
-        late = np.rint(lag - ahead - self._slack_us)
-        np.maximum(late, 0, out=late)
-        return late.astype(np.int64)
+        behind = np.rint(lag[ramp:] - ahead - self._slack_us)
+        late[ramp:] = np.maximum(behind, 0)
+        return late
 
     def backlog_at(self, t_us: int) -> int | None:
         """Requests due by `t_us` (log clock) but not sent by then, when every request sent
-        by then has been fed; None before the first request gives the schedule an origin."""
+        by then has been fed; None before the start-up gives the schedule an origin."""
         if self._ahead is None:
             return None
         since = t_us - self._origin_us - self._ahead - self._slack_us
