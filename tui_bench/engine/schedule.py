@@ -11,11 +11,12 @@ The log has no client id, so the schedule is rebuilt for the generator as a whol
 total rate R (r times its clients). The k-th request sent (in order of send time s_k, the
 first logged one being k = 0) was due at k/R after the schedule's origin; how far it lags is
 x_k = s_k - k/R, less the origin. The origin is taken as the most any request was ahead,
-min x_j for j <= k, so that the request each client sends as it connects does not shift it;
-the clients' start-up (RAMP_US from the first request, while they connect one by one) sets
-no origin and its requests count as on time. Clumps put requests up to one tick (and half a request per
-client, as each firing rounds what it grants) ahead of the even spacing, and the clump's last
-ones on it; so a request is late by x_k - min x - that slack, when positive. It assumes:
+min x_j for j <= k, so that the request each client sends as it connects does not shift
+it; the clients' start-up (RAMP_US from the first request, while they connect one by one)
+sets no origin and its requests count as on time. Clumps put requests up to one tick (and
+half a request per client, as each firing rounds what it grants) ahead of the even spacing,
+and the clump's last ones on it; so a request is late by x_k - min x - that slack, when
+positive. It assumes:
 
 - every client keeps its schedule from its connection on (h2load carries each timer's
   remainder, so the total rate does not drift) and the log clock runs with h2load's timer;
