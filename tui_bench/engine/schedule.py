@@ -47,6 +47,8 @@ RAMP_US = 250_000
 # h2load's rps timer fires at least this often (nghttp2: `std::max(0.01, 1. / rps)`).
 MIN_TICK_US = 10_000
 _US_PER_S = 1_000_000
+# Up to this many distinct seconds, values are split by a mask per second, not sorted.
+_FEW_SECONDS = 4
 
 Int64Array = npt.NDArray[np.int64]
 
@@ -194,6 +196,10 @@ def split_by(seconds: Int64Array, values: Int64Array) -> list[tuple[int, Int64Ar
     first, last = int(seconds.min()), int(seconds.max())
     if first == last:
         return [(first, values)]
+    if last - first < _FEW_SECONDS:
+        # A chunk of the log spans a second or two: a pass per second beats a sort.
+        found = [(t_s, values[seconds == t_s]) for t_s in range(first, last + 1)]
+        return [(t_s, part) for t_s, part in found if part.size]
     # Stable and nearly sorted already: cheap, and keeps each second's values in order.
     order = np.argsort(seconds, kind="stable")
     seconds, values = seconds[order], values[order]
