@@ -88,6 +88,21 @@ class Tls:
 
 
 @dataclass(frozen=True)
+class RateFigures:
+    """A fixed-rate (open-loop) run's schedule and how it was kept. What was achieved over
+    the run is the result's `rps`; per second, the series' `achieved_rps` and `backlog`."""
+
+    # What h2load was asked for: `per_client_rps` (its --rps) times the connections.
+    target_rps: float
+    per_client_rps: float
+    # Requests due but not sent when the run ended; None when unknown.
+    backlog_end: int | None = None
+    # When the backlog that lasted to the end began to build (seconds into the run), when
+    # it grew from there on: the rate was not held from then; None when it was.
+    backlog_from_s: float | None = None
+
+
+@dataclass(frozen=True)
 class Result:
     """What a run measured, normalized across tools."""
 
@@ -105,6 +120,10 @@ class Result:
     ttfb: Distribution | None = None
     errors: Mapping[str, int] = field(default_factory=dict)
     tls: Tls | None = None
+    # A fixed-rate run's: `latency` is then from when each request was due, and this from
+    # when it was sent (what the tool itself reports).
+    service_latency: Distribution | None = None
+    rate: RateFigures | None = None
 
     @property
     def error_count(self) -> int | None:
@@ -151,6 +170,8 @@ class Result:
             "ttfb": flat(self.ttfb),
             "errors": dict(self.errors),
             "tls": flat(self.tls),
+            "service_latency": flat(self.service_latency),
+            "rate": flat(self.rate),
         }
 
     @classmethod
@@ -160,6 +181,7 @@ class Result:
             return Distribution.from_dict(value) if value else None
 
         tls = data.get("tls")
+        rate = data.get("rate")
         return cls(
             tool=str(data["tool"]),
             tool_version=data.get("tool_version"),
@@ -175,4 +197,6 @@ class Result:
             ttfb=dist("ttfb"),
             errors=dict(data.get("errors") or {}),
             tls=Tls(**tls) if tls else None,
+            service_latency=dist("service_latency"),
+            rate=RateFigures(**rate) if rate else None,
         )

@@ -12,6 +12,10 @@ from tui_bench.redaction import check_no_redacted, redact_text
 TOOLS = ("h2load", "wrk", "ab")
 COMPRESSIONS = ("gzip", "br", "zstd")
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+# h2load refuses an --rps whose interval is under a microsecond.
+MAX_PER_CLIENT_RATE = 1_000_000
+# h2load reads --rps as a decimal; six places are finer than its timer can keep.
+RATE_DECIMALS = 6
 
 
 def is_loopback(url: str) -> bool:
@@ -33,6 +37,17 @@ class RunSpec:
     keepalive: bool = False
     headers: tuple[str, ...] = ()
     compress: str | None = None
+    # Requests per second in total (open loop: sent on a schedule, whatever comes back);
+    # None for a closed loop, where each connection sends when its last answer came.
+    rate: float | None = None
+
+    @property
+    def per_client_rate(self) -> float | None:
+        """What each connection is asked to send (h2load's `--rps` is per client), rounded
+        as h2load is given it: the rate actually asked for is this times -c."""
+        if self.rate is None:
+            return None
+        return round(self.rate / self.connections, RATE_DECIMALS)
 
     @property
     def count_mode(self) -> bool:
@@ -73,6 +88,12 @@ class RunSpec:
             known[key] = tuple(known.get(key, ()))
         return cls(**known)
 
+    @property
+    def asked_rate(self) -> float | None:
+        """The total rate h2load is asked for: the per-connection rate it is given, times -c."""
+        per_client = self.per_client_rate
+        return None if per_client is None else per_client * self.connections
+
     def validate(self) -> RunSpec:
         """Raise UsageError with a one-line reason if this spec cannot be run."""
         if self.tool not in TOOLS:
@@ -108,7 +129,30 @@ class RunSpec:
             raise UsageError("wrk runs for a duration: give -d SECONDS")
         if self.tool != "h2load" and (self.streams or self.h1 or self.warm_up_s):
             raise UsageError(f"-m, --h1 and --warm-up are h2load options; {self.tool} has none")
+        self._validate_rate()
         return self
+
+    def _validate_rate(self) -> None:
+        if self.rate is None:
+            return
+        if self.tool != "h2load":
+            raise UsageError(
+                f"--rate needs h2load (its --rps sends on a schedule); {self.tool} only "
+                "sends when an answer came back"
+            )
+        if not self.rate > 0:
+            raise UsageError("--rate must be more than 0 requests per second")
+        per_client = self.per_client_rate or 0.0
+        if not per_client > 0:
+            raise UsageError(
+                f"--rate {self.rate:g} over -c {self.connections} is below "
+                f"{10**-RATE_DECIMALS:g} req/s per connection"
+            )
+        if per_client > MAX_PER_CLIENT_RATE:
+            raise UsageError(
+                f"--rate {self.rate:g} over -c {self.connections} is {per_client:g} req/s per "
+                f"connection: h2load takes at most {MAX_PER_CLIENT_RATE:,}; raise -c"
+            )
 
 
 def validate_url(url: str) -> None:

@@ -61,6 +61,19 @@ def parse_positive_int(text: str) -> int:
     return value
 
 
+def parse_rate(text: str) -> float:
+    """`5000`, `2.5k`, `1e4` -> requests per second, more than 0."""
+    number = text.strip().lower()
+    scale = 1000.0 if number.endswith("k") else 1.0
+    try:
+        value = float(number.removesuffix("k")) * scale
+    except ValueError:
+        raise UsageError(f"expected requests per second (5000, 2.5k), got {text!r}") from None
+    if not 0 < value < math.inf:
+        raise UsageError(f"expected a rate above 0, got {text!r}")
+    return value
+
+
 def parse_percent(text: str) -> float:
     """`1`, `1%`, `0.5 %` -> a share (0.01, 0.005); from 0 to 100 %."""
     number = text.strip().removesuffix("%").strip()

@@ -24,6 +24,8 @@ VERDICTS: tuple[Verdict, ...] = ("valid", "suspect", "invalid")
 DEFAULT_MAX_ERRORS = 0.01
 # A duration run shorter than this has no steady state to speak of.
 MIN_SECONDS = 1.0
+# A fixed-rate run that sent less than this share of its target did not hold it.
+MIN_HELD_RATE = 0.95
 
 # The warnings that make a run invalid or suspect; the others (same-machine) are notes.
 _WARNING_VERDICTS: Mapping[str, Verdict] = {
@@ -100,6 +102,7 @@ _CODE_VERDICTS: Mapping[str, Verdict] = {
     "errors": "invalid",
     "short-run": "suspect",
     "warm-up-not-applied": "suspect",
+    "rate-not-held": "invalid",
     "no-runs": "invalid",
     "incomplete-runs": "suspect",
 }
@@ -159,6 +162,8 @@ def _result_reasons(spec: RunSpec, result: Result, max_errors: float) -> list[Re
                 "invalid",
             )
         )
+    if result.rate is not None:
+        reasons += _rate_reasons(result)
     seconds = result.duration_s
     if not spec.count_mode and seconds is not None and seconds < MIN_SECONDS:
         reasons.append(
@@ -170,6 +175,33 @@ def _result_reasons(spec: RunSpec, result: Result, max_errors: float) -> list[Re
             )
         )
     return reasons
+
+
+def _rate_reasons(result: Result) -> list[Reason]:
+    """A fixed-rate run past what the server (or the generator) could take: its latency is
+    the queue's, not the server's."""
+    rate = result.rate
+    assert rate is not None
+    achieved = result.rps
+    short = achieved is not None and achieved < MIN_HELD_RATE * rate.target_rps
+    if not short and rate.backlog_from_s is None:
+        return []
+    said = "unknown" if achieved is None else f"{achieved:,.0f}"
+    share = f" ({achieved / rate.target_rps:.1%})" if achieved is not None else ""
+    backlog = (
+        f"; the backlog grew from {rate.backlog_from_s:g} s on, to {rate.backlog_end:,} "
+        "requests due but not sent"
+        if rate.backlog_from_s is not None and rate.backlog_end is not None
+        else ""
+    )
+    return [
+        Reason(
+            "rate-not-held",
+            f"{said} of {rate.target_rps:,.0f} req/s asked were achieved{share}{backlog}: "
+            "past capacity, the latency is the queue's, not the server's",
+            "invalid",
+        )
+    ]
 
 
 def of_session(doc: Mapping[str, Any]) -> Validity | None:

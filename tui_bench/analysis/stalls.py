@@ -154,9 +154,10 @@ def _whole_seconds(series: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any
 def stalled_live(spec: RunSpec, elapsed_s: float, done: int | None, moved_s: float | None) -> bool:
     """Whether a run still going is stalled: its count of requests `done`, last moved at
     `moved_s` (None before the first), has not moved for LIVE_SILENCE_S while load was
-    still due (before the end of its time, or of its count)."""
+    still due (before the end of its time, or of its count). Closed loop only: a
+    fixed-rate run shows its backlog growing instead."""
     limit = LIVE_SILENCE_S.get(spec.tool)
-    if limit is None or moved_s is None or done is None:
+    if spec.rate is not None or limit is None or moved_s is None or done is None:
         return False
     if spec.planned_s is not None and elapsed_s >= spec.planned_s:
         return False

@@ -20,7 +20,7 @@ from tui_bench.request.run_defaults import DEFAULT_REQUEST
 from tui_bench.request.sweep_plan import PROTOCOLS
 from tui_bench.request.sweep_settings import DEFAULT_COOL_DOWN_S
 from tui_bench.spec import COMPRESSIONS, TOOLS
-from tui_bench.typed_values import parse_duration, parse_percent, parse_positive_int
+from tui_bench.typed_values import parse_duration, parse_percent, parse_positive_int, parse_rate
 from tui_bench.validity import DEFAULT_MAX_ERRORS
 
 T = TypeVar("T")
@@ -44,6 +44,10 @@ def duration(text: str) -> float:
 
 def positive_int(text: str) -> int:
     return _argparse_type(parse_positive_int, text)
+
+
+def positive_rate(text: str) -> float:
+    return _argparse_type(parse_rate, text)
 
 
 def percent(text: str) -> float:
@@ -160,6 +164,13 @@ def add_run_options(run: argparse.ArgumentParser) -> None:
         type=duration,
         metavar="S",
         help="run for S seconds (default 10 when -n is not given)",
+    )
+    run.add_argument(
+        "--rate",
+        type=positive_rate,
+        metavar="R",
+        help="h2load: open loop, R requests per second in total (split across -c and the "
+        "generators); latency is then measured from when each request was due",
     )
     run.add_argument("--warm-up", type=duration, metavar="S", help="h2load -D: warm-up time")
     run.add_argument(

@@ -27,8 +27,12 @@ def second_line(row: Mapping[str, Any], done: str | None = None) -> str:
         parts.append(f"{fmt_count(row['rps'])} req/s")
     if row.get("errors"):
         parts.append(f"{fmt_count(row['errors'])} errors")
+    if row.get("achieved_rps") is not None:
+        parts.append(f"sent {fmt_count(row['achieved_rps'])}/s backlog {fmt_count(row['backlog'])}")
     if row.get("p99_s") is not None:
         parts.append(f"p50 {fmt_seconds(row.get('p50_s'))} p99 {fmt_seconds(row['p99_s'])}")
+    if row.get("service_p99_s") is not None:
+        parts.append(f"(from the send p99 {fmt_seconds(row['service_p99_s'])})")
     if row.get("server_cpu_pct") is not None:
         parts.append(
             f"server {row['server_cpu_pct']:.0f}% cpu {fmt_bytes(row.get('server_rss_bytes'))}"

@@ -40,6 +40,7 @@ def asked_of(args: argparse.Namespace) -> RunRequest:
         keepalive=args.keepalive,
         headers=tuple(args.header),
         compress=args.compress,
+        rate=args.rate,
     )
     return RunRequest(
         spec,

@@ -42,7 +42,8 @@ from tui_bench.engine.log_ingest import LogIngest, LogTail
 from tui_bench.engine.outcome import build_result, judge
 from tui_bench.engine.reach import unreachable
 from tui_bench.engine.recorder import Judge, record_end
-from tui_bench.engine.series import SeriesBuilder, traffic_from_log, window_of
+from tui_bench.engine.schedule import Schedule
+from tui_bench.engine.series import SeriesBuilder, rate_figures, traffic_from_log, window_of
 from tui_bench.engine.server_watch import WARNINGS as WATCH_WARNINGS
 from tui_bench.engine.server_watch import ServerWatch
 from tui_bench.engine.stall_watch import StallWatch, stall_of_run
@@ -185,7 +186,8 @@ class RunController:
         self._log_t0_us = self._t0_us + launched.clock_offset_us
         if invocation.log_file is not None:
             self._stalls = StallWatch(self._log_t0_us)
-            self._ingest = LogIngest(self._log_t0_us, self._stalls.observe)
+            schedule = Schedule.of(self.spec, self._log_t0_us)
+            self._ingest = LogIngest(self._log_t0_us, schedule, self._stalls.observe)
             self._tail = launched.log or LogTail(invocation.log_file)
         proc = launched.process
         if launched.local:
@@ -335,7 +337,7 @@ class RunController:
             elapsed = time.monotonic() - self._t0
             if self._ingest is not None:
                 for stats in await asyncio.to_thread(self._ingest_step):
-                    self._row(traffic_from_log(stats), stats.histogram)
+                    self._row(traffic_from_log(stats), stats.histogram, stats.service)
                 self._done = self._ingest.totals.requests
             else:
                 # Tools without a request log report running counts; a row per second.
@@ -363,15 +365,21 @@ class RunController:
         # Up to the end of the run: seconds after the last request show as zeros (a stall).
         end_us = self._log_t0_us + int(end_s * 1e6)
         for stats in [*closed, *self._ingest.close(end_us)]:
-            self._row(traffic_from_log(stats, window_of(stats.t_s, end_s)), stats.histogram)
+            window = window_of(stats.t_s, end_s)
+            self._row(traffic_from_log(stats, window), stats.histogram, stats.service)
         self._tail.close()
 
-    def _row(self, traffic: dict[str, Any], histogram: LatencyHistogram | None = None) -> None:
+    def _row(
+        self,
+        traffic: dict[str, Any],
+        histogram: LatencyHistogram | None = None,
+        service: LatencyHistogram | None = None,
+    ) -> None:
         row = self._series.row(traffic)
         self._rows.append(row)
         assert self._journal is not None
         self._journal.write("second", row)
-        self._emit(SecondClosed(row, histogram))
+        self._emit(SecondClosed(row, histogram, service))
 
     def _progress(self, elapsed: float) -> float | None:
         spec = self.spec
@@ -401,6 +409,9 @@ class RunController:
             self._ingest,
             elapsed,
         )
+        rate = rate_figures(self.spec, self._rows)
+        if result is not None and rate is not None:
+            result = result.with_(rate=rate)
         status, message = judge(self._stop_requested, self._overran, exit_code, result, stderr)
         if self._unreachable is not None:
             status, message = "failed", self._unreachable
@@ -444,6 +455,7 @@ class RunController:
             # Every request of the run (h2load logs no warm-up request): what lets repeats
             # of a sweep point merge their latencies instead of averaging percentiles.
             histogram=overall.to_dict() if overall is not None else None,
+            service_histogram=_to_dict(self._ingest.service_overall if self._ingest else None),
         )
         # Judging against a baseline imports scipy and resamples: not on the event loop.
         recorded = await asyncio.to_thread(record_end, journal, end, self._judge)
@@ -459,6 +471,10 @@ class RunController:
         )
         self._emit(finished)
         return finished
+
+
+def _to_dict(histogram: LatencyHistogram | None) -> dict[str, Any] | None:
+    return None if histogram is None else histogram.to_dict()
 
 
 async def _idle() -> None:

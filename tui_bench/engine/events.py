@@ -57,6 +57,8 @@ class SecondClosed:
     # The second's latencies, where the request log tells them: what lets the seconds of
     # several generators merge. Owned by the event: never modified.
     histogram: LatencyHistogram | None = None
+    # A fixed-rate run's latencies from the send (`histogram` is then from when due).
+    service: LatencyHistogram | None = None
 
 
 @dataclass(frozen=True)

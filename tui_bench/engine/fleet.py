@@ -36,6 +36,7 @@ from tui_bench.engine.generators import Generator, labels, version_warning
 from tui_bench.engine.load_split import split_spec
 from tui_bench.engine.merge import SecondMerger, merged_result
 from tui_bench.engine.recorder import Judge, record_end
+from tui_bench.engine.series import rate_figures
 from tui_bench.engine.streamed import StreamedLauncher
 from tui_bench.engine.tool_start import Launcher, LocalLauncher, StartGate
 from tui_bench.errors import SessionError
@@ -47,7 +48,7 @@ from tui_bench.sampling.samples import ResourceSample
 from tui_bench.spec import RunSpec
 from tui_bench.storage import store as sessions
 from tui_bench.storage.journal import JournalWriter
-from tui_bench.storage.session import RunEnd, Session, SessionDraft
+from tui_bench.storage.session import RunEnd, Session, SessionDraft, histogram_of
 from tui_bench.validity import judge_run
 
 LOST = "generator-lost"
@@ -130,6 +131,7 @@ class FleetController:
             )
         ]
         self._merger = SecondMerger(len(generators))
+        self._merged_rows: list[Any] = []
         self._journal: JournalWriter | None = None
         self._session_id = ""
         self._stopped = False
@@ -220,7 +222,7 @@ class FleetController:
                     self._emit(self._progress(event))
             elif isinstance(event, SecondClosed):
                 child.rps = event.row.get("rps")
-                self._rows(self._merger.add(index, event.row, event.histogram))
+                self._rows(self._merger.add(index, event.row, event.histogram, event.service))
             elif isinstance(event, ResourcesSampled):
                 child.sample = event.sample
                 if index == 0:
@@ -247,6 +249,7 @@ class FleetController:
     def _rows(self, rows: Sequence[Any]) -> None:
         assert self._journal is not None
         for row in rows:
+            self._merged_rows.append(row)
             self._journal.write("second", row)
             self._emit(SecondClosed(row))
         if rows:
@@ -295,12 +298,13 @@ class FleetController:
         if versions is not None:
             warnings.append({"code": VERSIONS, "message": versions})
         results = [Result.from_dict(d["result"]) for d in docs if d and d.get("result")]
-        histogram = _merged_histogram(docs)
-        result = (
-            merged_result(results, histogram, [c.spec.connections for c in self._children])
-            if results
-            else None
-        )
+        histogram = _merged_histogram(docs, "histogram")
+        service = _merged_histogram(docs, "service_histogram")
+        connections = [c.spec.connections for c in self._children]
+        result = merged_result(results, histogram, connections, service) if results else None
+        rate = rate_figures(self.spec, self._merged_rows)
+        if result is not None and rate is not None:
+            result = result.with_(rate=rate)
         warnings += [
             asdict(w)
             for w in run_warnings(self.spec, result, [], "", same_machine=False, client_bound=False)
@@ -343,6 +347,7 @@ class FleetController:
             validity=validity.to_dict(),
             max_errors=self.max_errors,
             histogram=histogram.to_dict() if histogram is not None else None,
+            service_histogram=service.to_dict() if service is not None else None,
             generators=generators,
             server=docs[0].get("server") if docs[0] else None,
             argv=list(generators[0]["argv"] or []),
@@ -423,11 +428,12 @@ def _lost(child: _Child) -> str | None:
     return str(lost) if lost else None
 
 
-def _merged_histogram(docs: Sequence[dict[str, Any]]) -> LatencyHistogram | None:
-    """Every generator's request times as one, when every generator has them."""
+def _merged_histogram(docs: Sequence[dict[str, Any]], key: str) -> LatencyHistogram | None:
+    """Every generator's request times (their session's `key`) as one, when every generator
+    has them."""
     merged = LatencyHistogram()
     for doc in docs:
-        if not doc or not doc.get("histogram"):
+        if not doc or not doc.get(key):
             return None
-        merged.merge(Session(doc).histogram or LatencyHistogram())
+        merged.merge(histogram_of(doc[key], Session(doc).id))
     return merged

@@ -204,6 +204,25 @@ class LiveState:
         return {key: row.get(column) for key, column in OVERALL_LATENCY_COLUMNS.items()}
 
     @property
+    def service_latency(self) -> dict[str, float | None]:
+        """A fixed-rate run's p50 and p99 of the last closed second from the send (`latency`
+        is then from when each request was due)."""
+        row = self.last_row
+        return {key: row.get(f"service_{key}") for key in ("p50_s", "p99_s")}
+
+    @property
+    def backlog_now(self) -> int | None:
+        """Requests due but not sent at the end of the last closed second (fixed rate)."""
+        value: int | None = self.last_row.get("backlog")
+        return value
+
+    @property
+    def achieved_now(self) -> float | None:
+        """Requests sent per second in the last closed second (fixed rate)."""
+        value: float | None = self.last_row.get("achieved_rps")
+        return value
+
+    @property
     def latency_n(self) -> int | None:
         value: int | None = self.last_row.get("n")
         return value

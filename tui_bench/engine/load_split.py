@@ -16,9 +16,9 @@ def shares(total: int, count: int) -> list[int]:
 
 
 def split_spec(spec: RunSpec, count: int) -> list[RunSpec]:
-    """Each generator's part of `spec`: -c and -n split, -t as given (at most its -c),
-    -d, warm-up and everything else the same; UsageError when a part would have no
-    connection."""
+    """Each generator's part of `spec`: -c and -n split, -t as given (at most its -c), the
+    rate by connections (each connection sends the same), -d, warm-up and everything else
+    the same; UsageError when a part would have no connection."""
     if spec.connections < count:
         raise UsageError(
             f"-c {spec.connections} is fewer connections than the {count} generators: "
@@ -27,6 +27,12 @@ def split_spec(spec: RunSpec, count: int) -> list[RunSpec]:
     connections = shares(spec.connections, count)
     requests = shares(spec.requests, count) if spec.requests is not None else [None] * count
     return [
-        replace(spec, connections=c, threads=min(spec.threads, c), requests=n)
+        replace(
+            spec,
+            connections=c,
+            threads=min(spec.threads, c),
+            requests=n,
+            rate=None if spec.rate is None else spec.rate * c / spec.connections,
+        )
         for c, n in zip(connections, requests, strict=True)
     ]

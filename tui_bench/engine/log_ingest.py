@@ -22,12 +22,12 @@ import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from itertools import pairwise
 from types import TracebackType
 
 import numpy as np
 import numpy.typing as npt
 
+from tui_bench.engine.schedule import OpenLoop, Schedule, split_by
 from tui_bench.histogram import MAX_US, LatencyHistogram
 from tui_bench.result import STATUS_CLASSES
 from tui_bench.storage.session import OVERALL_PERCENTILES
@@ -52,9 +52,12 @@ Int64Array = npt.NDArray[np.int64]
 
 @dataclass(frozen=True)
 class SecondStats:
-    """One second of the run. `histogram` holds the durations of every request that
-    completed (status >= 0, including 4xx/5xx, like h2load's "time for request"); it is
-    owned by this record and must not be modified. Use `histogram.to_dict()` for JSON."""
+    """One second of the run. `histogram` holds the latency of every request that completed
+    in it (status >= 0, including 4xx/5xx, like h2load's "time for request"): in a
+    fixed-rate run from when the request was due, with the time from when it was sent in
+    `service`. Histograms are owned by this record and must not be modified. Use
+    `histogram.to_dict()` for JSON. `sent` and `backlog` (fixed-rate runs): requests sent
+    in this second and those due by its end but not sent."""
 
     t_s: int
     requests: int
@@ -68,6 +71,9 @@ class SecondStats:
     max_s: float | None
     # p50, p90 and p99 of every request up to the end of this second (closed seconds only).
     overall: tuple[float | None, ...] = ()
+    service: LatencyHistogram | None = None
+    sent: int | None = None
+    backlog: int | None = None
 
     @classmethod
     def of(
@@ -105,17 +111,30 @@ class IngestTotals:
 
 
 class _OpenSecond:
-    __slots__ = ("errors", "histogram", "requests", "status")
+    __slots__ = ("backlog", "errors", "histogram", "requests", "sent", "service", "status")
 
-    def __init__(self) -> None:
+    def __init__(self, *, timed: bool) -> None:
         self.requests = 0
         self.errors = 0
         self.status = [0] * len(STATUS_CLASSES)
         self.histogram = LatencyHistogram()
+        self.service = LatencyHistogram() if timed else None
+        self.sent: int | None = None
+        self.backlog: int | None = None
 
-    def stats(self, t_s: int, histogram: LatencyHistogram) -> SecondStats:
+    @property
+    def durations(self) -> LatencyHistogram:
+        """Where the log's request times go: the service histogram of a fixed-rate run."""
+        return self.histogram if self.service is None else self.service
+
+    def stats(self, t_s: int, *, copy: bool = False) -> SecondStats:
         status = dict(zip(STATUS_CLASSES, self.status, strict=True))
-        return SecondStats.of(t_s, self.requests, self.errors, status, histogram)
+        histogram, service = self.histogram, self.service
+        if copy:
+            histogram = histogram.copy()
+            service = None if service is None else service.copy()
+        stats = SecondStats.of(t_s, self.requests, self.errors, status, histogram)
+        return replace(stats, service=service, sent=self.sent, backlog=self.backlog)
 
 
 def _all_plausible(rows: Int64Array) -> bool:
@@ -173,9 +192,17 @@ class LogIngest:
     Not thread-safe: feed it and read it from one thread at a time.
     """
 
-    def __init__(self, t0_us: int, observe: Callable[[Int64Array], None] | None = None) -> None:
+    def __init__(
+        self,
+        t0_us: int,
+        schedule: Schedule | None = None,
+        observe: Callable[[Int64Array], None] | None = None,
+    ) -> None:
+        """`schedule`: a fixed-rate run's, by which each request's latency is taken from
+        when it was due (engine/schedule.py). `observe` is also shown every parsed row
+        (start_us, status, duration_us), in the order read."""
         self._t0_us = t0_us
-        # Also shown every parsed row (start_us, status, duration_us), in the order read.
+        self._open_loop = None if schedule is None else OpenLoop(schedule, t0_us)
         self._observe = observe
         self._partial = b""
         self._discarding = False
@@ -186,6 +213,7 @@ class LogIngest:
         # The latest completion seen, in µs since t0.
         self._newest_us = -1
         self._overall = LatencyHistogram()
+        self._service_overall = LatencyHistogram()
         self._requests = 0
         self._errors = 0
         self._status = [0] * len(STATUS_CLASSES)
@@ -224,16 +252,30 @@ class LogIngest:
             self._ingest(self._partial + b"\n")
         self._partial = b""
         last = max(self._open, default=self._next_emit - 1)
+        if self._open_loop is not None:
+            last = max(last, self._open_loop.last_held)
         if end_us is not None:
             last = max(last, (end_us - self._t0_us - 1) // _US_PER_S)
-        return self._emit_through(last)
+        return self._emit_through(last, end_us)
 
     @property
     def overall(self) -> LatencyHistogram:
-        """A new histogram of every completed request so far, open seconds included."""
+        """A new histogram of every completed request so far, open seconds included (of a
+        fixed-rate run: those timed, from when each was due)."""
         merged = self._overall.copy()
         for second in self._open.values():
             merged.merge(second.histogram)
+        return merged
+
+    @property
+    def service_overall(self) -> LatencyHistogram | None:
+        """A fixed-rate run's request times from when each was sent, open seconds included;
+        None for a closed loop, whose `overall` is that."""
+        if self._open_loop is None:
+            return None
+        merged = self._service_overall.copy()
+        for second in self._open.values():
+            merged.merge(second.durations)
         return merged
 
     @property
@@ -251,7 +293,7 @@ class LogIngest:
             return None
         t_s = max(self._open)
         second = self._open[t_s]
-        return second.stats(t_s, second.histogram.copy())
+        return second.stats(t_s, copy=True)
 
     def _ingest(self, block: bytes) -> None:
         rows, bad = _parse_lines(block)
@@ -260,29 +302,25 @@ class LogIngest:
             return
         if self._observe is not None:
             self._observe(rows)
-        start, status, duration = rows[:, 0], rows[:, 1], rows[:, 2]
-        completed_us = start + duration - self._t0_us
+        if self._open_loop is not None:
+            self._open_loop.hold(rows)
+        completed_us = rows[:, 0] + rows[:, 2] - self._t0_us
         self._newest_us = max(self._newest_us, int(completed_us.max()))
         seconds = completed_us // _US_PER_S
         # A line for a second already emitted is counted in the oldest open second: late
         # by more than the grace, it can no longer change what was reported.
         np.maximum(seconds, self._next_emit, out=seconds)
-        first = int(seconds.min())
-        last = int(seconds.max())
-        bounds = [0, seconds.size]
-        if first != last:
-            # Stable and nearly sorted already: cheap, and keeps each second's lines together.
-            order = np.argsort(seconds, kind="stable")
-            seconds, status, duration = seconds[order], status[order], duration[order]
-            cuts = np.flatnonzero(seconds[1:] != seconds[:-1]) + 1
-            bounds = [0, *cuts.tolist(), seconds.size]
-        for lo, hi in pairwise(bounds):
-            self._add(int(seconds[lo]), status[lo:hi], duration[lo:hi])
+        for t_s, part in split_by(seconds, rows):
+            self._add(t_s, part[:, 1], part[:, 2])
 
-    def _add(self, t_s: int, status: Int64Array, duration: Int64Array) -> None:
+    def _second(self, t_s: int) -> _OpenSecond:
         second = self._open.get(t_s)
         if second is None:
-            second = self._open[t_s] = _OpenSecond()
+            second = self._open[t_s] = _OpenSecond(timed=self._open_loop is not None)
+        return second
+
+    def _add(self, t_s: int, status: Int64Array, duration: Int64Array) -> None:
+        second = self._second(t_s)
         # Bin status + 1 for every code -1..999 (2xx is bins 201..300): cheaper than
         # dividing every status by 100.
         per_code = np.bincount(status + 1, minlength=_MAX_STATUS + 2)
@@ -296,17 +334,30 @@ class LogIngest:
             count = int(per_code[lo : lo + 100].sum())
             second.status[i] += count
             self._status[i] += count
-        second.histogram.add(duration[status >= 0] if errors else duration)
+        second.durations.add(duration[status >= 0] if errors else duration)
 
-    def _emit_through(self, last: int) -> list[SecondStats]:
+    def _time_through(self, last: int, end_us: int | None = None) -> None:
+        """An open-loop run's seconds up to `last`: what was sent in each, the backlog at its
+        end, and the latency from when it was due of each request, in the second it completed."""
+        if self._open_loop is None:
+            return
+        for sent in self._open_loop.time_through(last, end_us):
+            second = self._second(sent.t_s)
+            second.sent, second.backlog = sent.sent, sent.backlog
+            completed = np.maximum(sent.completed_s, self._next_emit)
+            for t_s, intended in split_by(completed, sent.intended_us):
+                self._second(t_s).histogram.add(intended)
+
+    def _emit_through(self, last: int, end_us: int | None = None) -> list[SecondStats]:
+        self._time_through(last, end_us)
         closed: list[SecondStats] = []
         for t_s in range(self._next_emit, last + 1):
-            second = self._open.pop(t_s, None)
-            if second is None:
-                second = _OpenSecond()
+            second = self._open.pop(t_s, None) or _OpenSecond(timed=self._open_loop is not None)
             self._overall.merge(second.histogram)
+            if second.service is not None:
+                self._service_overall.merge(second.service)
             overall = tuple(self._overall.percentiles_s(OVERALL_PERCENTILES))
-            closed.append(replace(second.stats(t_s, second.histogram), overall=overall))
+            closed.append(replace(second.stats(t_s), overall=overall))
         self._next_emit = max(self._next_emit, last + 1)
         return closed
 

@@ -13,15 +13,16 @@ from tui_bench.histogram import LatencyHistogram
 from tui_bench.result import STATUS_CLASSES, Distribution, Requests, Result, Traffic
 from tui_bench.storage.session import OVERALL_LATENCY_COLUMNS, OVERALL_PERCENTILES
 
-_COUNTS = ("requests", "errors", *STATUS_CLASSES)
-_RATES = ("rps", "good_rps")
+_COUNTS = ("requests", "errors", *STATUS_CLASSES, "backlog")
+_RATES = ("rps", "good_rps", "achieved_rps")
 # Resources of the machine that samples the server (the first generator's controller).
 _SERVER_COLUMNS = ("server_cpu_pct", "server_rss_bytes", "server_procs", "system_cpu_pct")
 # The busiest generator's: the one that may be what limits the run.
 _CLIENT_COLUMNS = ("client_cpu_pct", "client_thread_max_pct")
 
 Row = Mapping[str, Any]
-Part = tuple[Row, LatencyHistogram | None]
+# A generator's row, its latencies and (a fixed-rate run) its latencies from the send.
+Part = tuple[Row, LatencyHistogram | None, LatencyHistogram | None]
 T = TypeVar("T")
 
 
@@ -36,9 +37,15 @@ class SecondMerger:
         self._next = 0
         self._overall = LatencyHistogram()
 
-    def add(self, index: int, row: Row, histogram: LatencyHistogram | None) -> list[Row]:
+    def add(
+        self,
+        index: int,
+        row: Row,
+        histogram: LatencyHistogram | None,
+        service: LatencyHistogram | None = None,
+    ) -> list[Row]:
         t_s = int(row["t_s"])
-        self._parts.setdefault(t_s, {})[index] = (row, histogram)
+        self._parts.setdefault(t_s, {})[index] = (row, histogram, service)
         self._through[index] = max(self._through[index], t_s)
         return self._ready()
 
@@ -59,19 +66,15 @@ class SecondMerger:
         return rows
 
     def _merge(self, t_s: int, parts: Sequence[Part], has_first: bool) -> Row:
-        rows = [row for row, _ in parts]
+        rows = [row for row, _, _ in parts]
         merged: dict[str, Any] = {
             "t_s": t_s,
             "window_s": max(float(row.get("window_s") or 1.0) for row in rows),
         }
         for key in (*_COUNTS, *_RATES):
             merged[key] = _sum([row.get(key) for row in rows])
-        histograms = [h for _, h in parts]
-        if all(h is not None for h in histograms):
-            second = LatencyHistogram()
-            for histogram in histograms:
-                assert histogram is not None
-                second.merge(histogram)
+        second = _merged([h for _, h, _ in parts])
+        if second is not None:
             self._overall.merge(second)
             p50, p90, p99 = second.percentiles_s((50, 90, 99))
             max_us = second.max_us
@@ -84,6 +87,9 @@ class SecondMerger:
                 max_s=None if max_us is None else max_us / 1e6,
                 **dict(zip(OVERALL_LATENCY_COLUMNS.values(), overall, strict=True)),
             )
+        service = _merged([s for _, _, s in parts])
+        if service is not None:
+            merged["service_p50_s"], merged["service_p99_s"] = service.percentiles_s((50, 99))
         for key in _SERVER_COLUMNS:
             merged[key] = rows[0].get(key) if has_first else None
         for key in _CLIENT_COLUMNS:
@@ -91,12 +97,26 @@ class SecondMerger:
         return merged
 
 
+def _merged(histograms: Sequence[LatencyHistogram | None]) -> LatencyHistogram | None:
+    """The histograms as one; None when any is unknown."""
+    merged = LatencyHistogram()
+    for histogram in histograms:
+        if histogram is None:
+            return None
+        merged.merge(histogram)
+    return merged
+
+
 def merged_result(
-    parts: Sequence[Result], histogram: LatencyHistogram | None, connections: Sequence[int]
+    parts: Sequence[Result],
+    histogram: LatencyHistogram | None,
+    connections: Sequence[int],
+    service: LatencyHistogram | None = None,
 ) -> Result:
     """The generators' results as one: counts, bytes and rates summed (they ran at once),
     the longest duration, latency from their merged `histogram` (min, max, mean and sd
-    pooled from theirs); connect and TTFB pooled by connections."""
+    pooled from theirs), a fixed-rate run's latency from the send likewise from `service`;
+    connect and TTFB pooled by connections."""
     first = parts[0]
     requests = Requests(
         **{f.name: _sum([getattr(p.requests, f.name) for p in parts]) for f in fields(Requests)}
@@ -108,6 +128,9 @@ def merged_result(
     latency = _pooled([p.latency for p in parts], weights)
     if histogram is not None and histogram.count:
         latency = _with_percentiles(latency, histogram)
+    service_latency = _pooled([p.service_latency for p in parts], weights)
+    if service_latency is not None and service is not None and service.count:
+        service_latency = _with_percentiles(service_latency, service)
     return Result(
         tool=first.tool,
         tool_version=first.tool_version,
@@ -123,6 +146,7 @@ def merged_result(
         ttfb=_pooled([p.ttfb for p in parts], [float(c) for c in connections]),
         errors=_sum_maps([p.errors for p in parts]),
         tls=next((p.tls for p in parts if p.tls), None),
+        service_latency=service_latency,
     )
 
 

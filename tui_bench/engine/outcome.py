@@ -7,6 +7,7 @@ import signal
 from pathlib import Path
 
 from tui_bench.engine.log_ingest import LogIngest
+from tui_bench.histogram import LatencyHistogram
 from tui_bench.parsers import ParseError
 from tui_bench.parsers.detect import parse_output
 from tui_bench.parsers.h2load import parse_json
@@ -44,31 +45,49 @@ def build_result(
 def _with_log(
     result: Result | None, spec: RunSpec, ingest: LogIngest, elapsed_s: float
 ) -> Result | None:
-    totals = ingest.totals
-    overall = ingest.overall.distribution()
+    service = ingest.service_overall
+    if service is not None:
+        # A fixed-rate run: the tool's "time for request" is from the send; the latency is
+        # from when each request was due, and only the log tells it.
+        if result is not None:
+            return result.with_(
+                latency=ingest.overall.distribution(),
+                service_latency=_completed(result.latency, service),
+            )
+        result = _from_log(spec, ingest, elapsed_s)
+        return None if result is None else result.with_(service_latency=service.distribution())
     if result is None:
-        if totals.requests == 0:
-            return None
-        succeeded = totals.requests - totals.errors
-        return Result(
-            tool=spec.tool,
-            protocol=spec.expected_protocol,
-            duration_s=elapsed_s,
-            rps=totals.requests / elapsed_s if elapsed_s > 0 else None,
-            requests=Requests(
-                total=totals.requests,
-                done=totals.requests,
-                succeeded=succeeded,
-                failed=totals.errors,
-            ),
-            status=dict(totals.status),
-            latency=overall,
-        )
-    # h2load 1.52 reports no percentiles: add ours from the merged histogram.
-    latency = result.latency or Distribution()
-    merged = {**overall.percentiles, **latency.percentiles}
-    return result.with_(
-        latency=Distribution(latency.min_s, latency.max_s, latency.mean_s, latency.sd_s, merged)
+        return _from_log(spec, ingest, elapsed_s)
+    return result.with_(latency=_completed(result.latency, ingest.overall))
+
+
+def _completed(latency: Distribution | None, histogram: LatencyHistogram) -> Distribution:
+    """The tool's distribution with the percentiles it lacks from the log's `histogram`
+    (h2load 1.52 reports none)."""
+    latency = latency or Distribution()
+    merged = {**histogram.distribution().percentiles, **latency.percentiles}
+    return Distribution(latency.min_s, latency.max_s, latency.mean_s, latency.sd_s, merged)
+
+
+def _from_log(spec: RunSpec, ingest: LogIngest, elapsed_s: float) -> Result | None:
+    """A result from the request log alone, for a tool that printed no summary."""
+    totals = ingest.totals
+    if totals.requests == 0:
+        return None
+    succeeded = totals.requests - totals.errors
+    return Result(
+        tool=spec.tool,
+        protocol=spec.expected_protocol,
+        duration_s=elapsed_s,
+        rps=totals.requests / elapsed_s if elapsed_s > 0 else None,
+        requests=Requests(
+            total=totals.requests,
+            done=totals.requests,
+            succeeded=succeeded,
+            failed=totals.errors,
+        ),
+        status=dict(totals.status),
+        latency=ingest.overall.distribution(),
     )
 
 

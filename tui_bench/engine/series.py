@@ -5,16 +5,21 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from itertools import takewhile
 from statistics import fmean
 from typing import Any
 
 from tui_bench.engine.log_ingest import SecondStats
-from tui_bench.result import STATUS_CLASSES
+from tui_bench.engine.schedule import slack_us
+from tui_bench.result import STATUS_CLASSES, RateFigures
 from tui_bench.sampling.samples import ResourceSample
+from tui_bench.spec import RunSpec
 from tui_bench.storage.session import OVERALL_LATENCY_COLUMNS
 
 GOOD_CLASSES = ("2xx", "3xx")
+# A backlog that grew for this many seconds up to the end of a run was not caught up.
+GROWING_S = 2
 
 
 def traffic_from_log(stats: SecondStats, window_s: float = 1.0) -> dict[str, Any]:
@@ -40,7 +45,42 @@ def traffic_from_log(stats: SecondStats, window_s: float = 1.0) -> dict[str, Any
             if stats.overall
             else {}
         ),
+        **(open_loop_columns(stats, window_s) if stats.service is not None else {}),
     }
+
+
+def open_loop_columns(stats: SecondStats, window_s: float) -> dict[str, Any]:
+    """A fixed-rate run's second: what was sent (the rate achieved), what was due and not
+    sent by its end, and the latency percentiles from the send beside those from when due."""
+    assert stats.service is not None
+    p50, p99 = stats.service.percentiles_s((50, 99))
+    return {
+        "achieved_rps": None if stats.sent is None else rate(stats.sent, window_s),
+        "backlog": stats.backlog,
+        "service_p50_s": p50,
+        "service_p99_s": p99,
+    }
+
+
+def rate_figures(spec: RunSpec, rows: Sequence[Mapping[str, Any]]) -> RateFigures | None:
+    """How a fixed-rate run kept its schedule, from its series; None for a closed loop.
+
+    The backlog is said to grow from the first second of the stretch, lasting to the end
+    and at least GROWING_S long, in which it stayed above the requests of the schedule's slack (what
+    h2load's clumping leaves at any moment) and ended above where it began."""
+    target, per_client = spec.asked_rate, spec.per_client_rate
+    if target is None or per_client is None:
+        return None
+    known = [(int(r["t_s"]), int(r["backlog"])) for r in rows if r.get("backlog") is not None]
+    allowance = max(1.0, target * slack_us(per_client) / 1e6)
+    stretch = list(reversed(list(takewhile(lambda tb: tb[1] > allowance, reversed(known)))))
+    growing = len(stretch) >= GROWING_S and stretch[-1][1] > stretch[0][1]
+    return RateFigures(
+        target_rps=target,
+        per_client_rps=per_client,
+        backlog_end=known[-1][1] if known else None,
+        backlog_from_s=float(stretch[0][0]) if growing else None,
+    )
 
 
 class SeriesBuilder:

@@ -70,7 +70,10 @@ def stall_of_run(
     logged: LatencyHistogram | None,
 ) -> list[Warning]:
     """The run's `stall` warning, if it had any; `watch` and `logged` (every request of the
-    log) for a tool with a request log."""
+    log) for a tool with a request log. None for a fixed-rate run: its latency already
+    counts every request from when it was due, a stall included."""
+    if spec.rate is not None:
+        return []
     latency = result.latency if result is not None else None
     longest = latency.max_s if latency is not None else None
     median = latency.percentiles.get("p50_s") if latency is not None else None

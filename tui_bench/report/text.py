@@ -37,8 +37,8 @@ def result_rows(result: Result) -> list[tuple[str, str]]:
         rows.append(
             ("errors", ", ".join(f"{v:,} {k}" for k, v in result.errors.items() if v) or "none")
         )
+    rows += rate_rows(result)
     for label, dist in (
-        ("latency", result.latency),
         ("connect", result.connect),
         ("ttfb", result.ttfb),
     ):
@@ -46,6 +46,32 @@ def result_rows(result: Result) -> list[tuple[str, str]]:
             rows.append((label, distribution_text(dist)))
     if result.tls is not None:
         rows.append(("tls", " ".join(x for x in (result.tls.protocol, result.tls.cipher) if x)))
+    return rows
+
+
+# How a fixed-rate run's two latencies are told apart wherever they are shown.
+FROM_DUE = "from when due"
+FROM_SEND = "from the send (service)"
+
+
+def rate_rows(result: Result) -> list[tuple[str, str]]:
+    """The latency, and for a fixed-rate run its target and the latency from the send."""
+    rate = result.rate
+    latency = [] if result.latency is None else [distribution_text(result.latency)]
+    if rate is None:
+        return [("latency", latency[0])] if latency else []
+    rows = [
+        (
+            "rate",
+            f"target {fmt_count(rate.target_rps, 2)} req/s "
+            f"({rate.per_client_rps:g} per connection: h2load --rps), "
+            f"backlog at the end {fmt_count(rate.backlog_end)}",
+        )
+    ]
+    if latency:
+        rows.append(("latency", f"{FROM_DUE}: {latency[0]}"))
+    if result.service_latency is not None:
+        rows.append(("service", f"{FROM_SEND}: {distribution_text(result.service_latency)}"))
     return rows
 
 

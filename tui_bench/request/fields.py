@@ -17,7 +17,7 @@ from tui_bench.request.run import parse_generators
 from tui_bench.request.sweep_plan import parse_ramp, parse_vary
 from tui_bench.spec import RunSpec, validate_url
 from tui_bench.spec import with_scheme as url_with_scheme
-from tui_bench.typed_values import parse_duration, parse_percent, parse_positive_int
+from tui_bench.typed_values import parse_duration, parse_percent, parse_positive_int, parse_rate
 
 T = TypeVar("T")
 T_co = TypeVar("T_co", covariant=True)
@@ -104,6 +104,7 @@ URLS = TextField("urls", "URL(s)", read_urls, "http://127.0.0.1:8080/ (several: 
 CONNECTIONS = TextField("connections", "connections -c", required(parse_positive_int))
 THREADS = TextField("threads", "threads -t", required(parse_positive_int))
 STREAMS = TextField("streams", "streams -m", optional(parse_positive_int), "h2load's default: 1")
+RATE = TextField("rate", "rate --rate", optional(parse_rate), "open loop: req/s in total")
 DURATION = TextField("duration", "duration -d", required(parse_duration), "10s, 500ms, 2m")
 REQUESTS = TextField("requests", "requests -n", required(parse_positive_int), "e.g. 20000")
 WARM_UP = TextField("warm_up", "warm-up", optional(parse_duration), "none; e.g. 2s")
@@ -147,6 +148,7 @@ TEXT_FIELDS: tuple[TextField[object], ...] = (
     CONNECTIONS,
     THREADS,
     STREAMS,
+    RATE,
     DURATION,
     REQUESTS,
     WARM_UP,

@@ -25,6 +25,7 @@ from tui_bench.request.fields import (
     NAME,
     NO_COMPRESSION,
     RAMP,
+    RATE,
     REPEAT,
     REQUESTS,
     SERVER_HOST,
@@ -79,6 +80,7 @@ class Typed:
             CONNECTIONS.id: str(spec.connections),
             THREADS.id: str(spec.threads),
             STREAMS.id: _text(spec.streams),
+            RATE.id: "" if spec.rate is None else f"{spec.rate:g}",
             DURATION.id: format_duration(spec.duration_s or DEFAULT_DURATION_S),
             REQUESTS.id: _text(spec.requests),
             WARM_UP.id: "" if spec.warm_up_s is None else format_duration(spec.warm_up_s),
@@ -110,6 +112,7 @@ class Typed:
             # ab is single-threaded: -t is not threads there.
             THREADS.id: tool != "ab",
             STREAMS.id: tool == "h2load",
+            RATE.id: tool == "h2load",
             "protocol": tool == "h2load",
             WARM_UP.id: tool == "h2load" and mode == "duration",
             "keepalive": tool == "ab",
@@ -186,6 +189,7 @@ class Typed:
             keepalive=self.applies("keepalive") and self.keepalive,
             headers=self.read(HEADERS),
             compress=None if compress == NO_COMPRESSION else compress,
+            rate=self.read_if(RATE),
         )
         asked = RunRequest(
             spec,

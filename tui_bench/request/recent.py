@@ -124,6 +124,8 @@ def describe(request: RunRequest) -> str:
     if spec.urls:
         # A sweep that varies the URL has none of its own, nor the protocol it implies.
         words.append(spec.expected_protocol)
+    if spec.rate is not None:
+        words.append(f"--rate {spec.rate:g}")
     if spec.requests is not None:
         words.append(f"-n {spec.requests:,}")
     if spec.duration_s is not None:

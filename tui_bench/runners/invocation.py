@@ -10,7 +10,7 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 from tui_bench.errors import UsageError
-from tui_bench.spec import RunSpec
+from tui_bench.spec import RATE_DECIMALS, RunSpec
 
 # ab sizes its stats array from -n; in -t mode it needs an -n that the time limit, not the
 # count, reaches first. ab is single-threaded and stays far below this rate.
@@ -62,6 +62,8 @@ def _h2load(spec: RunSpec, exe: str, version: str | None, workdir: Path) -> Invo
             argv += ["--warm-up-time", _seconds(spec.warm_up_s)]
     if spec.streams:
         argv += ["-m", str(spec.streams)]
+    if spec.per_client_rate is not None:
+        argv.append(f"--rps={rate_text(spec.per_client_rate)}")
     if spec.h1:
         argv.append("--h1")
     for header in spec.all_headers():
@@ -104,6 +106,11 @@ def _ab(spec: RunSpec, exe: str) -> Invocation:
         argv += ["-H", header]
     argv.append(_with_path(spec.urls[0]))
     return Invocation(tuple(argv))
+
+
+def rate_text(per_client: float) -> str:
+    """As h2load is given it: `333.333333`, `500`."""
+    return f"{per_client:.{RATE_DECIMALS}f}".rstrip("0").rstrip(".")
 
 
 def _seconds(value: float | None) -> str:

@@ -7,6 +7,11 @@ Keys added within schema version 1, each optional (a document without them stays
 - `histogram`: the run's whole latency histogram (`LatencyHistogram.to_dict()`), warm-up
   excluded, for runs whose every request time is known (h2load's request log). Points of a
   sweep merge these; percentiles are never averaged.
+- `service_histogram`: a fixed-rate run's (`spec.rate`, h2load `--rps`) request times from
+  when each was sent, beside `histogram`, which then holds them from when each was due (the
+  run's `latency`; `result.service_latency` is from this one). `result.rate`: the target
+  (`target_rps`, `per_client_rps`: what h2load was given), `backlog_end` and, when the rate
+  was not held, `backlog_from_s`.
 - `message`: why the run did not complete, in one line.
 - `validity`: whether the run's figures can be trusted, `{"verdict": "valid" | "suspect" |
   "invalid", "reasons": [{"code", "message"}]}` (`validity`); `max_errors`, the
@@ -80,6 +85,13 @@ SERIES_COLUMNS = (
     "p90_s",
     "p99_s",
     "max_s",
+    # A fixed-rate run's (`spec.rate`): p50_s ... max_s are then from when each request
+    # was due; these are the requests sent per second, those due but not yet sent at the
+    # window's end, and the percentiles from the send.
+    "achieved_rps",
+    "backlog",
+    "service_p50_s",
+    "service_p99_s",
     "server_cpu_pct",
     "server_rss_bytes",
     "server_procs",
@@ -166,6 +178,12 @@ class Session:
     def histogram(self) -> LatencyHistogram | None:
         """Every request time of the run merged (warm-up excluded); None when unknown."""
         data = self.doc.get("histogram")
+        return histogram_of(data, self.id) if data else None
+
+    @property
+    def service_histogram(self) -> LatencyHistogram | None:
+        """A fixed-rate run's request times from the send; None for any other run."""
+        data = self.doc.get("service_histogram")
         return histogram_of(data, self.id) if data else None
 
     @property
@@ -272,13 +290,14 @@ class RunEnd:
     validity: Mapping[str, Any]
     max_errors: float
     histogram: Mapping[str, Any] | None = None
+    service_histogram: Mapping[str, Any] | None = None
     generators: Sequence[Mapping[str, Any]] | None = None
     server: Mapping[str, Any] | None = None
     argv: Sequence[str] | None = None
 
     def to_record(self) -> dict[str, Any]:
         record = asdict(self)
-        optional = ("histogram", "generators", "server", "argv")
+        optional = ("histogram", "service_histogram", "generators", "server", "argv")
         return {k: v for k, v in record.items() if k not in optional or v is not None}
 
 
@@ -327,8 +346,9 @@ def check(doc: Any, origin: str) -> None:
             Result.from_dict(result)
         except (KeyError, TypeError, ValueError):
             raise SessionError(f"{origin}: session file is damaged (bad 'result')") from None
-    if doc.get("histogram") is not None:
-        histogram_of(doc["histogram"], origin)
+    for key in ("histogram", "service_histogram"):
+        if doc.get(key) is not None:
+            histogram_of(doc[key], origin)
     if doc.get("kind") == SWEEP:
         _check_sweep(doc, origin)
 

@@ -28,6 +28,7 @@ RUNS_SUFFIX = ".runs"
 # `server` and `argv` (known once it ran).
 OPTIONAL_END_KEYS = (
     "histogram",
+    "service_histogram",
     "message",
     "thresholds",
     "validity",

@@ -13,7 +13,7 @@ from tui_bench.analysis.verdicts import Verdicts
 from tui_bench.engine.live_state import CLIENT_BOUND_PCT, LiveState
 from tui_bench.formats import fmt_bytes, fmt_compact, fmt_count, fmt_seconds
 from tui_bench.redaction import redact_text
-from tui_bench.report.text import resource_rows, result_rows, verdict_line
+from tui_bench.report.text import FROM_DUE, FROM_SEND, resource_rows, result_rows, verdict_line
 from tui_bench.result import STATUS_CLASSES
 from tui_bench.spec import RunSpec
 from tui_bench.ui.tones import LABEL, Tones, verdict_style
@@ -117,6 +117,13 @@ def _waiting(state: LiveState) -> bool:
 def throughput(state: LiveState) -> Text:
     if _waiting(state):
         return Text(WAITING, LABEL)
+    target = state.spec.asked_rate
+    if target is not None:
+        return _lines(
+            _pairs(("target  ", f"{fmt_count(target)} req/s")),
+            _pairs(("achieved", f"{fmt_count(state.achieved_now)} req/s sent")),
+            _pairs(("backlog ", f"{fmt_count(state.backlog_now)} due, not sent")),
+        )
     return _lines(
         _pairs(("now    ", f"{fmt_count(state.rps_now)} req/s")),
         _pairs(("overall", f"{fmt_count(state.rps_overall)} req/s")),
@@ -128,6 +135,13 @@ def latency(state: LiveState) -> Text:
     if _waiting(state):
         return Text(WAITING, LABEL)
     lat, run = state.latency, state.latency_overall
+    if state.spec.asked_rate is not None:
+        sent = state.service_latency
+        return _lines(
+            Text(f"{FROM_DUE} · {FROM_SEND}", LABEL),
+            _pairs(("p50", f"{fmt_seconds(lat['p50_s'])} · {fmt_seconds(sent['p50_s'])}")),
+            _pairs(("p99", f"{fmt_seconds(lat['p99_s'])} · {fmt_seconds(sent['p99_s'])}")),
+        )
     return _lines(
         _pairs(("p50", fmt_seconds(lat["p50_s"])), ("p90", fmt_seconds(lat["p90_s"]))),
         _pairs(("p99", fmt_seconds(lat["p99_s"])), ("max", fmt_seconds(lat["max_s"]))),

@@ -43,6 +43,7 @@ from tui_bench.request.fields import (
     JUDGING_FIELDS,
     NAME,
     NO_COMPRESSION,
+    RATE,
     REQUESTS,
     SERVER_HOST,
     SERVER_NAME,
@@ -163,6 +164,7 @@ class RunForm(Vertical):
                     yield _text_row(CONNECTIONS)
                     yield _text_row(THREADS)
                     yield _text_row(STREAMS)
+                    yield _text_row(RATE)
                     yield _row("protocol", "protocol", _select(PROTOCOLS, "protocol"))
                     yield _row("mode", "mode", _select(MODES, "mode"))
                     yield _text_row(DURATION)

@@ -1,0 +1,116 @@
+"""Fixed-rate runs end to end: `tuibench run --rate` driving the real h2load against an nginx
+of this module's own, whose workers a test pauses (SIGSTOP) for a second mid-run."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import orjson
+import psutil
+import pytest
+
+from tests.conftest import need
+from tests.integration.test_cli_real_tools import TUIBENCH, run_json
+from tui_bench.demo.background import running_demo_target
+from tui_bench.demo.nginx_target import DemoTarget
+from tui_bench.storage import store
+
+pytestmark = pytest.mark.integration
+
+# Far below what nginx answers here, even on two shared cores.
+RATE = ("--rate", "2000", "-c", "10", "-m", "10", "-d", "6")
+
+
+@pytest.fixture
+def own_nginx() -> Iterator[DemoTarget]:
+    """Paused by the test: never the session's shared nginx."""
+    need("nginx", "h2load")
+    with running_demo_target("nginx") as target:
+        yield target
+
+
+def _signal_workers(target: DemoTarget, signum: signal.Signals) -> None:
+    for worker in psutil.Process(target.pid).children():
+        worker.send_signal(signum)
+
+
+def _paused_run(target: DemoTarget) -> tuple[int, dict[str, Any], str]:
+    """The run, with nginx's workers stopped for 1 s once its first second is reported."""
+    proc = subprocess.Popen(
+        [*TUIBENCH, "run", "--headless", "--json", *RATE, target.urls["h2c"]],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    stderr: list[str] = []
+    try:
+        assert proc.stderr is not None
+        for line in proc.stderr:
+            stderr.append(line)
+            if line.startswith("[   1s]"):
+                break
+        try:
+            _signal_workers(target, signal.SIGSTOP)
+            time.sleep(1.0)
+        finally:
+            _signal_workers(target, signal.SIGCONT)
+        out, rest = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    return proc.returncode, orjson.loads(out), "".join(stderr) + rest
+
+
+def test_a_pause_shows_in_the_latency_from_when_due(own_nginx: DemoTarget, sessions: Path) -> None:
+    code, steady, stderr = run_json(*RATE, own_nginx.urls["h2c"])
+    assert code == 0, stderr
+    due, sent = steady["latency"], steady["service_latency"]
+    # Without a pause the two latencies agree.
+    assert abs(due["p99_s"] - sent["p99_s"]) <= 0.001
+    assert steady["rate"]["target_rps"] == 2000
+    assert steady["rate"]["per_client_rps"] == 200
+    assert steady["validity"]["verdict"] != "invalid"
+
+    code, paused, stderr = _paused_run(own_nginx)
+    assert code == 0, stderr
+    assert paused["latency"]["p99_s"] >= 0.5
+    # The send saw the pause only in the requests out at the time.
+    assert paused["service_latency"]["p99_s"] < paused["latency"]["p99_s"] / 2
+    assert abs(paused["latency"]["p50_s"] - due["p50_s"]) <= 0.001
+    # h2load caught up after it: the rate was held.
+    assert "rate-not-held" not in {r["code"] for r in paused["validity"]["reasons"]}
+    session = store.load(paused["session_path"])
+    assert session.spec.rate == 2000
+    assert max(row["backlog"] for row in session.series) >= 1000
+    assert session.series[-1]["backlog"] < 100
+    assert all(row.get("achieved_rps") is not None for row in session.series)
+    assert session.service_histogram is not None and session.histogram is not None
+    assert session.histogram.count == session.service_histogram.count
+
+
+def test_a_rate_far_past_capacity_is_not_a_result(own_nginx: DemoTarget, sessions: Path) -> None:
+    code, result, stderr = run_json(
+        "--rate", "2000000", "-c", "20", "-d", "3", own_nginx.urls["h2c"]
+    )
+    assert code == 1, stderr
+    assert result["validity"]["verdict"] == "invalid"
+    reasons = {r["code"]: r["message"] for r in result["validity"]["reasons"]}
+    assert "of 2,000,000 req/s asked were achieved" in reasons["rate-not-held"]
+    assert "rate-not-held" in stderr
+
+
+def test_wrk_and_ab_refuse_a_rate_before_any_load(sessions: Path) -> None:
+    for tool in ("wrk", "ab"):
+        proc = subprocess.run(
+            [*TUIBENCH, "run", "--headless", "--tool", tool, "--rate", "100", "-d", "1",
+             "http://127.0.0.1:9/"],
+            capture_output=True, text=True, timeout=60, check=False,
+        )  # fmt: skip
+        assert proc.returncode == 2
+        assert proc.stderr.count("\n") == 1 and "--rate needs h2load" in proc.stderr
