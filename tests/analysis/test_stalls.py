@@ -59,7 +59,7 @@ def closed_loop(
 
 def found(log: bytes, chunk: int = 50_000) -> tuple[list[Stall], LogIngest]:
     watch = StallWatch(T0)
-    ingest = LogIngest(T0, watch.observe)
+    ingest = LogIngest(T0, observe=watch.observe)
     for i in range(0, len(log), chunk):
         ingest.feed(log[i : i + chunk])
     ingest.close()
@@ -176,7 +176,7 @@ def test_each_tool_says_its_stall_and_the_run_is_suspect() -> None:
     spec = RunSpec(urls=URL, duration_s=6, h1=True)
     log = closed_loop(pauses=[(2.5, 3.5, 10)])
     watch = StallWatch(T0)
-    ingest = LogIngest(T0, watch.observe)
+    ingest = LogIngest(T0, observe=watch.observe)
     ingest.feed(log)
     ingest.close()
     (h2load,) = stall_of_run(spec, result("h2load", 1.0, 1e-3), [], watch, ingest.overall)
