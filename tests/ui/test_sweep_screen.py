@@ -94,7 +94,7 @@ class ScriptedSweep:
         else:
             status, message = "completed", None
         document = sweep_document(plan, entries(plan, ran, status), status, message)
-        judged = Verdicts(tuple(document.get("thresholds") or ()), sweep=True)
+        judged = Verdicts(tuple(document.get("thresholds") or ()))
         finished = SweepFinished(status, message, SESSION, document, judged)
         post(finished)
         return finished
