@@ -19,6 +19,20 @@ def fmt_seconds(value: float | None, resolution_s: float | None = None) -> str:
     return f"{value:.2f} s"
 
 
+# No request takes no time: a latency of 0 is a tool's whole milliseconds (ab's) rounded down
+# from one under a millisecond. Shown apart from its distribution (a session's row, a sweep
+# point, a comparison, a history), where the tool's resolution is not at hand, it reads so
+# too; JSON keeps the 0 and the result's distribution keeps the resolution.
+WHOLE_MS = 1e-3
+
+
+def fmt_latency(value: float | None, resolution_s: float | None = None) -> str:
+    """A latency: `fmt_seconds` with the tool's `resolution_s`; a 0 is `<1 ms`."""
+    if resolution_s is None and value == 0:
+        resolution_s = WHOLE_MS
+    return fmt_seconds(value, resolution_s)
+
+
 def fmt_count(value: float | None, digits: int = 0) -> str:
     return "–" if value is None else f"{value:,.{digits}f}"
 
@@ -68,4 +82,4 @@ def fmt_metric(metric: str, value: float | None) -> str:
         return fmt_count(value) + " req/s"
     if metric == "error_rate":
         return "–" if value is None else f"{value * 100:.2f} %"
-    return fmt_seconds(value)
+    return fmt_latency(value)

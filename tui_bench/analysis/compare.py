@@ -15,7 +15,7 @@ from datetime import datetime
 from statistics import fmean
 from typing import Any, Literal
 
-from tui_bench.formats import fmt_bytes, fmt_count, fmt_seconds
+from tui_bench.formats import fmt_bytes, fmt_count, fmt_latency, fmt_seconds
 from tui_bench.result import Result
 from tui_bench.runners import tools
 from tui_bench.spec import RunSpec
@@ -337,7 +337,7 @@ def fmt_value(unit: str, value: float | None) -> str:
     if value is None:
         return UNSET
     if unit == "s":
-        return fmt_seconds(value)
+        return fmt_latency(value)
     if unit == "ratio":
         return f"{value * 100:.2f}%"
     if unit == "%":
@@ -357,6 +357,9 @@ def fmt_delta(unit: str, delta: float | None) -> str:
         return _signed(delta, f"{abs(delta) * 100:.2f} pp")
     if unit == "%":
         return _signed(delta, f"{abs(delta):.1f} pp")
+    if unit == "s":
+        # A difference of 0 is none, not a latency under a millisecond.
+        return _signed(delta, fmt_seconds(abs(delta)))
     return _signed(delta, fmt_value(unit, abs(delta)))
 
 

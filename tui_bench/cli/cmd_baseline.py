@@ -14,7 +14,7 @@ import orjson
 
 from tui_bench.analysis.significance import side_of
 from tui_bench.errors import TuibenchError, UsageError
-from tui_bench.formats import fmt_count, fmt_seconds
+from tui_bench.formats import fmt_count, fmt_latency
 from tui_bench.storage import refs, store
 from tui_bench.storage.refs import Pin
 
@@ -50,7 +50,7 @@ def cmd_baseline(args: argparse.Namespace) -> int:
     elif not rows:
         sys.stdout.write(f"no baselines pinned in {directory}\n")
     for row in rows if not args.json else ():
-        figures = f"{fmt_count(row['rps'])} req/s, p99 {fmt_seconds(row['p99_s'])}"
+        figures = f"{fmt_count(row['rps'])} req/s, p99 {fmt_latency(row['p99_s'])}"
         sys.stdout.write(
             f"{row['name']}@baseline  {row['session']}"
             + (f"@{row['point']}" if row["point"] else "")

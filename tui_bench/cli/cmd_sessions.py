@@ -7,7 +7,7 @@ import argparse
 import orjson
 
 from tui_bench.cli.output import say
-from tui_bench.formats import fmt_count, fmt_seconds
+from tui_bench.formats import fmt_count, fmt_latency
 from tui_bench.report.text import text_table
 from tui_bench.storage import store
 from tui_bench.storage.index import indexed
@@ -40,7 +40,7 @@ def cmd_sessions(args: argparse.Namespace) -> int:
                 row["url"],
                 str(row["c"]),
                 fmt_count(row["rps"]),
-                fmt_seconds(row["p99_s"]),
+                fmt_latency(row["p99_s"]),
                 ",".join(row["tags"]),
             )
         )

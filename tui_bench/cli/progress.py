@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any, TextIO
 
 from tui_bench.engine.events import Event, Progress, RunFinished, RunWarning, SecondClosed
-from tui_bench.formats import fmt_bytes, fmt_count, fmt_seconds
+from tui_bench.formats import fmt_bytes, fmt_count, fmt_latency
 from tui_bench.redaction import redact_text
 from tui_bench.report.text import resource_rows, result_rows
 from tui_bench.spec import RunSpec
@@ -30,9 +30,9 @@ def second_line(row: Mapping[str, Any], done: str | None = None) -> str:
     if row.get("achieved_rps") is not None:
         parts.append(f"sent {fmt_count(row['achieved_rps'])}/s backlog {fmt_count(row['backlog'])}")
     if row.get("p99_s") is not None:
-        parts.append(f"p50 {fmt_seconds(row.get('p50_s'))} p99 {fmt_seconds(row['p99_s'])}")
+        parts.append(f"p50 {fmt_latency(row.get('p50_s'))} p99 {fmt_latency(row['p99_s'])}")
     if row.get("service_p99_s") is not None:
-        parts.append(f"(from the send p99 {fmt_seconds(row['service_p99_s'])})")
+        parts.append(f"(from the send p99 {fmt_latency(row['service_p99_s'])})")
     if row.get("server_cpu_pct") is not None:
         parts.append(
             f"server {row['server_cpu_pct']:.0f}% cpu {fmt_bytes(row.get('server_rss_bytes'))}"

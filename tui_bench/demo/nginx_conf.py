@@ -8,8 +8,12 @@ from pathlib import Path
 from tui_bench.demo.content import STATUS_PATHS
 
 # nginx closes a connection after `keepalive_requests` requests (1000 by default, HTTP/2
-# included) and h2load does not reconnect in -D mode, so a benchmark target raises it high...
-KEEPALIVE_REQUESTS = 100_000
+# included) or `keepalive_time` (1 h), and h2load does not reconnect in -D mode: the demo
+# target must never be what ends or limits a run (100,000 requests per connection were
+# reached at ~27 s of the 30 s demo): both are set past any run (the largest count nginx
+# accepts, 68 years)...
+KEEPALIVE_REQUESTS = 2**63 - 1
+KEEPALIVE_TIME = "24855d"
 # ...except on the "closing" port, which shows what the default-like limit does to a run.
 CLOSING_KEEPALIVE_REQUESTS = 100
 
@@ -53,6 +57,7 @@ http {{
     access_log off;
     default_type text/plain;
     keepalive_requests {KEEPALIVE_REQUESTS};
+    keepalive_time {KEEPALIVE_TIME};
 {temp_paths}
     server {{
         listen 127.0.0.1:{ports.h1};

@@ -27,6 +27,7 @@ from tui_bench.analysis.warnings import (
     connection_failures,
     run_warnings,
 )
+from tui_bench.engine.count_seconds import CountSeconds
 from tui_bench.engine.events import (
     Event,
     Listener,
@@ -43,7 +44,13 @@ from tui_bench.engine.outcome import build_result, judge
 from tui_bench.engine.reach import unreachable
 from tui_bench.engine.recorder import Judge, record_end
 from tui_bench.engine.schedule import Schedule
-from tui_bench.engine.series import SeriesBuilder, rate_figures, traffic_from_log, window_of
+from tui_bench.engine.series import (
+    SeriesBuilder,
+    rate_figures,
+    traffic_from_count,
+    traffic_from_log,
+    window_of,
+)
 from tui_bench.engine.server_watch import WARNINGS as WATCH_WARNINGS
 from tui_bench.engine.server_watch import ServerWatch
 from tui_bench.engine.stall_watch import StallWatch, stall_of_run
@@ -135,7 +142,7 @@ class RunController:
         self._t0_us = 0
         # The run's start on the clock of the tool's request log.
         self._log_t0_us = 0
-        self._count_second = 0
+        self._counts = CountSeconds()
 
     def stop(self) -> None:
         """Stop the run early; what was measured so far is kept (status "interrupted")."""
@@ -224,8 +231,9 @@ class RunController:
                 launched.kill()
                 await proc.wait()
         await asyncio.gather(*readers, return_exceptions=True)
-        await self._final_traffic()
-        return await self._finish(invocation, journal, exit_code, shared)
+        end_s = time.monotonic() - self._t0
+        await self._final_log(end_s)
+        return await self._finish(invocation, journal, exit_code, shared, end_s)
 
     async def _wait(self, launched: Launched) -> int:
         proc = launched.process
@@ -284,8 +292,8 @@ class RunController:
         assert self._journal is not None
         # On the clock of the samples, so a replay shows each line when it came; to the ms,
         # which is finer than any tool's output and keeps the session small.
-        elapsed = round(time.monotonic() - self._t0, 3)
-        self._journal.write("out", {"s": stream, "l": text, "t": elapsed})
+        arrived = time.monotonic() - self._t0
+        self._journal.write("out", {"s": stream, "l": text, "t": round(arrived, 3)})
         line = OutputLine.read(self.spec.tool, stream, text)
         self._emit(line)
         if connection_failures(text):
@@ -298,6 +306,8 @@ class RunController:
             self._done = sum(self._wrk_threads.values())
         elif live.done is not None:
             self._done = live.done
+        if live.done is not None and self._done is not None:
+            self._counts.observe(arrived, self._done)
         if live.fraction is not None:
             self._fraction = live.fraction
         if live.phase is not None:
@@ -341,25 +351,17 @@ class RunController:
                 self._done = self._ingest.totals.requests
             else:
                 # Tools without a request log report running counts; a row per second.
-                while elapsed >= self._count_second + 1:
-                    self._count_row()
+                for second, requests in self._counts.due(elapsed):
+                    self._row(traffic_from_count(second, requests))
             self._emit(Progress(elapsed, self._progress(elapsed), self._done, self._phase))
-
-    def _count_row(self, end_s: float | None = None) -> None:
-        """The row of the current second; `end_s`: the run ended then, within it."""
-        window = 1.0 if end_s is None else window_of(self._count_second, end_s)
-        self._row(self._series.traffic_from_count(self._count_second, self._done, window))
-        self._count_second += 1
 
     def _ingest_step(self) -> list[Any]:
         assert self._ingest is not None and self._tail is not None
         return self._ingest.feed(self._tail.read_new())
 
-    async def _final_traffic(self) -> None:
-        end_s = time.monotonic() - self._t0
+    async def _final_log(self, end_s: float) -> None:
+        """The request log's last seconds, before the result is built from it."""
         if self._ingest is None or self._tail is None:
-            # The last, partial second of a tool that only reports running counts.
-            self._count_row(end_s)
             return
         closed = await asyncio.to_thread(self._ingest_step)
         # Up to the end of the run: seconds after the last request show as zeros (a stall).
@@ -396,19 +398,20 @@ class RunController:
         journal: JournalWriter,
         exit_code: int,
         shared: bool,
+        end_s: float,
     ) -> RunFinished:
         stdout = "".join(self._output["stdout"])
         stderr = "".join(self._output["stderr"])
-        elapsed = time.monotonic() - self._t0
         result = build_result(
-            self.spec,
-            self.tool,
-            stdout,
-            stderr,
-            invocation.json_file,
-            self._ingest,
-            elapsed,
+            self.spec, self.tool, stdout, stderr, invocation.json_file, self._ingest, end_s
         )
+        if self._ingest is None:
+            # The seconds left of a tool that only reports running counts, the last one
+            # holding what its own total leaves: the rows add up to the result.
+            total = result.requests.total if result is not None else None
+            for second, requests in self._counts.finish(end_s, total):
+                window = window_of(second, end_s)
+                self._row(traffic_from_count(second, requests, window))
         rate = rate_figures(self.spec, self._rows)
         if result is not None and rate is not None:
             result = result.with_(rate=rate)

@@ -184,6 +184,11 @@ class LiveState:
 
     @property
     def rps_overall(self) -> float | None:
+        """The rows' requests over their seconds while it runs; the result's once it ended
+        (timed by the tool itself, as every other view of the run shows it)."""
+        result = self.result
+        if result is not None and result.rps is not None:
+            return result.rps
         return self._requests_seen / self._seconds_seen if self._seconds_seen else None
 
     @property

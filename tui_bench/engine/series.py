@@ -49,6 +49,14 @@ def traffic_from_log(stats: SecondStats, window_s: float = 1.0) -> dict[str, Any
     }
 
 
+def traffic_from_count(t_s: int, requests: int | None, window_s: float = 1.0) -> dict[str, Any]:
+    """A row for tools that only report a running count (wrk's hook, ab's lines):
+    `requests` in the second, from `CountSeconds`."""
+    if requests is None:
+        return {"t_s": t_s, "window_s": window_s, "requests": None, "rps": None}
+    return {"t_s": t_s, "window_s": window_s, "requests": requests, "rps": rate(requests, window_s)}
+
+
 def open_loop_columns(stats: SecondStats, window_s: float) -> dict[str, Any]:
     """A fixed-rate run's second: what was sent (the rate achieved), what was due and not
     sent by its end, and the latency percentiles from the send beside those from when due."""
@@ -86,25 +94,9 @@ def rate_figures(spec: RunSpec, rows: Sequence[Mapping[str, Any]]) -> RateFigure
 class SeriesBuilder:
     def __init__(self) -> None:
         self._samples: dict[int, list[ResourceSample]] = defaultdict(list)
-        self._done_before = 0
 
     def add_sample(self, sample: ResourceSample) -> None:
         self._samples[math.floor(sample.t_s)].append(sample)
-
-    def traffic_from_count(
-        self, t_s: int, done_total: int | None, window_s: float = 1.0
-    ) -> dict[str, Any]:
-        """A row for tools that only report a running count (wrk's hook, ab's lines)."""
-        if done_total is None:
-            return {"t_s": t_s, "window_s": window_s, "requests": None, "rps": None}
-        requests = max(0, done_total - self._done_before)
-        self._done_before = max(self._done_before, done_total)
-        return {
-            "t_s": t_s,
-            "window_s": window_s,
-            "requests": requests,
-            "rps": rate(requests, window_s),
-        }
 
     def row(self, traffic: Mapping[str, Any]) -> dict[str, Any]:
         """`traffic` plus the resources of the same second; older samples are released."""

@@ -16,7 +16,7 @@ from datetime import datetime
 import orjson
 
 from tui_bench.analysis.history import METHOD, METRICS, History, HistoryRun, PointFigures, Step
-from tui_bench.formats import fmt_count, fmt_seconds
+from tui_bench.formats import fmt_count, fmt_latency
 
 HISTORY_FORMATS = ("json", "csv", "md")
 # The table's columns: key, header, whether it is a number (right-aligned).
@@ -94,8 +94,8 @@ def _cells(history: History, i: int, run: HistoryRun, figures: PointFigures) -> 
         "point": figures.name or ("–" if run.kind == "sweep" else ""),
         "rps": fmt_count(figures.rps),
         "rps_range": _range(figures.rps_min, figures.rps_max, fmt_count),
-        "p99": fmt_seconds(figures.p99_s),
-        "p99_range": _range(figures.p99_s_min, figures.p99_s_max, fmt_seconds),
+        "p99": fmt_latency(figures.p99_s),
+        "p99_range": _range(figures.p99_s_min, figures.p99_s_max, fmt_latency),
         "validity": figures.verdict or "–",
         "step": ", ".join(fmt_step(s) for s in steps_at(history, i, figures.name)),
         "setup": " ".join(run.changes),
@@ -113,7 +113,7 @@ def step_line(history: History, step: Step, *, short: bool = False) -> str:
     """One change point in words: its size, the levels and the runs either side (`short`:
     the first run of the new level by its date alone, for a screen that lists the runs)."""
     before, after = history.runs[step.before_run], history.runs[step.after_run]
-    fmt = fmt_count if step.metric == "rps" else fmt_seconds
+    fmt = fmt_count if step.metric == "rps" else fmt_latency
     where = f" at {step.point}" if step.point else ""
     if short:
         return (

@@ -15,7 +15,14 @@ from statistics import fmean
 from typing import Any
 
 from tui_bench.analysis.sweep_points import LATENCY_KEYS, run_values, summarize_point, verdict_of
-from tui_bench.formats import fmt_bytes, fmt_count, fmt_metric, fmt_seconds, metric_label
+from tui_bench.formats import (
+    fmt_bytes,
+    fmt_count,
+    fmt_latency,
+    fmt_metric,
+    fmt_seconds,
+    metric_label,
+)
 from tui_bench.report.md_tables import md_table, threshold_markdown
 from tui_bench.result import Result
 from tui_bench.runners.tools import tool_label
@@ -247,7 +254,7 @@ def _run_table(rows: Sequence[Mapping[str, Any]], names: Sequence[str]) -> list[
             fmt_seconds(row["duration_s"]),
             fmt_count(row["rps"]),
             "–" if row["bytes_per_s"] is None else f"{fmt_bytes(row['bytes_per_s'])}/s",
-            *(fmt_seconds(row[k]) for k in TABLE_LATENCY),
+            *(fmt_latency(row[k]) for k in TABLE_LATENCY),
             fmt_count(row["errors"]),
             _runs_text(row) if point else str(row["status"]),
         ]
@@ -308,7 +315,7 @@ def _point_table(rows: Sequence[Mapping[str, Any]], doc: Mapping[str, Any]) -> l
             fmt_count(row["rps_mean"]),
             fmt_count(row["rps_sd"]),
             ci,
-            *(fmt_seconds(row[k]) for k in POINT_TABLE_LATENCY),
+            *(fmt_latency(row[k]) for k in POINT_TABLE_LATENCY),
             fmt_metric("error_rate", row["error_rate"]),
             "–" if row["server_cpu_pct"] is None else f"{row['server_cpu_pct']:.1f} %",
             _verdict_text(row["validity"]),

@@ -7,7 +7,7 @@ from typing import Any
 
 from tui_bench.analysis.sweep_points import run_values
 from tui_bench.engine.sweep import SweepFinished
-from tui_bench.formats import fmt_count, fmt_metric, fmt_seconds
+from tui_bench.formats import fmt_count, fmt_latency, fmt_metric
 from tui_bench.report.text import text_table, verdict_lines
 from tui_bench.storage.sweep_doc import point_latency, point_rps
 from tui_bench.validity import of_session
@@ -63,8 +63,8 @@ def sweep_summary_lines(finished: SweepFinished) -> list[str]:
                 f"{point['n']}/{point['runs']}",
                 fmt_count(point_rps(point)),
                 fmt_count(point["rps"]["sd"]),
-                fmt_seconds(point_latency(point, "p50_s")),
-                fmt_seconds(point_latency(point, "p99_s")),
+                fmt_latency(point_latency(point, "p50_s")),
+                fmt_latency(point_latency(point, "p99_s")),
                 fmt_metric("error_rate", point["error_rate"]),
             )
         )

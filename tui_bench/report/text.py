@@ -10,7 +10,14 @@ from tui_bench.analysis.verdicts import Verdicts
 from tui_bench.engine.sweep import (
     SweepRunFinished,
 )
-from tui_bench.formats import fmt_bytes, fmt_count, fmt_metric, fmt_seconds, metric_label
+from tui_bench.formats import (
+    fmt_bytes,
+    fmt_count,
+    fmt_latency,
+    fmt_metric,
+    fmt_seconds,
+    metric_label,
+)
 from tui_bench.result import Distribution, Result
 from tui_bench.runners.tools import tool_label
 from tui_bench.typed_values import format_duration
@@ -97,7 +104,7 @@ def resource_rows(resources: Mapping[str, float | None]) -> list[tuple[str, str]
 
 def distribution_text(dist: Distribution) -> str:
     def shown(value: float | None) -> str:
-        return fmt_seconds(value, dist.resolution_s)
+        return fmt_latency(value, dist.resolution_s)
 
     parts = [f"min {shown(dist.min_s)}", f"mean {shown(dist.mean_s)}"]
     for key in ("p50_s", "p90_s", "p99_s", "p99_9_s"):
@@ -152,7 +159,7 @@ def run_line(event: SweepRunFinished) -> str:
     )
     finished, values = event.finished, event.values
     if finished.status == "completed":
-        what = f"{fmt_count(values['rps'])} req/s p99 {fmt_seconds(values['p99_s'])}"
+        what = f"{fmt_count(values['rps'])} req/s p99 {fmt_latency(values['p99_s'])}"
         if values["error_rate"]:
             what += f" errors {fmt_metric('error_rate', values['error_rate'])}"
     else:

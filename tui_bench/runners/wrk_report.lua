@@ -3,10 +3,14 @@
 -- wrk prints nothing until it exits (and on a pipe even its header waits), but what a script
 -- writes to stderr arrives at once. So this script writes, to stderr only:
 --
---   tuibench-live <thread> <n>      about once a second per thread: requests that thread has
+--   tuibench-live <thread> <n>      every LINE_INTERVAL_S per thread: requests that thread has
 --                                   issued so far (thread numbers start at 0). Counted as
 --                                   requests go out, so a thread whose connections all wait
---                                   on slow responses stays silent until one returns.
+--                                   on slow responses stays silent until one returns. The
+--                                   reader times each line as it arrives: lines a twentieth
+--                                   of a second apart place a second's edges to a few per
+--                                   cent of its requests, where whole seconds of os.time()
+--                                   put them anywhere within the second.
 --   tuibench-summary {...}          once, from done(): compact JSON, times in microseconds
 --
 -- Switches, as script arguments after "--" (wrk hands them to init()):
@@ -32,29 +36,51 @@ end
 
 tuibench_summary = true
 
+-- wrk's Lua is LuaJIT: its ffi reads the monotonic clock to the nanosecond. A wrk built on
+-- another Lua has only os.time(), whole seconds: a line per second, placed less well.
+local function fine_clock()
+   local ok, ffi = pcall(require, "ffi")
+   if not ok then
+      return nil
+   end
+   ffi.cdef([[
+      typedef struct { long tv_sec; long tv_nsec; } tuibench_timespec;
+      int clock_gettime(int clock_id, tuibench_timespec *tp);
+   ]])
+   local now = ffi.new("tuibench_timespec")
+   local CLOCK_MONOTONIC = 1
+   return function()
+      ffi.C.clock_gettime(CLOCK_MONOTONIC, now)
+      return tonumber(now.tv_sec) + tonumber(now.tv_nsec) * 1e-9
+   end
+end
+
 local request_text
+local clock = os.time
+local LINE_INTERVAL_S = 1
 local issued = 0
 local next_check = 1
 local stride = 1
-local last_second
+local last_line
 local last_issued = 0
 
--- Aim for this many clock reads per second of a thread's own progress: often enough that a
--- line is at most a fraction of a second late, rare enough to cost nothing at 100k req/s.
-local CHECKS_PER_SECOND = 8
+-- Aim for this many clock reads per line interval of a thread's own progress: often enough
+-- that a line is at most a fraction of its interval late, rare enough to cost nothing at
+-- 100k req/s.
+local CHECKS_PER_LINE = 4
 
 local function live_request()
    issued = issued + 1
    if issued >= next_check then
-      local now = os.time()
-      if now ~= last_second then
+      local now = clock()
+      if now - last_line >= LINE_INTERVAL_S then
          io.stderr:write(string.format("tuibench-live %d %d\n", tuibench_thread, issued))
          io.stderr:flush()
          -- Re-size the stride from the rate just seen so that slow runs still report every
-         -- second and fast runs do not read the clock on every request.
-         local per_second = (issued - last_issued) / (now - last_second)
-         stride = math.max(1, math.floor(per_second / CHECKS_PER_SECOND))
-         last_second = now
+         -- interval and fast runs do not read the clock on every request.
+         local per_line = (issued - last_issued) * LINE_INTERVAL_S / (now - last_line)
+         stride = math.max(1, math.floor(per_line / CHECKS_PER_LINE))
+         last_line = now
          last_issued = issued
       end
       next_check = issued + stride
@@ -77,7 +103,11 @@ function init(args)
    if live then
       -- Built once per thread: wrk.format() per request would dominate the hook's cost.
       request_text = wrk.format()
-      last_second = os.time()
+      local fine = fine_clock()
+      if fine then
+         clock, LINE_INTERVAL_S = fine, 0.05
+      end
+      last_line = clock()
       request = live_request
       -- wrk calls request() once on thread 0 to check the request before the run starts.
       if tuibench_thread == 0 then

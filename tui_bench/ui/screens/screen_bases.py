@@ -19,7 +19,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, ProgressBar, RichLog
 
 from tui_bench.engine.live_state import LiveState
-from tui_bench.formats import fmt_bytes, fmt_compact, fmt_seconds
+from tui_bench.formats import fmt_bytes, fmt_compact, fmt_latency
 from tui_bench.ui.text import monitor_text
 from tui_bench.ui.tones import Tones, follow_theme
 from tui_bench.ui.widgets.dialogs import ConfirmQuit, HelpScreen
@@ -96,7 +96,7 @@ class MonitorScreen(Screen[None]):
         yield SteadyStatic(id="summary")
         with Container(id="panels"):
             yield MetricPanel("Throughput", sparklines={"req/s": fmt_compact}, id="throughput")
-            yield MetricPanel("Latency (1 s window)", sparklines={"p99": fmt_seconds}, id="latency")
+            yield MetricPanel("Latency (1 s window)", sparklines={"p99": fmt_latency}, id="latency")
             yield MetricPanel("Status & errors", id="status")
             yield MetricPanel(
                 "Server", sparklines={"cpu": monitor_text.pct, "rss": fmt_bytes}, id="server"

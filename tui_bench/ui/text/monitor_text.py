@@ -11,7 +11,7 @@ from rich.text import Text
 from tui_bench.analysis.compare import protocol_label
 from tui_bench.analysis.verdicts import Verdicts
 from tui_bench.engine.live_state import CLIENT_BOUND_PCT, LiveState
-from tui_bench.formats import fmt_bytes, fmt_compact, fmt_count, fmt_seconds
+from tui_bench.formats import fmt_bytes, fmt_compact, fmt_count, fmt_latency
 from tui_bench.redaction import redact_text
 from tui_bench.report.text import FROM_DUE, FROM_SEND, resource_rows, result_rows, verdict_line
 from tui_bench.result import STATUS_CLASSES
@@ -139,13 +139,13 @@ def latency(state: LiveState) -> Text:
         sent = state.service_latency
         return _lines(
             Text(f"{FROM_DUE} · {FROM_SEND}", LABEL),
-            _pairs(("p50", f"{fmt_seconds(lat['p50_s'])} · {fmt_seconds(sent['p50_s'])}")),
-            _pairs(("p99", f"{fmt_seconds(lat['p99_s'])} · {fmt_seconds(sent['p99_s'])}")),
+            _pairs(("p50", f"{fmt_latency(lat['p50_s'])} · {fmt_latency(sent['p50_s'])}")),
+            _pairs(("p99", f"{fmt_latency(lat['p99_s'])} · {fmt_latency(sent['p99_s'])}")),
         )
     return _lines(
-        _pairs(("p50", fmt_seconds(lat["p50_s"])), ("p90", fmt_seconds(lat["p90_s"]))),
-        _pairs(("p99", fmt_seconds(lat["p99_s"])), ("max", fmt_seconds(lat["max_s"]))),
-        _pairs(("whole run p50", fmt_seconds(run["p50_s"])), ("p99", fmt_seconds(run["p99_s"]))),
+        _pairs(("p50", fmt_latency(lat["p50_s"])), ("p90", fmt_latency(lat["p90_s"]))),
+        _pairs(("p99", fmt_latency(lat["p99_s"])), ("max", fmt_latency(lat["max_s"]))),
+        _pairs(("whole run p50", fmt_latency(run["p50_s"])), ("p99", fmt_latency(run["p99_s"]))),
     )
 
 

@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 
 from rich.text import Text
 
-from tui_bench.formats import fmt_count, fmt_seconds
+from tui_bench.formats import fmt_count, fmt_latency
 from tui_bench.storage.catalog import SessionRow
 from tui_bench.ui.tones import Tones, validity_text
 
@@ -83,7 +83,7 @@ def cell_texts(row: SessionRow, marks: Mapping[str, Path], tones: Tones) -> dict
         "c": Text(str(row.c)) if row.c is not None else missing,
         "m": Text(str(row.m)) if row.m is not None else missing,
         "rps": Text(fmt_count(row.rps)),
-        "p99": Text(fmt_seconds(row.p99_s)),
+        "p99": Text(fmt_latency(row.p99_s)),
         "errors": errors if row.errors is not None else missing,
         "tags": Text(",".join(row.tags)),
         "status": status,

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from rich.text import Text
 
 from tui_bench.engine.sweep_state import PointRow, SweepState
-from tui_bench.formats import fmt_count, fmt_seconds
+from tui_bench.formats import fmt_count, fmt_latency
 from tui_bench.storage.sweep_doc import shown
 from tui_bench.ui.text.monitor_text import pct
 from tui_bench.ui.tones import LABEL, Tones, validity_text, verdict_style
@@ -71,7 +71,7 @@ def _verdict(row: PointRow, tones: Tones) -> Text:
 
 
 def _latency(key: str) -> Callable[[PointRow, Tones], Text]:
-    return lambda row, _: Text(fmt_seconds(getattr(row, key)))
+    return lambda row, _: Text(fmt_latency(getattr(row, key)))
 
 
 def columns(state: SweepState) -> list[Column]:

@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tui_bench.engine.sweep_state import SweepState, SweepTitle
-from tui_bench.formats import fmt_count, fmt_seconds
+from tui_bench.formats import fmt_count, fmt_latency
 from tui_bench.redaction import redact_text
 from tui_bench.report.text import run_line
 from tui_bench.storage.sweep_doc import shown
@@ -71,7 +71,7 @@ def now(state: SweepState, tones: Tones) -> Text:
     if state.going is not None and live is not None:
         text = Text.assemble(("now ", LABEL), f"{fmt_count(live.rps_now)} req/s")
         text.append("  p99 ", LABEL)
-        text.append(fmt_seconds(live.latency["p99_s"]))
+        text.append(fmt_latency(live.latency["p99_s"]))
         text.append("  errors ", LABEL)
         text.append(f"{live.error_total:,}", f"bold {tones.error}" if live.error_total else "")
         text.append("  elapsed ", LABEL)
