@@ -248,10 +248,11 @@ the whole sweep as one session. The run options (-c, -m, -d, --tool, ...) set wh
 point starts from; each --vary or --ramp varies one parameter, and several make the
 cartesian product.
 
-  --vary NAME=V1,V2,...   NAME is c, t, m, n, d, warm-up, tool, url, protocol
+  --vary NAME=V1,V2,...   NAME is c, t, m, n, d, warm-up, rate, tool, url, protocol
                           ({_PROTOCOLS}: HTTP/1.1, HTTP/2 over cleartext, HTTP/2 over TLS)
                           or compress ({", ".join(COMPRESSIONS)}, none): --vary c=100,200,400
-  --ramp NAME=MAX/STEPS   STEPS equal steps up to MAX: --ramp c=400/4 is 100,200,300,400
+  --ramp NAME=MAX/STEPS   STEPS equal steps up to MAX: --ramp c=400/4 is 100,200,300,400,
+                          --ramp rate=20k/4 is 5000,10000,15000,20000 req/s (h2load)
   --label NAME=ARGS       a labelled command: ARGS (split like a shell; quote them) are
                           run options and URLs that replace the common ones for this
                           label, e.g. for a server before and after a change:
@@ -262,8 +263,9 @@ cartesian product.
 
 A point's req/s and each of its latency percentiles are the median of its completed runs'
 (the req/s with sd, range and a 95 % CI of the mean beside it): one disturbed run does not
-move it, and it is the figure compare tests. --slo names the knee: the point with the most
-req/s that meets every clause. Exit status as for run, and 99 when the runs went well but a
+move it, and it is the figure compare tests. --slo names the knee: the valid point with the
+most req/s that meets every clause; varying rate, the highest rate held that meets it (a
+rate not held makes its point invalid). Exit status as for run, and 99 when the runs went well but a
 --threshold failed or --fail-on-regression found a regression against --baseline.
 
 {_VERDICTS}

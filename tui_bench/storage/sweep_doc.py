@@ -30,7 +30,11 @@ def shown(name: str, value: Any) -> str:
     """A parameter's value as the sweep names its points: `1.5s`, not 1.5."""
     if value is None:
         return "–"
-    return format_duration(value) if name in _SECONDS else str(value)
+    if name in _SECONDS:
+        return format_duration(value)
+    # A rate ramps in fractions (2500.0): written without a needless `.0`.
+    whole = isinstance(value, float) and value.is_integer()
+    return str(int(value)) if whole else str(value)
 
 
 # A point's figures, the ones every view shows (tables, exports, charts, the knee, history,
