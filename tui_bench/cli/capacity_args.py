@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from tui_bench.analysis.capacity import DEFAULT_RESOLUTION, LOWEST_SHARE
+from tui_bench.analysis.significance import DEFAULT_PRIMARY
 from tui_bench.cli.arg_types import duration, percent, positive_int
 from tui_bench.jobs.capacity_job import DEFAULT_STEP_S
 from tui_bench.request.sweep_settings import DEFAULT_COOL_DOWN_S
@@ -26,7 +27,16 @@ not be measured), 2 bad input (before any load), 130 stopped.
 
 
 def add_capacity_options(capacity: argparse.ArgumentParser) -> None:
-    """Beside the run's options."""
+    """Beside the run's options. A step is judged by the SLO alone: no thresholds, no
+    baseline."""
+    capacity.set_defaults(
+        threshold=[],
+        baseline=None,
+        fail_on_regression=None,
+        verdict=None,
+        gate_metric=DEFAULT_PRIMARY,
+        allow_setup_change=False,
+    )
     capacity.add_argument("urls", nargs="+", metavar="URL")
     capacity.add_argument(
         "--slo", required=True, metavar="CLAUSES", help="what a step must meet: 'p99<20ms'"

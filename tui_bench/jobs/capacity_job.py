@@ -22,8 +22,6 @@ from tui_bench.request.sweep_settings import DEFAULT_COOL_DOWN_S
 from tui_bench.storage.session import SweepSummary
 from tui_bench.storage.sweep_doc import point_rps
 
-# The label of the first step, the closed loop at the run's connections.
-PEAK = "peak"
 DEFAULT_STEP_S = 5.0
 
 
@@ -96,7 +94,7 @@ def peak_plan(request: RunRequest, settings: JobSettings, step_s: float, repeat:
         replace(spec, rate=float(spec.connections)).validate()
     except UsageError as exc:
         raise UsageError(f"capacity: {exc}") from None
-    peak = Point(0, PEAK, {"rate": None}, replace(request, spec=spec), settings.tool_paths)
+    peak = Point(0, None, {"rate": None}, replace(request, spec=spec), settings.tool_paths)
     return SweepPlan((peak,), (Dimension("rate", ()),), repeat, in_steps=True)
 
 

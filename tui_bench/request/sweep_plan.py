@@ -137,8 +137,7 @@ class Point:
     @property
     def name(self) -> str:
         """`legacy c=200 m=10`; empty for the single point of a plain `--repeat N`."""
-        # None: not set at this point (a capacity search's closed-loop peak has no rate).
-        values = [f"{k}={shown(k, v)}" for k, v in self.values.items() if v is not None]
+        values = [f"{k}={shown(k, v)}" for k, v in self.values.items()]
         return " ".join([self.label, *values] if self.label else values)
 
     def usage_error(self, error: UsageError) -> UsageError:
