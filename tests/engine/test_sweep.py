@@ -41,7 +41,7 @@ from tui_bench.jobs.sweep_job import judged
 from tui_bench.report.exit_codes import exit_code
 from tui_bench.request.run import RunRequest
 from tui_bench.request.sweep_plan import Point, SweepPlan, Variant, build_plan, parse_vary
-from tui_bench.result import Distribution, Requests, Result
+from tui_bench.result import Distribution, RateFigures, Requests, Result
 from tui_bench.runners.tools import Tool
 from tui_bench.spec import RunSpec
 from tui_bench.storage import store
@@ -69,6 +69,8 @@ class Script:
     hang: set[int] = field(default_factory=set)
     started: list[tuple[int, int]] = field(default_factory=list)
     going: asyncio.Event = field(default_factory=asyncio.Event)
+    # What a fixed-rate run achieves at most: a rate above it is not held.
+    capacity: float = float("inf")
 
 
 class ScriptedRun:
@@ -109,9 +111,15 @@ class ScriptedRun:
         hist = LatencyHistogram()
         hist.add(np.array(self.script.latencies(self.point, nth), dtype=np.int64))
         total = hist.count
+        rate = self.point.spec.rate
         result = Result(
             tool="h2load",
-            rps=float(self.point.spec.connections * 1000 + nth),
+            rps=(
+                float(self.point.spec.connections * 1000 + nth)
+                if rate is None
+                else min(rate, self.script.capacity)
+            ),
+            rate=RateFigures(rate, rate / self.point.spec.connections) if rate else None,
             requests=Requests(total=total, succeeded=0 if status == "failed" else total),
             latency=hist.distribution(),
         )
@@ -240,6 +248,29 @@ async def test_knee_and_thresholds(tmp_path: Path) -> None:
     assert exit_code(1, finished.verdicts) == 1, "a failed run says more than a threshold"
     values = [e.values for e in events if isinstance(e, SweepRunFinished)]
     assert values[2]["p99_s"] == pytest.approx(0.08, rel=0.01)
+
+
+async def test_the_knee_of_a_rate_sweep_is_the_highest_rate_held_within_the_slo(
+    tmp_path: Path,
+) -> None:
+    # 3000 req/s answers in 30 ms (over the SLO), 4000 is past what the server takes (not
+    # held: invalid, however quick its answers); 1000 and 2000 hold within it.
+    def latencies(point: Point, nth: int) -> list[int]:
+        return [30_000 if point.spec.rate == 3000 else 1000] * 100
+
+    finished = await runner(
+        plan_of("rate=1000,2000,3000,4000"),
+        tmp_path,
+        Script(latencies=latencies, capacity=3500.0),
+        slo=tuple(parse_slo("p99<20ms")),
+        slo_text="p99<20ms",
+    ).run()
+    doc = finished.document
+    verdicts = [p["validity"]["verdict"] for p in doc["points"]]
+    assert verdicts == ["valid", "valid", "valid", "invalid"]
+    assert doc["points"][3]["validity"]["reasons"][0]["code"] == "rate-not-held"
+    assert doc["knee"]["point"] == 1 and doc["knee"]["name"] == "rate=2000"
+    assert doc["knee"]["values"] == {"rate": 2000.0} and doc["knee"]["rps"] == 2000.0
 
 
 async def test_a_failed_run_does_not_stop_the_sweep(tmp_path: Path) -> None:

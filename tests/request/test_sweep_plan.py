@@ -1,3 +1,5 @@
+from dataclasses import replace
+
 import pytest
 
 from tui_bench.errors import UsageError
@@ -188,3 +190,32 @@ def test_plan_document_names_points_and_values() -> None:
     assert doc["points"][1]["name"] == "old c=20"
     assert doc["points"][1]["values"] == {"c": 20}
     assert doc["points"][1]["request"]["spec"]["connections"] == 20
+
+
+def test_rate_is_a_dimension_of_open_loops() -> None:
+    assert parse_vary("rate=1000,2.5k") == Dimension("rate", (1000.0, 2500.0))
+    assert parse_vary("rps=500") == Dimension("rate", (500.0,))
+    assert parse_ramp("rate=10k/4") == Dimension("rate", (2500.0, 5000.0, 7500.0, 10000.0))
+    plan = build_plan([variant(connections=10)], [parse_ramp("rate=3k/2")])
+    assert [p.spec.rate for p in plan.points] == [1500.0, 3000.0]
+    assert [p.name for p in plan.points] == ["rate=1500", "rate=3000"]
+    assert plan.points[0].spec.per_client_rate == 150.0
+
+
+@pytest.mark.parametrize(
+    ("tool", "values", "message"),
+    [
+        ("wrk", "rate=1000", "point rate=1000: --rate needs h2load"),
+        ("h2load", "rate=0", "expected a rate above 0"),
+        ("h2load", "rate=fast", "expected requests per second"),
+    ],
+)
+def test_a_rate_that_cannot_run_is_refused(tool: str, values: str, message: str) -> None:
+    with pytest.raises(UsageError, match=message):
+        build_plan([variant(tool=tool)], [parse_vary(values)])
+
+
+def test_a_search_runs_its_points_in_steps() -> None:
+    plan = build_plan([variant()], [parse_vary("c=1,2")], repeat=2)
+    stepwise = replace(plan, in_steps=True)
+    assert stepwise.order == (Slot(0, 0), Slot(0, 1), Slot(1, 0), Slot(1, 1))

@@ -185,6 +185,8 @@ def sweep_charts(doc: Mapping[str, Any], metrics: Sequence[Metric]) -> list[Char
     places = {}
     for point in doc["sweep"]["points"]:
         values = point_parameters(point)
+        if across and values[across] is None:
+            continue  # not on this axis: a capacity search's closed-loop peak has no rate
         parts = [str(values[LABEL])] if LABEL in others else []
         parts += [f"{n}={shown(n, values[n])}" for n in others if n != LABEL]
         places[point["index"]] = _Place(
@@ -201,7 +203,7 @@ def sweep_charts(doc: Mapping[str, Any], metrics: Sequence[Metric]) -> list[Char
                 shown_points = [
                     (p, value * metric.scale)
                     for p in doc.get("points") or []
-                    if places[p["index"]].line == name
+                    if p["index"] in places and places[p["index"]].line == name
                     for value in [metric.point(p)]
                     if value is not None
                 ]

@@ -150,7 +150,19 @@ def aggregate(
     if slo:
         # Only a valid point can be the knee: a suspect or invalid one's req/s may not be
         # the server's (a saturated generator, errors, a cut-short run).
-        best = find_knee([point_values(p) if verdict_of(p) == "valid" else {} for p in points], slo)
+        # A rate sweep's knee is the highest rate held within the SLO: a point that did not
+        # hold its rate is invalid, and its achieved req/s is what fell short of the rate.
+        by = "rate" if any("rate" in p["values"] for p in points) else "rps"
+        best = find_knee(
+            [
+                {**point_values(p), "rate": p["values"].get("rate")}
+                if verdict_of(p) == "valid"
+                else {}
+                for p in points
+            ],
+            slo,
+            by,
+        )
         knee = Knee(slo_text, best)
         if best is not None:
             point = points[best]

@@ -169,15 +169,17 @@ def meets(thresholds: Sequence[Threshold], values: Mapping[str, float | None]) -
     return all(result.passed for result in evaluate(thresholds, values))
 
 
-def find_knee(points: Sequence[Mapping[str, float | None]], slo: Sequence[Threshold]) -> int | None:
-    """Index of the point with the highest `rps` among those meeting every clause of `slo`;
-    None when none does. On equal rps the earlier point wins."""
+def find_knee(
+    points: Sequence[Mapping[str, float | None]], slo: Sequence[Threshold], by: str = "rps"
+) -> int | None:
+    """Index of the point with the highest `by` (req/s; a rate sweep's rate) among those
+    meeting every clause of `slo`; None when none does. On equal values the earlier wins."""
     best: int | None = None
-    best_rps = -math.inf
+    best_value = -math.inf
     for index, values in enumerate(points):
-        rps = values.get("rps")
-        if rps is None or not math.isfinite(rps) or not meets(slo, values):
+        value = values.get(by)
+        if value is None or not math.isfinite(value) or not meets(slo, values):
             continue
-        if rps > best_rps:
-            best, best_rps = index, rps
+        if value > best_value:
+            best, best_value = index, value
     return best

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
-from typing import Any, NoReturn, TypeVar
+from typing import Any, NoReturn
 
 from tui_bench import __version__
 from tui_bench.analysis.compare import METRICS as COMPARE_METRICS
@@ -13,6 +13,8 @@ from tui_bench.analysis.regression import DEFAULT_TOLERANCE_PCT, TIERS
 from tui_bench.analysis.run_counts import MIN_RUNS, fewest_runs
 from tui_bench.analysis.significance import DEFAULT_PRIMARY, TESTED
 from tui_bench.analysis.sweep_charts import METRICS, RUN_METRICS, SWEEP_METRICS
+from tui_bench.cli.arg_types import argparse_type, duration, percent, positive_int, positive_rate
+from tui_bench.cli.capacity_args import CAPACITY_DESCRIPTION, add_capacity_options
 from tui_bench.errors import UsageError
 from tui_bench.report.export import FORMATS
 from tui_bench.request.fields import tolerance_pct
@@ -20,10 +22,7 @@ from tui_bench.request.run_defaults import DEFAULT_REQUEST
 from tui_bench.request.sweep_plan import PROTOCOLS
 from tui_bench.request.sweep_settings import DEFAULT_COOL_DOWN_S
 from tui_bench.spec import COMPRESSIONS, TOOLS
-from tui_bench.typed_values import parse_duration, parse_percent, parse_positive_int, parse_rate
 from tui_bench.validity import DEFAULT_MAX_ERRORS
-
-T = TypeVar("T")
 
 
 class Parser(argparse.ArgumentParser):
@@ -35,31 +34,6 @@ class Parser(argparse.ArgumentParser):
 
 
 REF_HELP = "session file, id or id prefix, ID@POINT, or NAME@latest|best|baseline|-N[@POINT]"
-
-
-def duration(text: str) -> float:
-    """`10`, `10s`, `500ms`, `2m`, `1h` -> seconds."""
-    return _argparse_type(parse_duration, text)
-
-
-def positive_int(text: str) -> int:
-    return _argparse_type(parse_positive_int, text)
-
-
-def positive_rate(text: str) -> float:
-    return _argparse_type(parse_rate, text)
-
-
-def percent(text: str) -> float:
-    return _argparse_type(parse_percent, text)
-
-
-def _argparse_type(read: Callable[[str], T], text: str) -> T:
-    """The core's one-line UsageError, as argparse reports a bad value."""
-    try:
-        return read(text)
-    except UsageError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def build_parser() -> Parser:
@@ -82,6 +56,15 @@ def build_parser() -> Parser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_sweep_options(sweep)
+
+    capacity = commands.add_parser(
+        "capacity",
+        help="the highest rate held within an SLO, searched below the closed-loop peak",
+        description=CAPACITY_DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_run_options(capacity)
+    add_capacity_options(capacity)
 
     demo = commands.add_parser("demo", help="start the built-in demo target and run on it")
     demo.add_argument("--headless", action="store_true", help="print progress lines")
@@ -248,10 +231,11 @@ the whole sweep as one session. The run options (-c, -m, -d, --tool, ...) set wh
 point starts from; each --vary or --ramp varies one parameter, and several make the
 cartesian product.
 
-  --vary NAME=V1,V2,...   NAME is c, t, m, n, d, warm-up, tool, url, protocol
+  --vary NAME=V1,V2,...   NAME is c, t, m, n, d, warm-up, rate, tool, url, protocol
                           ({_PROTOCOLS}: HTTP/1.1, HTTP/2 over cleartext, HTTP/2 over TLS)
                           or compress ({", ".join(COMPRESSIONS)}, none): --vary c=100,200,400
-  --ramp NAME=MAX/STEPS   STEPS equal steps up to MAX: --ramp c=400/4 is 100,200,300,400
+  --ramp NAME=MAX/STEPS   STEPS equal steps up to MAX: --ramp c=400/4 is 100,200,300,400,
+                          --ramp rate=20k/4 is 5000,10000,15000,20000 req/s (h2load)
   --label NAME=ARGS       a labelled command: ARGS (split like a shell; quote them) are
                           run options and URLs that replace the common ones for this
                           label, e.g. for a server before and after a change:
@@ -262,8 +246,9 @@ cartesian product.
 
 A point's req/s and each of its latency percentiles are the median of its completed runs'
 (the req/s with sd, range and a 95 % CI of the mean beside it): one disturbed run does not
-move it, and it is the figure compare tests. --slo names the knee: the point with the most
-req/s that meets every clause. Exit status as for run, and 99 when the runs went well but a
+move it, and it is the figure compare tests. --slo names the knee: the valid point with the
+most req/s that meets every clause; varying rate, the highest rate held that meets it (a
+rate not held makes its point invalid). Exit status as for run, and 99 when the runs went well but a
 --threshold failed or --fail-on-regression found a regression against --baseline.
 
 {_VERDICTS}
@@ -461,7 +446,7 @@ def add_plot_options(plot: argparse.ArgumentParser) -> None:
 
 def tolerance(text: str) -> float:
     """`5`, `5%`, `2.5 %` -> percent (5.0)."""
-    return _argparse_type(tolerance_pct, text)
+    return argparse_type(tolerance_pct, text)
 
 
 def add_baseline_options(parser: argparse.ArgumentParser) -> None:

@@ -73,6 +73,13 @@ class SweepRunStarted:
 
 
 @dataclass(frozen=True)
+class SweepExtended:
+    """A search's next step was chosen: its plan so far."""
+
+    plan: SweepPlan
+
+
+@dataclass(frozen=True)
 class CoolingDown:
     seconds: float
 
@@ -101,7 +108,9 @@ class SweepFinished:
     verdicts: Verdicts = field(default_factory=Verdicts)
 
 
-SweepEvent = SweepStarted | SweepRunStarted | CoolingDown | SweepRunFinished | SweepFinished
+SweepEvent = (
+    SweepStarted | SweepRunStarted | SweepExtended | CoolingDown | SweepRunFinished | SweepFinished
+)
 SweepListener = Callable[[Event | SweepEvent], None]
 
 
@@ -171,6 +180,9 @@ def prepare_fleet(
 
 
 ControllerFactory = Callable[[Point, Target, Path, Listener], Controller]
+# A search (capacity): once every planned run has run, its plan grown by the next step (and
+# the targets of every point), chosen from the points so far; None when it is done.
+Extend = Callable[[SweepPlan, SweepSummary], tuple[SweepPlan, tuple[Target, ...]] | None]
 
 
 @dataclass(frozen=True)
@@ -189,6 +201,8 @@ class SweepOptions:
     generators: tuple[Generator, ...] = ()
     # Judges the sweep when it ends (thresholds per point, baseline).
     judge: Judge | None = None
+    # A search growing the plan as it goes (`{"kind": "capacity", ...}`), kept in the plan.
+    search: Mapping[str, Any] | None = None
 
     def controller(
         self, point: Point, target: Target, store_dir: Path, listener: Listener
@@ -216,6 +230,7 @@ class SweepRunner:
         store_dir: Path | None = None,
         listener: SweepListener | None = None,
         controller: ControllerFactory | None = None,
+        extend: Extend | None = None,
     ) -> None:
         if len(targets) != len(plan.points):
             raise ValueError("one target per point")
@@ -225,6 +240,7 @@ class SweepRunner:
         self.store = store_dir or store.sessions_dir()
         self._listener = listener or (lambda event: None)
         self._make: ControllerFactory = controller or options.controller
+        self._extend = extend
         self._stop = asyncio.Event()
         self._going: Controller | None = None
         self._elapsed: dict[int, list[float]] = {}
@@ -283,7 +299,7 @@ class SweepRunner:
         status: str,
         message: str | None,
     ) -> Recorded:
-        journal.write("summary", self._aggregate(runs).to_record())
+        journal.write("summary", self._summary_record(self._aggregate(runs)))
         end = SweepEnd(status, datetime.now(UTC).isoformat(), message)
         return record_end(journal, end, self.options.judge)
 
@@ -293,7 +309,25 @@ class SweepRunner:
             "cool_down_s": self.options.cool_down_s,
             "slo": self.options.slo_text,
             "thresholds": [t.text for t in self.options.thresholds],
+            **({"search": dict(self.options.search)} if self.options.search else {}),
         }
+
+    def _summary_record(self, summary: SweepSummary) -> dict[str, Any]:
+        """The points' aggregates; a search's plan so far with them, since the header holds
+        only its first step and each summary record replaces the one before."""
+        record = summary.to_record()
+        return record | {"sweep": self._sweep_header()} if self._extend else record
+
+    def _grown(self, summary: SweepSummary | None) -> bool:
+        """Whether a search has a next step (the plan and targets now include it)."""
+        if self._extend is None or summary is None or self.stopped:
+            return False
+        grown = self._extend(self.plan, summary)
+        if grown is None:
+            return False
+        self.plan, self.targets = grown
+        self._listener(SweepExtended(self.plan))
+        return True
 
     def _aggregate(self, runs: Sequence[Mapping[str, Any]]) -> SweepSummary:
         return aggregate(
@@ -307,8 +341,11 @@ class SweepRunner:
     async def _run_all(self, journal: JournalWriter, runs: list[dict[str, Any]]) -> None:
         work = store.runs_dir(journal.path)
         warned: set[Any] = set()
-        order = self.plan.order
-        for index, slot in enumerate(order):
+        summary: SweepSummary | None = None
+        index = -1
+        while (index := index + 1) < len(self.plan.order) or self._grown(summary):
+            order = self.plan.order
+            slot = order[index]
             if index and self.options.cool_down_s > 0 and not self.stopped:
                 self._listener(CoolingDown(self.options.cool_down_s))
                 with contextlib.suppress(TimeoutError):
@@ -340,8 +377,9 @@ class SweepRunner:
                     warned.add(warning.get("code"))
                     journal.write("warning", warning)
             # Merging histograms (and the first import of scipy) is off the loop.
-            summary, values = await asyncio.to_thread(self._judge_run, list(runs), doc)
-            journal.write("summary", summary.to_record())
+            judged, values = await asyncio.to_thread(self._judge_run, list(runs), doc)
+            summary = judged
+            journal.write("summary", self._summary_record(judged))
             # Durable in the journal before the run's own file goes.
             journal.flush()
             finished.session_path.unlink(missing_ok=True)
@@ -356,7 +394,7 @@ class SweepRunner:
                     finished,
                     values,
                     eta,
-                    summary,
+                    judged,
                 )
             )
 

@@ -21,6 +21,7 @@ from tui_bench.engine.live_state import LiveState
 from tui_bench.engine.sweep import (
     CoolingDown,
     SweepEvent,
+    SweepExtended,
     SweepFinished,
     SweepRunFinished,
     SweepRunStarted,
@@ -145,11 +146,21 @@ class SweepState:
             self.cooling_s = event.seconds
         elif isinstance(event, SweepStarted):
             self.session_id = event.session_id
+        elif isinstance(event, SweepExtended):
+            self._extended(event.plan.to_dict())
         elif isinstance(event, SweepFinished):
             self._ended(event)
         elif self.live is not None:
             self.live.apply(event)
         self.version += 1
+
+    def _extended(self, plan: Mapping[str, Any]) -> None:
+        """A search's next step: its plan so far, the runs done kept."""
+        self.plan = plan
+        self.points = tuple(plan["points"])
+        self.total = len(plan["order"])
+        self.done_by_point += [0] * (len(self.points) - len(self.done_by_point))
+        self.points_version += 1
 
     def _run_ended(self, event: SweepRunFinished) -> None:
         self.going = None

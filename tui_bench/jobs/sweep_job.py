@@ -5,9 +5,10 @@ threshold against each point, the points against the baseline's."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from tui_bench.analysis.thresholds import parse_slo
 from tui_bench.engine.generators import version_warning
@@ -54,9 +55,11 @@ async def prepare_sweep(
     cool_down_s: float = DEFAULT_COOL_DOWN_S,
     slo: str | None = None,
     argv: Sequence[str] = (),
+    search: Mapping[str, Any] | None = None,
 ) -> SweepJob:
     """`plan` ready to run; `request` gives what every point shares (its name, tags,
-    generators and how it is judged). UsageError, ToolMissingError or SessionError (one
+    generators and how it is judged); `search`, what a search that grows the plan is
+    (capacity), kept in the session. UsageError, ToolMissingError or SessionError (one
     line, exit 2) before any load."""
     judging = request.judging
     judging.check()
@@ -92,6 +95,7 @@ async def prepare_sweep(
         max_errors=judging.max_errors,
         generators=generators,
         judge=judged(thresholds, gate),
+        search=search,
     )
     notes = [f"warning: {n}" for n in (version_warning(generators),) if n]
     notes += [f"baseline: {n}" for n in gate.notes] if gate else []

@@ -20,7 +20,7 @@ from tui_bench.errors import UsageError
 from tui_bench.request.run import RunRequest
 from tui_bench.spec import COMPRESSIONS, TOOLS, RunSpec, with_scheme
 from tui_bench.storage.sweep_doc import shown
-from tui_bench.typed_values import parse_duration, parse_positive_int
+from tui_bench.typed_values import parse_duration, parse_positive_int, parse_rate
 
 Value = int | float | str
 
@@ -34,7 +34,7 @@ class Parameter:
     name: str
     parse: Callable[[str], Value]
     apply: Callable[[RunSpec, Any], RunSpec]
-    # "whole": ramped in whole steps; "seconds": in any steps; None: not rampable.
+    # "whole": ramped in whole steps; "any": in any steps; None: not rampable.
     ramp: str | None = None
 
 
@@ -72,14 +72,16 @@ _PARAMETERS = (
         "d",
         parse_duration,
         lambda s, v: replace(s, duration_s=v, requests=None),
-        ramp="seconds",
+        ramp="any",
     ),
     Parameter(
         "warm-up",
         parse_duration,
         lambda s, v: replace(s, warm_up_s=v or None),
-        ramp="seconds",
+        ramp="any",
     ),
+    # An open loop at each rate: the knee of a rate sweep is the highest rate held.
+    Parameter("rate", parse_rate, lambda s, v: replace(s, rate=v), ramp="any"),
     Parameter("tool", _choice(TOOLS), lambda s, v: replace(s, tool=v)),
     Parameter("url", _url, lambda s, v: replace(s, urls=(v,))),
     Parameter("protocol", _choice(PROTOCOLS), lambda s, v: _with_protocol(s, v)),
@@ -98,6 +100,7 @@ ALIASES = {
     "duration": "d",
     "warm_up": "warm-up",
     "h1": "protocol",
+    "rps": "rate",
 }
 
 
@@ -123,7 +126,7 @@ class Variant:
 class Point:
     index: int
     label: str | None
-    values: Mapping[str, Value]
+    values: Mapping[str, Value | None]
     request: RunRequest
     tool_paths: Mapping[str, str | None]
 
@@ -168,10 +171,15 @@ class SweepPlan:
     points: tuple[Point, ...]
     dimensions: tuple[Dimension, ...]
     repeat: int
+    # A search's plan (capacity) grows a point at a time, each chosen from the runs of the
+    # ones before: its points run in steps, every repeat of one before the next.
+    in_steps: bool = False
 
     @property
     def order(self) -> tuple[Slot, ...]:
-        """Round by round: A B A B …, never A A B B."""
+        """Round by round: A B A B …, never A A B B (in steps: A A B B)."""
+        if self.in_steps:
+            return tuple(Slot(p.index, r) for p in self.points for r in range(self.repeat))
         return tuple(Slot(p.index, r) for r in range(self.repeat) for p in self.points)
 
     @property

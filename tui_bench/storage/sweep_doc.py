@@ -10,6 +10,7 @@ from tui_bench.errors import UsageError
 from tui_bench.typed_values import format_duration
 
 LABEL = "label"
+RATE = "rate"
 # The parameters whose values are seconds; the rest are written as they are.
 _SECONDS = frozenset({"d", "warm-up"})
 
@@ -29,8 +30,13 @@ def point_parameters(point: Mapping[str, Any]) -> dict[str, Any]:
 def shown(name: str, value: Any) -> str:
     """A parameter's value as the sweep names its points: `1.5s`, not 1.5."""
     if value is None:
-        return "–"
-    return format_duration(value) if name in _SECONDS else str(value)
+        # No rate is a closed loop (a capacity search's peak, `rate=closed`).
+        return "closed" if name == RATE else "–"
+    if name in _SECONDS:
+        return format_duration(value)
+    # A rate ramps in fractions (2500.0): written without a needless `.0`.
+    whole = isinstance(value, float) and value.is_integer()
+    return str(int(value)) if whole else str(value)
 
 
 # A point's figures, the ones every view shows (tables, exports, charts, the knee, history,

@@ -1,0 +1,59 @@
+"""`tuibench capacity`: the search prepared, run and recorded by the job layer as one
+sweep session, a line per run and per step chosen on stderr; the capacity on stdout."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from typing import TextIO
+
+import orjson
+
+from tui_bench.cli.cmd_sweep import SweepPrinter
+from tui_bench.cli.output import report_lines
+from tui_bench.cli.run_flags import request_from_args, settings_of
+from tui_bench.cli.stop_signals import until_done
+from tui_bench.engine.events import Event
+from tui_bench.engine.sweep import SweepEvent, SweepExtended, SweepFinished
+from tui_bench.formats import fmt_count
+from tui_bench.jobs.capacity_job import prepare_capacity
+from tui_bench.report.capacity_report import capacity_exit_code, capacity_lines, capacity_payload
+
+
+def cmd_capacity(args: argparse.Namespace) -> int:
+    request = request_from_args(args, check=False)
+
+    async def search() -> SweepFinished:
+        job = await prepare_capacity(
+            request,
+            settings_of(args),
+            slo=args.slo,
+            step_s=args.step_duration,
+            repeat=args.repeat,
+            resolution=args.resolution,
+            cool_down_s=args.cool_down,
+            argv=("tuibench", *sys.argv[1:]),
+        )
+        report_lines(job.notes, sys.stderr)
+        return await until_done(job.runner(SearchPrinter()))
+
+    finished = asyncio.run(search())
+    if args.json:
+        report_lines([orjson.dumps(capacity_payload(finished)).decode()], sys.stdout)
+    report_lines(capacity_lines(finished), sys.stderr if args.json else sys.stdout)
+    return capacity_exit_code(finished)
+
+
+class SearchPrinter(SweepPrinter):
+    """A sweep's lines, and one per step the search chooses."""
+
+    def __init__(self, out: TextIO = sys.stderr) -> None:
+        super().__init__(out)
+        self._out = out
+
+    def __call__(self, event: Event | SweepEvent) -> None:
+        super().__call__(event)
+        if isinstance(event, SweepExtended):
+            rate = event.plan.points[-1].spec.rate
+            report_lines([f"next step: rate={fmt_count(rate)} req/s"], self._out)
