@@ -1,3 +1,5 @@
+from dataclasses import replace
+
 from tui_bench.analysis.warnings import collapsed, run_warnings
 from tui_bench.result import Requests, Result
 from tui_bench.spec import RunSpec
@@ -23,6 +25,11 @@ def test_dying_clients_from_h2load_lines_or_a_collapse() -> None:
     assert collapsed(series)
     assert "connections-dying" in codes(series=series)
     assert not collapsed([{"rps": r} for r in (1000, 950, 1010, 990, 1000)])
+    # wrk and ab reconnect: a collapse of theirs is not clients dying.
+    wrk = run_warnings(
+        replace(SPEC, tool="wrk"), None, series, "", same_machine=False, client_bound=False
+    )
+    assert "connections-dying" not in {w.code for w in wrk}
 
 
 def test_result_warnings() -> None:

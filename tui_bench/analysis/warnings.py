@@ -66,7 +66,9 @@ def run_warnings(
             )
         )
     dead = connection_failures(stdout)
-    if dead or (not spec.count_mode and collapsed(series)):
+    # Only h2load leaves a closed connection closed (-D mode): wrk and ab reconnect, and a
+    # dip in their seconds is a stall (analysis/stalls.py), not clients dying.
+    if dead or (spec.tool == "h2load" and not spec.count_mode and collapsed(series)):
         detail = f"{dead} client(s) stopped mid-run" if dead else "req/s collapsed mid-run"
         found.append(Warning(CONNECTIONS_DYING.code, f"{detail}: {CONNECTIONS_DYING.message}"))
     if result is not None:
