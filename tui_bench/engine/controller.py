@@ -54,6 +54,7 @@ from tui_bench.engine.series import (
 from tui_bench.engine.server_watch import WARNINGS as WATCH_WARNINGS
 from tui_bench.engine.server_watch import ServerWatch
 from tui_bench.engine.stall_watch import StallWatch, stall_of_run
+from tui_bench.engine.tool_progress import ToolProgress
 from tui_bench.engine.tool_start import (
     Launched,
     Launcher,
@@ -134,10 +135,7 @@ class RunController:
         self._samples: list[Any] = []
         self._rows: list[dict[str, Any]] = []
         self._output: dict[str, list[str]] = {"stdout": [], "stderr": []}
-        self._wrk_threads: dict[int, int] = {}
-        self._done: int | None = None
-        self._fraction: float | None = None
-        self._phase: str | None = None
+        self._progress = ToolProgress(spec)
         self._t0 = 0.0
         self._t0_us = 0
         # The run's start on the clock of the tool's request log.
@@ -298,20 +296,9 @@ class RunController:
         self._emit(line)
         if connection_failures(text):
             self._warn(CONNECTIONS_DYING)
-        live = line.live
-        if live is None:
-            return
-        if live.thread is not None and live.done is not None:
-            self._wrk_threads[live.thread] = live.done
-            self._done = sum(self._wrk_threads.values())
-        elif live.done is not None:
-            self._done = live.done
-        if live.done is not None and self._done is not None:
-            self._counts.observe(arrived, self._done)
-        if live.fraction is not None:
-            self._fraction = live.fraction
-        if live.phase is not None:
-            self._phase = live.phase
+        progress = self._progress
+        if line.live is not None and progress.seen(line.live) and progress.done is not None:
+            self._counts.observe(arrived, progress.done)
 
     async def _sample_loop(self, sampler: ResourceSampler, tool_ended: asyncio.Event) -> None:
         """A reading every interval until the tool ends (one under way is kept), then one
@@ -348,12 +335,13 @@ class RunController:
             if self._ingest is not None:
                 for stats in await asyncio.to_thread(self._ingest_step):
                     self._row(traffic_from_log(stats), stats.histogram, stats.service)
-                self._done = self._ingest.totals.requests
+                self._progress.done = self._ingest.totals.requests
             else:
                 # Tools without a request log report running counts; a row per second.
                 for second, requests in self._counts.due(elapsed):
                     self._row(traffic_from_count(second, requests))
-            self._emit(Progress(elapsed, self._progress(elapsed), self._done, self._phase))
+            progress = self._progress
+            self._emit(Progress(elapsed, progress.of_run(elapsed), progress.done, progress.phase))
 
     def _ingest_step(self) -> list[Any]:
         assert self._ingest is not None and self._tail is not None
@@ -382,15 +370,6 @@ class RunController:
         assert self._journal is not None
         self._journal.write("second", row)
         self._emit(SecondClosed(row, histogram, service))
-
-    def _progress(self, elapsed: float) -> float | None:
-        spec = self.spec
-        if spec.count_mode:
-            if self._done is not None and spec.requests:
-                return min(1.0, self._done / spec.requests)
-            return self._fraction
-        total = spec.planned_s
-        return min(1.0, elapsed / total) if total else None
 
     async def _finish(
         self,

@@ -1,0 +1,39 @@
+"""How far a tool says it is, from its live lines: requests done (wrk's threads summed),
+the fraction of a count run, its phase; and the progress of the run from those."""
+
+from __future__ import annotations
+
+from tui_bench.parsers.live import LiveLine
+from tui_bench.spec import RunSpec
+
+
+class ToolProgress:
+    def __init__(self, spec: RunSpec) -> None:
+        self.spec = spec
+        self.done: int | None = None
+        self.fraction: float | None = None
+        self.phase: str | None = None
+        self._threads: dict[int, int] = {}
+
+    def seen(self, live: LiveLine) -> bool:
+        """Take what a line says; whether it moved the count of requests done."""
+        if live.thread is not None and live.done is not None:
+            self._threads[live.thread] = live.done
+            self.done = sum(self._threads.values())
+        elif live.done is not None:
+            self.done = live.done
+        if live.fraction is not None:
+            self.fraction = live.fraction
+        if live.phase is not None:
+            self.phase = live.phase
+        return live.done is not None
+
+    def of_run(self, elapsed_s: float) -> float | None:
+        """The run's progress, 0 to 1: of its count, else of its planned time."""
+        spec = self.spec
+        if spec.count_mode:
+            if self.done is not None and spec.requests:
+                return min(1.0, self.done / spec.requests)
+            return self.fraction
+        total = spec.planned_s
+        return min(1.0, elapsed_s / total) if total else None
