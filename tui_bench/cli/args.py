@@ -12,7 +12,7 @@ from tui_bench.analysis.compare import METRICS as COMPARE_METRICS
 from tui_bench.analysis.regression import DEFAULT_TOLERANCE_PCT, TIERS
 from tui_bench.analysis.run_counts import MIN_RUNS, fewest_runs
 from tui_bench.analysis.significance import DEFAULT_PRIMARY, TESTED
-from tui_bench.analysis.sweep_charts import METRICS, RUN_METRICS, SWEEP_METRICS
+from tui_bench.analysis.sweep_charts import CURVE, METRICS, RUN_METRICS, SWEEP_METRICS
 from tui_bench.cli.arg_types import argparse_type, duration, percent, positive_int, positive_rate
 from tui_bench.cli.capacity_args import CAPACITY_DESCRIPTION, add_capacity_options
 from tui_bench.errors import UsageError
@@ -413,8 +413,10 @@ def add_history_parser(commands: Any) -> None:
 PLOT_DESCRIPTION = """\
 Draws the charts of a session on standard output, without the live screen. A sweep: each
 metric against the first parameter it varied (the label when only labelled commands
-differ), a line per value of the others, the knee of --slo marked; req/s is the mean of a
-point's runs, with a bar from its slowest to its fastest run. A single run, or one point
+differ), a line per value of the others, the knee of --slo marked; req/s is the median of
+a point's runs, with a bar from its slowest to its fastest run. A sweep that varies rate
+(capacity's too) adds p50, p99 and p99.9 from when due against the req/s each rate
+achieved, on a log scale: where the latency turns up is the capacity. A single run, or one point
 of a sweep (ID@c=200: its first run when it has several): each metric over the run. On a
 terminal a chart fills the screen; elsewhere it is 100x25, without colour (also with
 NO_COLOR set).
@@ -432,8 +434,9 @@ def add_plot_options(plot: argparse.ArgumentParser) -> None:
     plot.add_argument(
         "--metric",
         metavar="M,M",
-        help=f"what to draw, of {', '.join(METRICS)} (default: {','.join(SWEEP_METRICS)} "
-        f"for a sweep, {','.join(RUN_METRICS)} for a run)",
+        help=f"what to draw, of {', '.join(METRICS)}, and for a sweep of rates {CURVE} "
+        f"(latency against the req/s achieved; default: {','.join(SWEEP_METRICS)} for a "
+        f"sweep, and {CURVE} when it varies rate; {','.join(RUN_METRICS)} for a run)",
     )
     plot.add_argument(
         "--width", type=positive_int, metavar="W", help="columns of each chart (at least 30)"

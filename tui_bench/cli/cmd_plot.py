@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import math
 import os
 import shutil
 import sys
@@ -13,10 +14,10 @@ from typing import TextIO
 
 import plotext as plt
 
-from tui_bench.analysis.sweep_charts import Chart, charts, metrics_of
+from tui_bench.analysis.sweep_charts import Chart, charts, curve_of, metrics_of
 from tui_bench.cli.cmd_replay import the_run
 from tui_bench.cli.output import write_output
-from tui_bench.report.ticks import nice_ticks, tick_label
+from tui_bench.report.ticks import log_tick_label, log_ticks, nice_ticks, tick_label
 from tui_bench.storage import store
 from tui_bench.storage.session import Session
 
@@ -59,7 +60,8 @@ class Canvas:
 
 
 def plot_session(session: Session, metrics: str | None, canvas: Canvas) -> str:
-    drawn = charts(session, metrics_of(metrics, sweep=session.is_sweep))
+    chosen = metrics_of(metrics, sweep=session.is_sweep)
+    drawn = charts(session, chosen, curve=curve_of(metrics, session))
     return "\n".join(draw(chart, canvas) for chart in drawn)
 
 
@@ -92,10 +94,7 @@ def draw(chart: Chart, canvas: Canvas) -> str:
         color, marker = MARKS[mark.kind]
         plt.scatter([mark.x], [mark.y], marker=marker, color=color, label=label)
     _x_ticks(chart, canvas.width)
-    ys = [y for line in chart.lines for y in (*line.y, *line.low, *line.high)]
-    ticks = nice_ticks(min(ys), max(ys))
-    plt.ylim(ticks[0], ticks[-1])
-    plt.yticks(ticks, [tick_label(t, ticks) for t in ticks])
+    _y_ticks(chart)
     text = str(plt.build())
     return text if canvas.color else str(plt.uncolorize(text))
 
@@ -114,6 +113,20 @@ def _x_ticks(chart: Chart, width: int) -> None:
     plt.xlim(low - pad, high + pad)
     room = max(int(width / (len(chart.x.ticks) + 1) * TICK_ROOM), 3)
     plt.xticks(list(chart.x.ticks), [shortened(text, room) for text in chart.x.labels])
+
+
+def _y_ticks(chart: Chart) -> None:
+    ys = [y for line in chart.lines for y in (*line.y, *line.low, *line.high)]
+    if not chart.log_y:
+        ticks = nice_ticks(min(ys), max(ys))
+        plt.ylim(ticks[0], ticks[-1])
+        plt.yticks(ticks, [tick_label(t, ticks) for t in ticks])
+        return
+    ticks = log_ticks(min(ys), max(ys))
+    plt.yscale("log")
+    # On a log scale plotext takes the limits as powers of ten, the ticks as values.
+    plt.ylim(math.log10(ticks[0]), math.log10(ticks[-1]))
+    plt.yticks(ticks, [log_tick_label(t) for t in ticks])
 
 
 def shortened(text: str, most: int) -> str:

@@ -25,3 +25,23 @@ def tick_label(value: float, ticks: Sequence[float]) -> str:
     step = abs(ticks[1] - ticks[0])
     decimals = max(0, -math.floor(math.log10(step) + 1e-9))
     return f"{value:,.{decimals}f}"
+
+
+def log_ticks(low: float, high: float) -> list[float]:
+    """Ticks for a logarithmic axis from at or below `low` to at or above `high` (both above
+    0): the powers of ten, with 2 and 5 times each between them when the values span fewer
+    than three decades; at least two ticks."""
+    first = math.floor(math.log10(low))
+    last = max(math.ceil(math.log10(high)), first + 1)
+    decades = [10.0**p for p in range(first, last + 1)]
+    if len(decades) >= 4:
+        return decades
+    steps = [d * f for d in decades for f in (1, 2, 5)]
+    start = max(t for t in steps if t <= low)
+    end = min(t for t in steps if t >= high and t > start)
+    return [t for t in steps if start <= t <= end]
+
+
+def log_tick_label(value: float) -> str:
+    """`0.5`, `20`, `1,000`: a log axis's ticks are spaced unevenly, each written alone."""
+    return f"{value:,g}"
