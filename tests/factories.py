@@ -43,7 +43,9 @@ def rate_sweep_doc(sweep: dict[str, Any]) -> dict[str, Any]:
     plan_points, points = [], []
     for index, (rate, rps, p50, p99, p99_9, verdict) in enumerate(RATE_STEPS):
         name = "rate=closed" if rate is None else f"rate={rate:g}"
-        plan_points.append({"index": index, "name": name, "label": None, "values": {"rate": rate}})
+        plan_points.append(
+            {**sweep["sweep"]["points"][0], "index": index, "name": name, "values": {"rate": rate}}
+        )
         spread = {
             key: {"median": value}
             for key, value in zip(("p50_s", "p99_s", "p99_9_s"), (p50, p99, p99_9), strict=True)
