@@ -11,9 +11,13 @@ from typing import Any
 import orjson
 import pytest
 
+from tests.factories import rate_sweep_doc
 from tui_bench.analysis.sweep_charts import (
+    CURVE,
     METRICS,
     charts,
+    curve_of,
+    latency_rps_chart,
     metrics_of,
     run_charts,
     sweep_charts,
@@ -149,3 +153,35 @@ def test_an_invalid_point_is_marked_on_every_chart() -> None:
     for chart in charts(Session(doc), metrics_of(None, sweep=True)):
         marked = [(m.x, m.label) for m in chart.marks if m.kind == "invalid"]
         assert marked and {x for x, _ in marked} == {32.0} and marked[0][1] == "invalid"
+
+
+def test_a_rate_sweep_draws_its_latencies_against_the_req_s_achieved() -> None:
+    doc = rate_sweep_doc(store.load(FIXTURES / "sweep-c-repeat2.json").doc)
+    chart = latency_rps_chart(doc)
+    assert chart.log_y and chart.unit == "ms" and chart.x.label == "achieved req/s"
+    assert [line.name for line in chart.lines] == ["p50", "p99", "p99.9"]
+    # By rate asked (not the search's order), at the req/s achieved; the closed-loop peak,
+    # timed from the send, is not on it.
+    for line in chart.lines:
+        assert line.x == (2_000.0, 10_000.0, 17_800.0)
+    p50, p99, p99_9 = chart.lines
+    assert p50.y == pytest.approx((1.0, 1.5, 10.0))
+    assert p99.y == pytest.approx((2.0, 4.0, 150.0))
+    assert p99_9.y == pytest.approx((3.0, 6.0, 400.0))
+    knees = [(m.x, m.y) for m in chart.marks if m.kind == "knee"]
+    assert knees == pytest.approx([(10_000.0, 1.5), (10_000.0, 4.0), (10_000.0, 6.0)])
+    assert {m.x for m in chart.marks if m.kind == "invalid"} == {17_800.0}
+
+
+def test_the_latency_throughput_chart_comes_by_default_only_where_rate_varies() -> None:
+    rated = Session(rate_sweep_doc(store.load(FIXTURES / "sweep-c-repeat2.json").doc))
+    by_c = store.load(FIXTURES / "sweep-c-repeat2.json")
+    assert curve_of(None, rated) and not curve_of(None, by_c)
+    assert curve_of(f"rps,{CURVE}", rated) and not curve_of("rps", rated)
+    with pytest.raises(UsageError, match="only for a sweep that varies rate"):
+        curve_of(CURVE, by_c)
+    assert metrics_of(CURVE, sweep=True) == ()
+    with pytest.raises(UsageError, match="not one of"):
+        metrics_of(CURVE, sweep=False)
+    drawn = charts(rated, metrics_of(None, sweep=True), curve=True)
+    assert drawn[0].x.label == "rate" and drawn[-1].log_y

@@ -5,8 +5,10 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import orjson
 import pytest
 
+from tests.factories import rate_sweep_doc
 from tui_bench.cli.cmd_plot import DEFAULT_HEIGHT, DEFAULT_WIDTH, Canvas
 from tui_bench.cli.main import main
 
@@ -107,3 +109,26 @@ def test_o_writes_the_charts_into_a_file_never_over_one_without_force(
     assert target.read_text() == "mine"
     assert plot(capsys, str(SWEEP), "-o", str(target), "--force")[0] == 0
     assert target.read_text() == written
+
+
+def test_a_rate_sweep_draws_latency_against_req_s_on_a_log_axis(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "rate.json"
+    path.write_bytes(orjson.dumps(rate_sweep_doc(orjson.loads(SWEEP.read_bytes()))))
+    code, out, err = plot(capsys, str(path), "--width", "90", "--height", "22")
+    assert code == 0 and err == ""
+    assert out.count(" vs rate") == 3 and "latency (from when due) vs achieved req/s" in out
+    curve = out[out.index("latency (from when due)") :]
+    # Powers of ten up the y axis (p50 1 ms to p99.9 400 ms), the percentiles in the legend.
+    assert [line.split("┤")[0].strip() for line in curve.splitlines() if "┤" in line] == [
+        "1,000",
+        "100",
+        "10",
+        "1",
+    ]
+    assert "p50" in curve and "p99.9" in curve and "knee (p99<10ms)" in curve
+    code, out, _ = plot(capsys, str(path), "--metric", "latency-rps")
+    assert code == 0 and out.count(" vs ") == 1
+    code, _, err = plot(capsys, str(SWEEP), "--metric", "latency-rps")
+    assert code == 2 and "only for a sweep that varies rate" in err

@@ -18,6 +18,7 @@ from typing import Any
 import orjson
 import pytest
 
+from tests.factories import rate_sweep_doc
 from tui_bench.cli.main import main
 from tui_bench.formats import fmt_metric, metric_label
 from tui_bench.report.export import export
@@ -142,3 +143,17 @@ def test_a_sweep_of_two_parameters_has_a_pivot_table() -> None:
         "| 16 | – | – |",
     ]
     assert "side by side" not in export(sweep("sweep-c-repeat2"), "md"), "one parameter"
+
+
+def test_a_rate_sweep_has_its_latency_throughput_chart_as_a_table() -> None:
+    doc = rate_sweep_doc(store.load(FIXTURES / "sweep-c-repeat2.json").doc)
+    md = export(Session(doc), "md")
+    section = md.split("## Latency against the req/s achieved\n\n")[1].split("\n\n")[0]
+    # A row per rate point by rate, without the closed-loop peak, as plot's latency-rps.
+    assert section.splitlines()[2:] == [
+        "| 2000 | 2,000 | 1.00 ms | 2.00 ms | 3.00 ms | valid |",
+        "| 10000 | 10,000 | 1.50 ms | 4.00 ms | 6.00 ms | valid |",
+        "| 18000 | 17,800 | 10.00 ms | 150.00 ms | 400.00 ms | **INVALID** |",
+    ]
+    assert "p99.9 from when due" in section.splitlines()[0]
+    assert "## Latency against" not in export(store.load(FIXTURES / "sweep-c-repeat2.json"), "md")

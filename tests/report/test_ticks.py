@@ -1,4 +1,4 @@
-from tui_bench.report.ticks import nice_ticks, tick_label
+from tui_bench.report.ticks import log_ticks, nice_ticks, tick_label
 
 
 def test_ticks_are_round_numbers_around_the_data() -> None:
@@ -7,3 +7,10 @@ def test_ticks_are_round_numbers_around_the_data() -> None:
     assert nice_ticks(5.0, 5.0) == [4.5, 5.0, 5.5]
     assert tick_label(22000, [20000, 22000]) == "22,000"
     assert tick_label(0.25, [0.2, 0.25]) == "0.25"
+
+
+def test_a_log_axis_has_powers_of_ten_or_1_2_5_steps_within_few_decades() -> None:
+    positions, labels = log_ticks(1.5, 400)
+    assert labels == ["1", "10", "100", "1,000"] and positions == [0, 1, 2, 3]
+    assert log_ticks(0.3, 4)[1] == ["0.2", "0.5", "1", "2", "5"]
+    assert log_ticks(10, 10)[1] == ["10", "20"]

@@ -29,6 +29,7 @@ from tests.engine.test_sweep_state import (
     state_of,
     sweep_document,
 )
+from tests.factories import rate_sweep_doc
 from tests.ui import help_text, until
 from tests.ui.test_tones import styles_at
 from tui_bench.analysis.verdicts import Verdicts
@@ -58,6 +59,7 @@ from tui_bench.ui.widgets.sweep_chart import SweepChart
 TITLE = SweepTitle("ramp", "h2load 1.52.0", URL)
 # The run going in the mid-sweep views: run 6 of 8 (c=4, second round).
 HOLD = 5
+FIXTURE_SWEEP = Path(__file__).parents[1] / "fixtures" / "sweep-c-repeat2.json"
 
 
 class ScriptedSweep:
@@ -505,3 +507,18 @@ async def test_a_real_sweep_fills_the_table(nginx: DemoTarget, sessions: Path) -
     assert finished is not None
     assert list(sessions.iterdir()) == [finished.session_path], "the runs live in the sweep"
     assert len(store.load(finished.session_path).runs) == 2
+
+
+async def test_a_rate_sweep_adds_its_latency_throughput_chart() -> None:
+    doc = rate_sweep_doc(store.load(FIXTURE_SWEEP).doc)
+    app = TuibenchApp(lambda app: SweepScreen.of_session(Session(doc)))
+    async with app.run_test(size=(120, 50)) as pilot:
+        await pilot.pause()
+        curve = app.screen.query_one("#curve-chart", SweepChart)
+        legend = str(curve.border_subtitle)
+        assert "p50" in legend and "p99.9" in legend and "knee" in legend
+    by_c = store.load(FIXTURE_SWEEP)
+    app = TuibenchApp(lambda app: SweepScreen.of_session(by_c))
+    async with app.run_test(size=(120, 50)) as pilot:
+        await pilot.pause()
+        assert not app.screen.query("#curve-chart")

@@ -2,8 +2,10 @@
 
 A sweep gives a chart per metric against its first varied parameter (the label when only
 labelled commands differ), a line per value of the other parameters, and the knee marked.
-A single run gives each metric over the run, from its per-second series. Latencies share
-one chart while every metric is a single line.
+A sweep that varies rate (a capacity search is one) also gives its latency-throughput
+chart: each point's latencies against the req/s it achieved. A single run gives each metric
+over the run, from its per-second series. Latencies share one chart while every metric is a
+single line.
 
 Parameters that are not numbers (tool, url, protocol, compress, a label) are categories,
 evenly spaced. Numbers spanning a factor of 10 or more are spaced by their logarithm, as
@@ -22,6 +24,7 @@ from tui_bench.errors import UsageError
 from tui_bench.storage.session import Session, shown_window, window_end
 from tui_bench.storage.sweep_doc import (
     LABEL,
+    RATE,
     parameters,
     point_latency,
     point_parameters,
@@ -73,6 +76,9 @@ METRICS: Mapping[str, Metric] = {
 }
 SWEEP_METRICS = ("rps", "p50", "p99", "max", "cpu")
 RUN_METRICS = ("rps", "p99")
+# The latency-throughput chart as --metric names it, and the percentiles it draws.
+CURVE = "latency-rps"
+CURVE_METRICS = ("p50", "p99", "p99.9")
 
 
 @dataclass(frozen=True)
@@ -109,6 +115,8 @@ class Chart:
     x: Axis
     lines: tuple[Line, ...]
     marks: tuple[Mark, ...] = ()
+    # y spaced by its logarithm: latencies from a few ms to seconds past the capacity.
+    log_y: bool = False
 
     @property
     def empty(self) -> bool:
@@ -117,14 +125,18 @@ class Chart:
 
 def metrics_of(text: str | None, *, sweep: bool) -> tuple[Metric, ...]:
     """`rps,p99` -> those metrics; the defaults when None; UsageError for one that is
-    unknown, or that a run's per-second series does not hold."""
+    unknown, or that a run's per-second series does not hold. CURVE is a chart, not a
+    metric: `curve_of` reads it."""
     if text is None:
         return tuple(METRICS[name] for name in (SWEEP_METRICS if sweep else RUN_METRICS))
     chosen = []
-    for name in (part.strip() for part in text.split(",")):
+    for name in _names(text):
+        if name == CURVE and sweep:
+            continue
         metric = METRICS.get(name)
         if metric is None:
-            raise UsageError(f"--metric {name!r}: not one of {', '.join(METRICS)}")
+            known = ", ".join([*METRICS, CURVE] if sweep else METRICS)
+            raise UsageError(f"--metric {name!r}: not one of {known}")
         if not sweep and metric.column is None:
             kept = ", ".join(m.name for m in METRICS.values() if m.column)
             raise UsageError(f"--metric {name}: a run's per-second series has only {kept}")
@@ -133,11 +145,29 @@ def metrics_of(text: str | None, *, sweep: bool) -> tuple[Metric, ...]:
     return tuple(chosen)
 
 
-def charts(session: Session, metrics: Sequence[Metric]) -> list[Chart]:
+def _names(text: str) -> list[str]:
+    return [part.strip() for part in text.split(",")]
+
+
+def curve_of(text: str | None, session: Session) -> bool:
+    """Whether `--metric text` draws the latency-throughput chart: by default when the sweep
+    varies rate; named, UsageError for a session that does not."""
+    varies = session.is_sweep and varies_rate(session.doc)
+    if text is None or CURVE not in _names(text):
+        return text is None and varies
+    if not varies:
+        raise UsageError(f"--metric {CURVE}: only for a sweep that varies rate (or capacity)")
+    return True
+
+
+def charts(session: Session, metrics: Sequence[Metric], *, curve: bool = False) -> list[Chart]:
     """The charts of `session`, in the order of `metrics` (the latencies where the first of
-    them is); UsageError when there is nothing to draw."""
+    them is), the latency-throughput chart last when `curve`; UsageError when there is
+    nothing to draw."""
     if session.is_sweep:
         drawn = sweep_charts(session.doc, metrics)
+        if curve:
+            drawn.append(latency_rps_chart(session.doc))
         nothing = "no run of the sweep completed"
     else:
         drawn = run_charts(session.series, metrics)
@@ -187,13 +217,10 @@ def sweep_charts(doc: Mapping[str, Any], metrics: Sequence[Metric]) -> list[Char
         values = point_parameters(point)
         if across and values[across] is None:
             continue  # not on this axis: a capacity search's closed-loop peak has no rate
-        parts = [str(values[LABEL])] if LABEL in others else []
-        parts += [f"{n}={shown(n, values[n])}" for n in others if n != LABEL]
         places[point["index"]] = _Place(
-            position(values[across] if across else None), " ".join(parts)
+            position(values[across] if across else None), _line_name(values, others)
         )
     line_names = list(dict.fromkeys(place.line for place in places.values()))
-    knee = doc.get("knee") or {}
     drawn = []
     for group in _grouped(metrics, together=len(line_names) == 1):
         lines, marks = [], []
@@ -217,21 +244,34 @@ def sweep_charts(doc: Mapping[str, Any], metrics: Sequence[Metric]) -> list[Char
                         high=tuple(p["rps"]["max"] for p, _ in shown_points) if ranged else (),
                     )
                 )
-                marks += [
-                    Mark(f"knee ({knee.get('slo')})", places[p["index"]].x, y)
-                    for p, y in shown_points
-                    if p["index"] == knee.get("point")
-                ]
-                marks += [
-                    Mark("invalid", places[p["index"]].x, y, kind="invalid")
-                    for p, y in shown_points
-                    if verdict_of(p) == "invalid"
-                ]
+                marks += _marks(doc, [(p, places[p["index"]].x, y) for p, y in shown_points])
         title = _group_title(group) + (f" vs {across}" if across else "")
         if group[0].name == "rps":
             title += " (median; bars: slowest to fastest run)"
         drawn.append(Chart(title, group[0].unit, axis, tuple(lines), tuple(marks)))
     return drawn
+
+
+def _line_name(values: Mapping[str, Any], others: Sequence[str]) -> str:
+    """What tells a point's line from the others: its values of the `others` parameters."""
+    parts = [str(values[LABEL])] if LABEL in others else []
+    parts += [f"{n}={shown(n, values[n])}" for n in others if n != LABEL]
+    return " ".join(parts)
+
+
+def _marks(
+    doc: Mapping[str, Any], placed: Sequence[tuple[Mapping[str, Any], float, float]]
+) -> list[Mark]:
+    """The knee and the invalid points among `placed` (a point's aggregate, its x and y)."""
+    knee = doc.get("knee") or {}
+    marks = [
+        Mark(f"knee ({knee.get('slo')})", x, y)
+        for p, x, y in placed
+        if p["index"] == knee.get("point")
+    ]
+    return marks + [
+        Mark("invalid", x, y, kind="invalid") for p, x, y in placed if verdict_of(p) == "invalid"
+    ]
 
 
 def _x_axis(doc: Mapping[str, Any], name: str | None) -> tuple[Axis, Callable[[Any], float]]:
@@ -252,6 +292,57 @@ def _x_axis(doc: Mapping[str, Any], name: str | None) -> tuple[Axis, Callable[[A
         ticks = tuple(math.log10(v) for v in values)
         return Axis(f"{name} (log scale)", ticks, labels), lambda value: math.log10(value)
     return Axis(name, tuple(float(v) for v in values), labels), lambda value: float(value)
+
+
+# ---- latency against throughput
+
+
+def varies_rate(doc: Mapping[str, Any]) -> bool:
+    return RATE in parameters(doc)
+
+
+def rate_points(doc: Mapping[str, Any]) -> list[tuple[dict[str, Any], Mapping[str, Any]]]:
+    """The open-loop points of a sweep that varies rate, by rate: each one's parameters and
+    its aggregate. The closed-loop point (a capacity search's peak) is left out: its latency
+    is from the send, not from when due."""
+    values = {p["index"]: point_parameters(p) for p in doc["sweep"]["points"]}
+    found = [
+        (values[p["index"]], p)
+        for p in doc.get("points") or []
+        if values.get(p["index"], {}).get(RATE) is not None
+    ]
+    return sorted(found, key=lambda found: float(found[0][RATE]))
+
+
+def latency_rps_chart(doc: Mapping[str, Any]) -> Chart:
+    """p50, p99 and p99.9 of a rate sweep's points against the req/s each achieved, a line
+    per percentile (and value of the other parameters) in the order of the rates asked. A
+    rate point's latency is from when each request was due, so the line turns up where the
+    server stops keeping up, and a rate not held shows as req/s that stop growing."""
+    others = [n for n in parameters(doc) if n != RATE]
+    points = rate_points(doc)
+    names = list(dict.fromkeys(_line_name(values, others) for values, _ in points))
+    lines, marks = [], []
+    for metric in (METRICS[name] for name in CURVE_METRICS):
+        for name in names:
+            placed = [
+                (p, rps, latency * metric.scale)
+                for values, p in points
+                if _line_name(values, others) == name
+                for rps, latency in [(point_rps(p), metric.point(p))]
+                # A log axis has no place for a latency of 0 (under the histogram's unit).
+                if rps is not None and latency
+            ]
+            lines.append(
+                Line(
+                    " ".join(filter(None, (metric.title, name))),
+                    tuple(x for _, x, _ in placed),
+                    tuple(y for _, _, y in placed),
+                )
+            )
+            marks += _marks(doc, placed)
+    title = "latency (from when due) vs achieved req/s"
+    return Chart(title, "ms", Axis("achieved req/s"), tuple(lines), tuple(marks), log_y=True)
 
 
 # ---- a single run

@@ -12,7 +12,7 @@ from tui_bench.analysis.compare import METRICS as COMPARE_METRICS
 from tui_bench.analysis.regression import DEFAULT_TOLERANCE_PCT, TIERS
 from tui_bench.analysis.run_counts import MIN_RUNS
 from tui_bench.analysis.significance import DEFAULT_PRIMARY
-from tui_bench.analysis.sweep_charts import METRICS, RUN_METRICS, SWEEP_METRICS
+from tui_bench.analysis.sweep_charts import CURVE, METRICS, RUN_METRICS, SWEEP_METRICS
 from tui_bench.cli.arg_types import argparse_type, duration, percent, positive_int, positive_rate
 from tui_bench.cli.capacity_args import CAPACITY_DESCRIPTION, add_capacity_options
 from tui_bench.cli.command_help import (
@@ -357,8 +357,9 @@ def add_plot_options(plot: argparse.ArgumentParser) -> None:
     plot.add_argument(
         "--metric",
         metavar="M,M",
-        help=f"what to draw, of {', '.join(METRICS)} (default: {','.join(SWEEP_METRICS)} "
-        f"for a sweep, {','.join(RUN_METRICS)} for a run)",
+        help=f"what to draw, of {', '.join(METRICS)}, and for a sweep of rates {CURVE} "
+        f"(latency against the req/s achieved; default: {','.join(SWEEP_METRICS)} for a "
+        f"sweep, and {CURVE} when it varies rate; {','.join(RUN_METRICS)} for a run)",
     )
     plot.add_argument(
         "--width", type=positive_int, metavar="W", help="columns of each chart (at least 30)"

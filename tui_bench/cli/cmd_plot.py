@@ -5,18 +5,20 @@ from __future__ import annotations
 
 import argparse
 import io
+import math
 import os
 import shutil
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
 
 import plotext as plt
 
-from tui_bench.analysis.sweep_charts import Chart, charts, metrics_of
+from tui_bench.analysis.sweep_charts import Chart, charts, curve_of, metrics_of
 from tui_bench.cli.cmd_replay import the_run
 from tui_bench.cli.output import write_output
-from tui_bench.report.ticks import nice_ticks, tick_label
+from tui_bench.report.ticks import log_ticks, nice_ticks, tick_label
 from tui_bench.storage import store
 from tui_bench.storage.session import Session
 
@@ -59,7 +61,8 @@ class Canvas:
 
 
 def plot_session(session: Session, metrics: str | None, canvas: Canvas) -> str:
-    drawn = charts(session, metrics_of(metrics, sweep=session.is_sweep))
+    chosen = metrics_of(metrics, sweep=session.is_sweep)
+    drawn = charts(session, chosen, curve=curve_of(metrics, session))
     return "\n".join(draw(chart, canvas) for chart in drawn)
 
 
@@ -75,14 +78,21 @@ def draw(chart: Chart, canvas: Canvas) -> str:
     plt.title(shortened(chart.title, canvas.width))
     plt.xlabel(chart.x.label)
     plt.ylabel(chart.unit)
+    # A log axis drawn as the logarithms on a linear one: plotext's own log scale takes the
+    # logarithm of its data again at every build.
+    at = _y_position(chart)
     for i, line in enumerate(chart.lines):
         color, marker = COLORS[i % len(COLORS)], MARKERS[i % len(MARKERS)]
         if line.low:
             for x, low, high in zip(line.x, line.low, line.high, strict=True):
-                plt.plot([x, x], [low, high], marker=RANGE, color=color)
+                plt.plot([x, x], [at(low), at(high)], marker=RANGE, color=color)
         if line.x:
             plt.plot(
-                list(line.x), list(line.y), marker=marker, color=color, label=line.name or None
+                list(line.x),
+                [at(y) for y in line.y],
+                marker=marker,
+                color=color,
+                label=line.name or None,
             )
     labelled: set[str] = set()
     for mark in chart.marks:
@@ -90,12 +100,9 @@ def draw(chart: Chart, canvas: Canvas) -> str:
         label = None if mark.kind in labelled else mark.label
         labelled.add(mark.kind)
         color, marker = MARKS[mark.kind]
-        plt.scatter([mark.x], [mark.y], marker=marker, color=color, label=label)
+        plt.scatter([mark.x], [at(mark.y)], marker=marker, color=color, label=label)
     _x_ticks(chart, canvas.width)
-    ys = [y for line in chart.lines for y in (*line.y, *line.low, *line.high)]
-    ticks = nice_ticks(min(ys), max(ys))
-    plt.ylim(ticks[0], ticks[-1])
-    plt.yticks(ticks, [tick_label(t, ticks) for t in ticks])
+    _y_ticks(chart)
     text = str(plt.build())
     return text if canvas.color else str(plt.uncolorize(text))
 
@@ -114,6 +121,21 @@ def _x_ticks(chart: Chart, width: int) -> None:
     plt.xlim(low - pad, high + pad)
     room = max(int(width / (len(chart.x.ticks) + 1) * TICK_ROOM), 3)
     plt.xticks(list(chart.x.ticks), [shortened(text, room) for text in chart.x.labels])
+
+
+def _y_position(chart: Chart) -> Callable[[float], float]:
+    return math.log10 if chart.log_y else float
+
+
+def _y_ticks(chart: Chart) -> None:
+    ys = [y for line in chart.lines for y in (*line.y, *line.low, *line.high)]
+    if chart.log_y:
+        ticks, labels = log_ticks(min(ys), max(ys))
+    else:
+        ticks = nice_ticks(min(ys), max(ys))
+        labels = [tick_label(t, ticks) for t in ticks]
+    plt.ylim(ticks[0], ticks[-1])
+    plt.yticks(ticks, labels)
 
 
 def shortened(text: str, most: int) -> str:

@@ -80,8 +80,10 @@ history screen; --headless (or a pipe) prints the table.
 PLOT_DESCRIPTION = """\
 Draws the charts of a session on standard output, without the live screen. A sweep: each
 metric against the first parameter it varied (the label when only labelled commands
-differ), a line per value of the others, the knee of --slo marked; req/s is the mean of a
-point's runs, with a bar from its slowest to its fastest run. A single run, or one point
+differ), a line per value of the others, the knee of --slo marked; req/s is the median of
+a point's runs, with a bar from its slowest to its fastest run. A sweep that varies rate
+(capacity's too) adds p50, p99 and p99.9 from when due against the req/s each rate
+achieved, on a log scale: where the latency turns up is the capacity. A single run, or one point
 of a sweep (ID@c=200: its first run when it has several): each metric over the run. On a
 terminal a chart fills the screen; elsewhere it is 100x25, without colour (also with
 NO_COLOR set).

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from statistics import fmean
 from typing import Any
 
+from tui_bench.analysis.sweep_charts import CURVE_METRICS, METRICS, rate_points, varies_rate
 from tui_bench.analysis.sweep_points import LATENCY_KEYS, run_values, summarize_point, verdict_of
 from tui_bench.formats import (
     fmt_bytes,
@@ -29,6 +30,7 @@ from tui_bench.runners.tools import tool_label
 from tui_bench.storage.session import Session
 from tui_bench.storage.sweep_doc import (
     LABEL,
+    RATE,
     parameters,
     point_latency,
     point_parameters,
@@ -174,6 +176,8 @@ def sweep_markdown(session: Session) -> str:
     pivot = pivot_table(rows, names)
     if pivot:
         lines += ["## req/s side by side (Δ % against the first column)", "", *pivot, ""]
+    if varies_rate(doc):
+        lines += ["## Latency against the req/s achieved", "", *_curve_table(doc), ""]
     knee = doc.get("knee")
     if knee:
         lines += ["## Knee", "", _knee_text(knee), ""]
@@ -325,6 +329,23 @@ def _point_table(rows: Sequence[Mapping[str, Any]], doc: Mapping[str, Any]) -> l
     return (
         md_table([*header, "knee"], cells, align + "l") if knee else md_table(header, cells, align)
     )
+
+
+def _curve_table(doc: Mapping[str, Any]) -> list[str]:
+    """The latency-throughput chart (`plot`'s latency-rps) as a table: a row per rate point
+    by rate, its latencies from when each request was due."""
+    keys = [METRICS[name] for name in CURVE_METRICS]
+    cells = [
+        [
+            shown(RATE, values[RATE]),
+            fmt_count(point_rps(point)),
+            *(fmt_latency(metric.point(point)) for metric in keys),
+            _verdict_text(verdict_of(point)),
+        ]
+        for values, point in rate_points(doc)
+    ]
+    header = ["rate", "achieved req/s", *(f"{m.title} from when due" for m in keys), "validity"]
+    return md_table(header, cells, "r" * (len(header) - 1) + "l")
 
 
 def pivot_table(rows: Sequence[Mapping[str, Any]], names: Sequence[str]) -> list[str]:

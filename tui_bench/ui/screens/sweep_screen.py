@@ -2,8 +2,9 @@
 
 Which run of how many and the time left, the going run's numbers, a table with one row per
 point that fills in as runs end, and charts of the points against the varied parameter with
-the knee marked. The sweep's listener only folds events into a SweepState; one timer paints
-from it. The table's rows exist from the start and only their cells change; the points'
+the knee marked (and where the sweep varies rate, its latencies against the req/s achieved).
+The sweep's listener only folds events into a SweepState; one timer paints from it. The
+table's rows exist from the start and only their cells change; the points'
 aggregates come with each ended run, and the charts are redrawn only then.
 """
 
@@ -20,6 +21,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Container, Horizontal
 from textual.widgets import DataTable, Footer, ProgressBar, RichLog, Static
 
+from tui_bench.analysis.sweep_charts import varies_rate
 from tui_bench.engine.live_state import MAX_LINES, LiveState
 from tui_bench.engine.sweep import SweepFinished
 from tui_bench.engine.sweep_state import PointRow, StateEvent, SweepState, SweepTitle
@@ -150,6 +152,8 @@ class SweepScreen(DrivingScreen):
                 yield SweepChart("req/s", ["rps"], "rps", id="rps-chart")
                 yield SweepChart("latency (ms)", ["p50", "p99", "max"], "p99", id="latency-chart")
                 yield SweepChart("server CPU (%)", ["cpu"], "cpu", id="cpu-chart")
+                if varies_rate({"sweep": self.state.plan}):
+                    yield SweepChart.curve(id="curve-chart")
         yield Static(id="ending")
         yield RichLog(id="output", classes="framed", max_lines=MAX_LINES, markup=False, wrap=False)
         yield Footer()

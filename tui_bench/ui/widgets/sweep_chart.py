@@ -1,4 +1,5 @@
-"""One chart of a sweep's points against the varied parameter, by plotext.
+"""One chart of a sweep's points against the varied parameter, or a rate sweep's latencies
+against the req/s achieved, by plotext.
 
 What is drawn (axes, a line per value of the other parameters, the knee) is
 analysis.sweep_charts', as for `tuibench plot`; this widget only draws it in a panel, adds
@@ -8,16 +9,24 @@ the SLO's level, and keeps its legend in the border.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from textual import events
 from textual_plotext import PlotextPlot
 
-from tui_bench.analysis.sweep_charts import METRICS, Chart, Metric, sweep_charts
+from tui_bench.analysis.sweep_charts import (
+    CURVE_METRICS,
+    METRICS,
+    Chart,
+    Metric,
+    latency_rps_chart,
+    sweep_charts,
+)
 from tui_bench.analysis.thresholds import Threshold
 from tui_bench.formats import fmt_compact
-from tui_bench.report.ticks import nice_ticks
+from tui_bench.report.ticks import log_ticks, nice_ticks
 
 # Told apart on light and dark themes and by the common colour-vision deficiencies.
 PALETTE = (
@@ -42,7 +51,8 @@ def hex_of(rgb: tuple[int, int, int]) -> str:
 
 class SweepChart(PlotextPlot):
     """`metrics` share the chart while the points make one line; when they make several,
-    only `alone` is drawn (one line per value of the other parameters)."""
+    only `alone` is drawn (one line per value of the other parameters). `curve()` makes the
+    latency-throughput chart instead."""
 
     DEFAULT_CSS = """
     SweepChart { width: 1fr; height: 1fr; min-height: 7; border: round $primary-darken-1; }
@@ -53,8 +63,15 @@ class SweepChart(PlotextPlot):
         self.border_title = title
         self.metrics = tuple(METRICS[name] for name in metrics)
         self.alone = METRICS[alone]
+        self._curve = False
         self._doc: Mapping[str, Any] = {}
         self._slo: tuple[Threshold, ...] = ()
+
+    @classmethod
+    def curve(cls, *, id: str) -> SweepChart:
+        chart = cls("latency vs req/s (ms, log)", CURVE_METRICS, "p99", id=id)
+        chart._curve = True
+        return chart
 
     def show(self, doc: Mapping[str, Any], slo: Sequence[Threshold] = ()) -> None:
         """`doc`: a sweep's plan ("sweep") and the aggregates so far ("points", "knee")."""
@@ -68,6 +85,8 @@ class SweepChart(PlotextPlot):
         """The chart, and the metrics it shows."""
         if not self._doc:
             return None, ()
+        if self._curve:
+            return latency_rps_chart(self._doc), self.metrics
         drawn = sweep_charts(self._doc, self.metrics)
         if len(drawn) == 1:
             return drawn[0], self.metrics
@@ -82,13 +101,17 @@ class SweepChart(PlotextPlot):
             self.refresh()
             return
         legend, values = [], []
+        # A log axis drawn as the logarithms on a linear one: plotext's own log scale takes
+        # the logarithm of its data again at every render.
+        at = math.log10 if chart.log_y else float
         for line, colour in zip(chart.lines, itertools.cycle(PALETTE)):
             # The runs' range at each point (req/s): slowest to fastest run.
             for x, low, high in zip(line.x, line.low, line.high, strict=False):
-                plt.plot([x, x], [low, high], color=colour, marker=RANGE_MARKER)
+                plt.plot([x, x], [at(low), at(high)], color=colour, marker=RANGE_MARKER)
             if line.x:
-                plt.plot(list(line.x), list(line.y), color=colour, marker="braille")
-                plt.scatter(list(line.x), list(line.y), color=colour, marker="●")
+                ys = [at(y) for y in line.y]
+                plt.plot(list(line.x), ys, color=colour, marker="braille")
+                plt.scatter(list(line.x), ys, color=colour, marker="●")
             values += [*line.y, *line.low, *line.high]
             if line.name:
                 legend.append(f"[{hex_of(colour)}]━━ {line.name}[/]")
@@ -96,24 +119,33 @@ class SweepChart(PlotextPlot):
             # A level for the clauses on what the chart shows: req/s, a latency.
             metric = next((m for m in metrics if m.column == threshold.metric), None)
             if metric is not None:
-                plt.hline(threshold.limit * metric.scale, color=SLO_COLOUR)
+                plt.hline(at(threshold.limit * metric.scale), color=SLO_COLOUR)
                 values.append(threshold.limit * metric.scale)
                 legend.append(f"[{hex_of(SLO_COLOUR)}]── {threshold.text}[/]")
         for kind, (colour, marker) in MARKS.items():
             marks = [mark for mark in chart.marks if mark.kind == kind]
             for mark in marks:
-                plt.scatter([mark.x], [mark.y], color=colour, marker=marker)
+                plt.scatter([mark.x], [at(mark.y)], color=colour, marker=marker)
             if marks:
                 legend.append(f"[{hex_of(colour)}]{marker} {kind}[/]")
-        ticks = nice_ticks(min(values), max(values), most=4)
+        if chart.log_y:
+            ticks, labels = log_ticks(min(values), max(values))
+        else:
+            ticks = nice_ticks(min(values), max(values), most=4)
+            labels = [fmt_compact(t) for t in ticks]
         plt.ylim(ticks[0], ticks[-1])
-        plt.yticks(ticks, [fmt_compact(t) for t in ticks])
+        plt.yticks(ticks, labels)
         if chart.x.ticks:
             # Room beside the first and last points, off the frame.
             low, high = min(chart.x.ticks), max(chart.x.ticks)
             pad = (high - low) * 0.05 or 0.5
             plt.xlim(low - pad, high + pad)
             plt.xticks(list(chart.x.ticks), list(chart.x.labels))
+        else:
+            xs = [x for line in chart.lines for x in line.x]
+            x_ticks = nice_ticks(min(xs), max(xs), most=4)
+            plt.xlim(x_ticks[0], x_ticks[-1])
+            plt.xticks(x_ticks, [fmt_compact(t) for t in x_ticks])
         # The legend lives in the border: plotext's would cover the first points.
         self.border_subtitle = "  ".join([*legend, f"x: {chart.x.label}" * bool(chart.x.label)])
         self.refresh()
