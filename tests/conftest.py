@@ -69,3 +69,22 @@ def ssh_config(ssh_hosts: tuple[Path, list[SshServer]], monkeypatch: pytest.Monk
     config, _ = ssh_hosts
     monkeypatch.setenv("TUIBENCH_SSH_CONFIG", str(config))
     return config
+
+
+# Tests that put real load on the machine: under pytest-xdist (`-n 2 --dist loadgroup`, as CI
+# runs) they share one worker, so no two load runs compete for the cores and a load figure
+# measured by one is never another's noise. The other worker takes the screen and unit tests.
+LOAD_FIXTURES = {"nginx", "ssh_hosts", "ssh_config"}
+LOAD_DIRECTORIES = {"integration", "demo", "faults", "remote"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        directory = item.path.parent.name
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if (
+            item.get_closest_marker("integration")
+            or directory in LOAD_DIRECTORIES
+            or fixtures & LOAD_FIXTURES
+        ):
+            item.add_marker(pytest.mark.xdist_group("load"))
