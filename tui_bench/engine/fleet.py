@@ -32,7 +32,14 @@ from tui_bench.engine.events import (
     RunWarning,
     SecondClosed,
 )
-from tui_bench.engine.generators import Generator, labels, version_warning
+from tui_bench.engine.fleet_latency import histogram_record, merged_histogram
+from tui_bench.engine.generators import (
+    Generator,
+    labels,
+    saved_views,
+    shares_of_run,
+    version_warning,
+)
 from tui_bench.engine.load_split import split_spec
 from tui_bench.engine.merge import SecondMerger, merged_result
 from tui_bench.engine.recorder import Judge, record_end
@@ -40,7 +47,6 @@ from tui_bench.engine.series import rate_figures
 from tui_bench.engine.streamed import StreamedLauncher
 from tui_bench.engine.tool_start import Launcher, LocalLauncher, StartGate
 from tui_bench.errors import SessionError
-from tui_bench.histogram import LatencyHistogram
 from tui_bench.result import Result
 from tui_bench.runners.tools import Tool
 from tui_bench.sampling.host import host_facts
@@ -48,7 +54,7 @@ from tui_bench.sampling.samples import ResourceSample
 from tui_bench.spec import RunSpec
 from tui_bench.storage import store as sessions
 from tui_bench.storage.journal import JournalWriter
-from tui_bench.storage.session import RunEnd, Session, SessionDraft, histogram_of
+from tui_bench.storage.session import RunEnd, SessionDraft
 from tui_bench.validity import judge_run
 
 LOST = "generator-lost"
@@ -298,10 +304,14 @@ class FleetController:
         if versions is not None:
             warnings.append({"code": VERSIONS, "message": versions})
         results = [Result.from_dict(d["result"]) for d in docs if d and d.get("result")]
-        histogram = _merged_histogram(docs, "histogram")
-        service = _merged_histogram(docs, "service_histogram")
+        histogram, approx = merged_histogram(docs, "histogram")
+        service, _ = merged_histogram(docs, "service_histogram")
         connections = [c.spec.connections for c in self._children]
-        result = merged_result(results, histogram, connections, service) if results else None
+        result = (
+            merged_result(results, histogram, connections, service, approx=approx)
+            if results
+            else None
+        )
         rate = rate_figures(self.spec, self._merged_rows)
         if result is not None and rate is not None:
             result = result.with_(rate=rate)
@@ -309,9 +319,8 @@ class FleetController:
             asdict(w)
             for w in run_warnings(self.spec, result, [], "", same_machine=False, client_bound=False)
         ]
-        if result is not None and result.rps:
-            for g in generators:
-                g["share"] = (g["rps"] or 0.0) / result.rps if g["rps"] is not None else None
+        if result is not None:
+            shares_of_run(generators, docs, result)
         status, message = self._status(lost)
         stdout = "".join(str((d.get("raw") or {}).get("stdout") or "") for d in docs if d)
         unreachable = next(
@@ -346,8 +355,8 @@ class FleetController:
             message=unreachable or message,
             validity=validity.to_dict(),
             max_errors=self.max_errors,
-            histogram=histogram.to_dict() if histogram is not None else None,
-            service_histogram=service.to_dict() if service is not None else None,
+            histogram=histogram_record(histogram, approx),
+            service_histogram=histogram_record(service, False),
             generators=generators,
             server=docs[0].get("server") if docs[0] else None,
             argv=list(generators[0]["argv"] or []),
@@ -365,6 +374,10 @@ class FleetController:
             verdicts=recorded.verdicts,
             generators=tuple(recorded.session.doc.get("generators") or ()),
         )
+        # Once ended, the panel shows the whole run's figures, as the saved run does.
+        views = saved_views(recorded.session.doc)
+        if views is not None:
+            self._emit(views)
         self._emit(finished)
         return finished
 
@@ -426,14 +439,3 @@ def _lost(child: _Child) -> str | None:
     launched = getattr(child.launcher, "launched", None)
     lost = getattr(launched, "lost", None)
     return str(lost) if lost else None
-
-
-def _merged_histogram(docs: Sequence[dict[str, Any]], key: str) -> LatencyHistogram | None:
-    """Every generator's request times (their session's `key`) as one, when every generator
-    has them."""
-    merged = LatencyHistogram()
-    for doc in docs:
-        if not doc or not doc.get(key):
-            return None
-        merged.merge(histogram_of(doc[key], Session(doc).id))
-    return merged
