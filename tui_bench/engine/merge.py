@@ -185,9 +185,7 @@ def _with_percentiles(latency: Distribution | None, histogram: LatencyHistogram)
     whole = histogram.distribution()
     if latency is None:
         return whole
-    return Distribution(
-        latency.min_s, latency.max_s, latency.mean_s, latency.sd_s, dict(whole.percentiles)
-    )
+    return replace(latency, percentiles=dict(whole.percentiles))
 
 
 def _pooled(parts: Sequence[Distribution | None], weights: Sequence[float]) -> Distribution | None:
