@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import asyncio
 import shutil
-from collections.abc import Coroutine, Sequence
-from dataclasses import asdict, dataclass, replace
+from collections.abc import Sequence
+from dataclasses import asdict, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from tui_bench.analysis.warnings import Warning, run_warnings
 from tui_bench.engine.events import (
@@ -33,6 +33,16 @@ from tui_bench.engine.events import (
     SecondClosed,
 )
 from tui_bench.engine.fleet_latency import histogram_record, merged_histogram
+from tui_bench.engine.fleet_parts import (
+    Child,
+    ChildFactory,
+    child_doc,
+    describe,
+    lost_of,
+)
+
+# What runs a run, one generator's or several's: where the front ends and jobs find it.
+from tui_bench.engine.fleet_parts import Controller as Controller
 from tui_bench.engine.generators import (
     Generator,
     labels,
@@ -45,12 +55,9 @@ from tui_bench.engine.merge import SecondMerger, merged_result
 from tui_bench.engine.recorder import Judge, record_end
 from tui_bench.engine.series import rate_figures
 from tui_bench.engine.streamed import StreamedLauncher
-from tui_bench.engine.tool_start import Launcher, LocalLauncher, StartGate
-from tui_bench.errors import SessionError
+from tui_bench.engine.tool_start import LocalLauncher, StartGate
 from tui_bench.result import Result
-from tui_bench.runners.tools import Tool
 from tui_bench.sampling.host import host_facts
-from tui_bench.sampling.samples import ResourceSample
 from tui_bench.spec import RunSpec
 from tui_bench.storage import store as sessions
 from tui_bench.storage.journal import JournalWriter
@@ -61,42 +68,6 @@ LOST = "generator-lost"
 VERSIONS = "generator-versions"
 # Warnings a run's result gives (analysis/warnings.py).
 _OF_RESULT = frozenset({"few-samples", "errors", "all-failed", "protocol-mismatch"})
-
-
-class Controller(Protocol):
-    """A run that can be started and stopped: one generator's or several's."""
-
-    def stop(self) -> None: ...
-
-    def run(self) -> Coroutine[Any, Any, RunFinished]: ...
-
-
-class ChildFactory(Protocol):
-    def __call__(
-        self,
-        spec: RunSpec,
-        tool: Tool,
-        listener: Listener,
-        store: Path,
-        *,
-        name: str,
-        launcher: Launcher,
-        observe_server: bool,
-    ) -> Controller: ...
-
-
-@dataclass
-class _Child:
-    generator: Generator
-    label: str
-    spec: RunSpec
-    launcher: Launcher
-    controller: Controller | None = None
-    done: int | None = None
-    finished: RunFinished | None = None
-    # Its last second's req/s and its last resource sample, for the live view.
-    rps: float | None = None
-    sample: ResourceSample | None = None
 
 
 class FleetController:
@@ -124,7 +95,7 @@ class FleetController:
         self._make_child = child
         gate = self._gate = StartGate(len(generators))
         self._children = [
-            _Child(
+            Child(
                 generator,
                 label,
                 part,
@@ -274,7 +245,7 @@ class FleetController:
                     share=c.rps / total if c.rps is not None and total else None,
                     cpu_pct=c.sample.client_cpu_pct if c.sample else None,
                     busiest_thread_pct=c.sample.client_thread_max_pct if c.sample else None,
-                    lost=_lost(c),
+                    lost=lost_of(c),
                     ended=c.finished is not None,
                 )
                 for c in self._children
@@ -290,8 +261,8 @@ class FleetController:
         return Progress(first.elapsed_s, fraction, done, first.phase)
 
     async def _finish(self, journal: JournalWriter) -> RunFinished:
-        docs = [self._child_doc(c) for c in self._children]
-        generators = [self._describe(c, doc) for c, doc in zip(self._children, docs, strict=True)]
+        docs = [child_doc(c) for c in self._children]
+        generators = [describe(c, doc) for c, doc in zip(self._children, docs, strict=True)]
         # What a generator's own result says of its share (too few requests for a p99, ...)
         # is said again of the merged result below, not of each share.
         warnings = [
@@ -388,7 +359,7 @@ class FleetController:
         failed = [
             (c.label, f.message if f is not None else "it could not start")
             for c, f in zip(self._children, ended, strict=True)
-            if f is None or (f.status == "failed" and not _lost(c))
+            if f is None or (f.status == "failed" and not lost_of(c))
         ]
         if failed:
             label, why = failed[0]
@@ -398,44 +369,3 @@ class FleetController:
         if any(f is not None and f.status == "interrupted" for f in ended):
             return "interrupted", "a generator was stopped before the end"
         return "completed", None
-
-    def _child_doc(self, child: _Child) -> dict[str, Any]:
-        finished = child.finished
-        if finished is None:
-            return {}
-        try:
-            return dict(sessions.load(finished.session_path).doc)
-        except (SessionError, OSError):
-            return {}
-
-    def _describe(self, child: _Child, doc: dict[str, Any]) -> dict[str, Any]:
-        launched = getattr(child.launcher, "launched", None)
-        result = doc.get("result") or {}
-        reasons = (doc.get("validity") or {}).get("reasons") or ()
-        return {
-            "host": child.label,
-            "tool": asdict(child.generator.tool),
-            "spec": child.spec.to_dict(),
-            "argv": getattr(launched, "argv_there", None) or doc.get("argv"),
-            "rps": result.get("rps"),
-            "share": None,
-            "client_cpu_mean_pct": (doc.get("resources") or {}).get("client_cpu_mean_pct"),
-            "client_bound": any(r.get("code") == "client-bound" for r in reasons),
-            "start_skew_s": getattr(launched, "start_skew_s", None),
-            # Unknown for a generator that never started, not 0.
-            "clock_offset_s": (launched.clock_offset_us / 1e6 if launched is not None else None),
-            "stream_bytes": getattr(launched, "bytes_in", None),
-            "lost": _lost(child),
-            "session": doc or None,
-            "_warnings": [
-                {"code": w["code"], "message": f"{child.label}: {w['message']}"}
-                for w in doc.get("warnings") or ()
-                if w.get("code") != "same-machine" or child.generator.host is None
-            ],
-        }
-
-
-def _lost(child: _Child) -> str | None:
-    launched = getattr(child.launcher, "launched", None)
-    lost = getattr(launched, "lost", None)
-    return str(lost) if lost else None

@@ -160,6 +160,11 @@ class StartGate:
         assert self._origin is not None
         return self._origin
 
+    async def opened(self) -> tuple[float, int] | None:
+        """The shared start once every generator is ready; None when one could not be."""
+        await self._open.wait()
+        return None if self._failure is not None else self._origin
+
     def cancel(self, failure: BaseException) -> None:
         if not self._open.is_set():
             self._failure = failure
