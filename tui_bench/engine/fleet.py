@@ -18,6 +18,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import psutil
+
 from tui_bench.analysis.warnings import Warning, run_warnings
 from tui_bench.engine.events import (
     Event,
@@ -43,6 +45,7 @@ from tui_bench.engine.fleet_parts import (
 
 # What runs a run, one generator's or several's: where the front ends and jobs find it.
 from tui_bench.engine.fleet_parts import Controller as Controller
+from tui_bench.engine.fleet_server import FleetServer
 from tui_bench.engine.generators import (
     Generator,
     labels,
@@ -56,8 +59,10 @@ from tui_bench.engine.recorder import Judge, record_end
 from tui_bench.engine.series import rate_figures
 from tui_bench.engine.streamed import StreamedLauncher
 from tui_bench.engine.tool_start import LocalLauncher, StartGate
+from tui_bench.remote.server import ServerOnHost
 from tui_bench.result import Result
 from tui_bench.sampling.host import host_facts
+from tui_bench.sampling.samples import ResourceSample
 from tui_bench.spec import RunSpec
 from tui_bench.storage import store as sessions
 from tui_bench.storage.journal import JournalWriter
@@ -84,6 +89,8 @@ class FleetController:
         interval_s: float = 0.5,
         max_errors: float,
         judge: Judge | None = None,
+        server: psutil.Process | None = None,
+        server_host: ServerOnHost | None = None,
     ) -> None:
         self.spec = spec
         self.store = store
@@ -114,6 +121,11 @@ class FleetController:
         self._stopped = False
         self._elapsed = 0.0
         self._warned: set[str] = set()
+        self._announced = False
+        # Sampled by the run itself: the server's series depends on no one generator.
+        self._server = FleetServer(server, server_host, interval_s, self._warn, self._sampled)
+        # The rows the last generator's end flushes wait for the server's closing sample.
+        self._last_rows: list[Any] = []
 
     def stop(self) -> None:
         self._stopped = True
@@ -151,14 +163,19 @@ class FleetController:
                 work,
                 name=sessions.generator_name(self.name, index, child.label),
                 launcher=child.launcher,
-                observe_server=index == 0,
+                observe_server=False,
             )
             if self._stopped:
                 child.controller.stop()
-        outcomes = await asyncio.gather(
-            *(self._run_child(c.controller) for c in self._children if c.controller is not None),
-            return_exceptions=True,
-        )
+        await self._server.start(self._gate)
+        try:
+            outcomes = await asyncio.gather(
+                *(self._run_child(c.controller) for c in self._children if c.controller),
+                return_exceptions=True,
+            )
+        finally:
+            await self._server.stop()
+        self._rows(self._last_rows)
         for outcome in outcomes:
             if isinstance(outcome, BaseException) and not isinstance(outcome, Exception):
                 raise outcome
@@ -186,15 +203,17 @@ class FleetController:
         def listen(event: Event) -> None:
             assert self._journal is not None
             if isinstance(event, RunStarted):
-                if index == 0:
-                    self._emit(replace(event, session_id=self._session_id))
+                if not self._announced:
+                    self._announced = True
+                    server = self._server.describe()
+                    self._emit(replace(event, session_id=self._session_id, server=server))
             elif isinstance(event, OutputLine):
                 text = f"[{label}] {event.text}"
                 self._journal.write("out", {"s": event.stream, "l": text, "t": self._elapsed})
                 self._emit(replace(event, text=text))
             elif isinstance(event, Progress):
                 child.done = event.done
-                if index == 0:
+                if event.elapsed_s >= self._elapsed:
                     self._elapsed = event.elapsed_s
                     self._emit(self._progress(event))
             elif isinstance(event, SecondClosed):
@@ -202,15 +221,16 @@ class FleetController:
                 self._rows(self._merger.add(index, event.row, event.histogram, event.service))
             elif isinstance(event, ResourcesSampled):
                 child.sample = event.sample
-                if index == 0:
-                    self._journal.write("sample", asdict(event.sample))
-                    self._emit(event)
             elif isinstance(event, RunWarning) and event.code not in _OF_RESULT:
                 # Said of the merged result at the end, as the session keeps it.
                 self._warn(Warning(event.code, f"{label}: {event.message}"))
             elif isinstance(event, RunFinished):
                 child.finished = event
-                self._rows(self._merger.end(index))
+                rows = self._merger.end(index)
+                if all(c.finished is not None for c in self._children):
+                    self._last_rows += rows
+                else:
+                    self._rows(rows)
                 self._emit(self._views())
 
         return listen
@@ -225,12 +245,27 @@ class FleetController:
 
     def _rows(self, rows: Sequence[Any]) -> None:
         assert self._journal is not None
-        for row in rows:
+        for merged in rows:
+            row = {**merged, **self._server.columns(int(merged["t_s"]))}
             self._merged_rows.append(row)
             self._journal.write("second", row)
             self._emit(SecondClosed(row))
         if rows:
             self._emit(self._views())
+
+    def _sampled(self, sample: ResourceSample) -> None:
+        """The server's sample, with the busiest running generator's CPU beside it (as the
+        series' rows have it)."""
+        assert self._journal is not None
+        running = [c.sample for c in self._children if c.sample and c.finished is None]
+        sample = replace(
+            sample,
+            client_cpu_pct=_most([s.client_cpu_pct for s in running]),
+            client_thread_max_pct=_most([s.client_thread_max_pct for s in running]),
+        )
+        self._server.record(sample)
+        self._journal.write("sample", asdict(sample))
+        self._emit(ResourcesSampled(sample))
 
     def _views(self) -> GeneratorsSeen:
         rates = [c.rps for c in self._children if c.rps is not None]
@@ -271,6 +306,7 @@ class FleetController:
         lost = [g["lost"] for g in generators if g["lost"]]
         warnings += [{"code": LOST, "message": f"{message}: the run went on without it"}
                      for message in lost]  # fmt: skip
+        warnings += [asdict(w) for w in self._server.warnings]
         versions = version_warning([c.generator for c in self._children])
         if versions is not None:
             warnings.append({"code": VERSIONS, "message": versions})
@@ -322,14 +358,14 @@ class FleetController:
             exit_code=0 if status == "completed" else 1,
             ended_at=datetime.now(UTC).isoformat(),
             result=result.to_dict() if result else None,
-            resources=docs[0].get("resources") if docs[0] else None,
+            resources=self._server.resources(),
             message=unreachable or message,
             validity=validity.to_dict(),
             max_errors=self.max_errors,
             histogram=histogram_record(histogram, approx),
             service_histogram=histogram_record(service, False),
             generators=generators,
-            server=docs[0].get("server") if docs[0] else None,
+            server=self._server.describe(),
             argv=list(generators[0]["argv"] or []),
         )
         # Judging against a baseline imports scipy and resamples: not on the event loop.
@@ -369,3 +405,7 @@ class FleetController:
         if any(f is not None and f.status == "interrupted" for f in ended):
             return "interrupted", "a generator was stopped before the end"
         return "completed", None
+
+
+def _most(values: Sequence[float | None]) -> float | None:
+    return max((v for v in values if v is not None), default=None)

@@ -1,12 +1,13 @@
 """The server of a run of several generators, sampled by the run itself from the start they
-share to the end of the last one: its series goes on whichever generator is lost."""
+share to the end of the last one: its series goes on whichever generator is lost. The
+series' rows get the server's columns from here; the generators' bring the clients'."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 import psutil
@@ -20,7 +21,6 @@ from tui_bench.sampling.sampler import ResourceSampler
 from tui_bench.sampling.samples import ResourceSample
 from tui_bench.sampling.verdicts import summarize
 
-# The series' columns this sampling fills; the generators' rows bring the clients'.
 SERVER_COLUMNS = ("server_cpu_pct", "server_rss_bytes", "server_procs", "system_cpu_pct")
 # A last stretch shorter than this gives a CPU figure of noise, not of the load.
 CLOSING_SAMPLE_MIN_S = 0.1
@@ -43,6 +43,7 @@ class FleetServer:
         self._series = SeriesBuilder()
         self._done = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._sampling = False
         self.samples: list[ResourceSample] = []
         # What the watch found (its host unreachable or lost): kept with the session.
         self.warnings: list[Warning] = []
@@ -59,6 +60,9 @@ class FleetServer:
     async def stop(self) -> None:
         self._done.set()
         if self._task is not None:
+            if not self._sampling:
+                # Still waiting for a start that will not come.
+                self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)
         await self._watch.stop()
 
@@ -87,6 +91,7 @@ class FleetServer:
         if origin is None:
             return
         start = origin[0]
+        self._sampling = True
         sampler = await asyncio.to_thread(
             ResourceSampler,
             self._server,
@@ -105,14 +110,3 @@ class FleetServer:
         closing = await asyncio.to_thread(sampler.sample_if_due, CLOSING_SAMPLE_MIN_S)
         if closing is not None:
             self._on_sample(self._watch.merged(closing))
-
-
-def with_clients(sample: ResourceSample, clients: Mapping[str, float | None]) -> ResourceSample:
-    """The server's sample with the busiest generator's CPU beside it."""
-    from dataclasses import replace
-
-    return replace(
-        sample,
-        client_cpu_pct=clients.get("client_cpu_pct"),
-        client_thread_max_pct=clients.get("client_thread_max_pct"),
-    )

@@ -15,8 +15,6 @@ from tui_bench.storage.session import OVERALL_LATENCY_COLUMNS, OVERALL_PERCENTIL
 
 _COUNTS = ("requests", "errors", *STATUS_CLASSES, "backlog")
 _RATES = ("rps", "good_rps", "achieved_rps")
-# Resources of the machine that samples the server (the first generator's controller).
-_SERVER_COLUMNS = ("server_cpu_pct", "server_rss_bytes", "server_procs", "system_cpu_pct")
 # The busiest generator's: the one that may be what limits the run.
 _CLIENT_COLUMNS = ("client_cpu_pct", "client_thread_max_pct")
 
@@ -61,11 +59,11 @@ class SecondMerger:
         for t_s in range(self._next, last + 1):
             parts = self._parts.pop(t_s, None)
             if parts:
-                rows.append(self._merge(t_s, [parts[i] for i in sorted(parts)], 0 in parts))
+                rows.append(self._merge(t_s, [parts[i] for i in sorted(parts)]))
         self._next = max(self._next, last + 1)
         return rows
 
-    def _merge(self, t_s: int, parts: Sequence[Part], has_first: bool) -> Row:
+    def _merge(self, t_s: int, parts: Sequence[Part]) -> Row:
         rows = [row for row, _, _ in parts]
         merged: dict[str, Any] = {
             "t_s": t_s,
@@ -90,8 +88,6 @@ class SecondMerger:
         service = _merged([s for _, _, s in parts])
         if service is not None:
             merged["service_p50_s"], merged["service_p99_s"] = service.percentiles_s((50, 99))
-        for key in _SERVER_COLUMNS:
-            merged[key] = rows[0].get(key) if has_first else None
         for key in _CLIENT_COLUMNS:
             merged[key] = max((row[key] for row in rows if row.get(key) is not None), default=None)
         return merged
