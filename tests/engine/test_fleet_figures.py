@@ -25,6 +25,7 @@ from tui_bench.runners.tools import find_tool
 from tui_bench.spec import RunSpec
 from tui_bench.storage import store
 from tui_bench.ui.text.monitor_text import generators as generators_text
+from tui_bench.ui.text.monitor_text import latency as latency_text
 from tui_bench.ui.tones import ANSI
 
 P99 = parse_threshold("p99<10s")
@@ -57,7 +58,7 @@ async def test_percentiles_merge_from_quantile_tables_in_every_view(
     tmp_path: Path, nginx: DemoTarget, spec: RunSpec
 ) -> None:
     need(spec.tool)
-    finished, _ = await run_fleet(tmp_path, replace(spec, urls=(nginx.urls["h1"],)), nginx)
+    finished, said = await run_fleet(tmp_path, replace(spec, urls=(nginx.urls["h1"],)), nginx)
     assert finished.status == "completed" and finished.result is not None
     session = store.load(finished.session_path)
     doc = session.doc
@@ -87,6 +88,11 @@ async def test_percentiles_merge_from_quantile_tables_in_every_view(
     assert verdict["passed"] and verdict["approx"] and verdict["actual"] == pytest.approx(p99)
     assert "(p99 ≈" in verdict_line(verdict)
     assert finished.exit_code == 0
+    # The live view's whole-run figures once the run ended.
+    state = LiveState(spec)
+    for event in said:
+        state.apply(event)
+    assert f"p99 {shown.split()[1]}" in latency_text(state).plain
 
 
 async def test_the_generators_panel_ends_on_the_whole_runs_figures(
