@@ -1,6 +1,7 @@
-"""The first of two generators (sshd on 127.0.0.2 and 127.0.0.3) lost mid-run, against a
-real nginx: the run's rates are its requests over its window, the lost host's counted up to
-its loss, and the server's series goes on without it."""
+"""Runs of several generators (sshd on 127.0.0.2 and 127.0.0.3, and here) against a real
+nginx: the first generator lost mid-run (the run's rates are its requests over its window,
+the lost host's counted up to its loss, and the server's series goes on without it), and the
+server sampled on its host by the run, not by a generator."""
 
 from __future__ import annotations
 
@@ -13,7 +14,9 @@ import pytest
 
 from tests.conftest import need
 from tests.fakes import wait_for_run
+from tests.integration.test_cli_real_tools import run_json
 from tests.integration.test_generators import start, tools_for, wait_until
+from tests.integration.test_server_host import wait_no_probes
 from tests.sshd import SshServer
 from tui_bench.demo.nginx_target import DemoTarget
 from tui_bench.report.text import generator_lines, result_rows
@@ -68,3 +71,26 @@ def test_losing_the_first_generator_keeps_rates_and_the_server_whole(
     assert all(r["server_cpu_pct"] is not None for r in rows), rows
     assert doc["resources"]["server_cpu_mean_pct"] is not None
     wait_until(lambda: not tools_for(url))
+
+
+def test_the_server_on_its_host_is_sampled_by_the_run_of_several(
+    nginx: DemoTarget, sessions: Path, ssh_config: Path, ssh_hosts: tuple[Path, list[SshServer]]
+) -> None:
+    need("h2load")
+    _, (server_host, d) = ssh_hosts
+    code, result, stderr = run_json(
+        "--server-host", server_host.alias, "-d", "2", "-c", "4",
+        "--generator", "local", "--generator", d.alias, nginx.urls["h2c"],
+    )  # fmt: skip
+    assert code == 0, stderr
+    doc = store.load(result["session_path"]).doc
+    assert doc["server"]["host"] == server_host.alias and doc["server"]["name"] == "nginx"
+    cpu = [row["server_cpu_pct"] for row in doc["series"]]
+    assert cpu and all(c is not None for c in cpu), doc["series"]
+    resources = doc["resources"]
+    assert resources["server_cpu_mean_pct"] > 5
+    assert resources["server_probe_cpu_mean_pct"] is not None
+    # Beside the server, the busiest generator's CPU, as the series' rows have it.
+    assert resources["client_cpu_mean_pct"] is not None
+    assert [g["start_skew_s"] is not None for g in doc["generators"]] == [True, True]
+    wait_no_probes()
