@@ -214,3 +214,42 @@ def test_properties_against_the_raw_samples(values: list[int], cut: int) -> None
     left.merge(hist_of(values[cut:]))
     assert left == hist
     assert LatencyHistogram.from_dict(orjson.loads(orjson.dumps(hist.to_dict()))) == hist
+
+
+def test_from_quantiles_spreads_a_table_over_its_requests() -> None:
+    rng = np.random.default_rng(7)
+    values = np.rint(rng.lognormal(7, 0.6, 20_000)).astype(np.int64)
+    qs = [*range(1, 100), 99.9, 99.99]
+    table = Distribution(
+        min_s=int(values.min()) / 1e6,
+        max_s=int(values.max()) / 1e6,
+        mean_s=float(values.mean()) / 1e6,
+        sd_s=float(values.std()) / 1e6,
+        percentiles={percentile_key(q): float(np.percentile(values, q)) / 1e6 for q in qs},
+    )
+    hist = LatencyHistogram.from_quantiles(20_000, table)
+    assert hist is not None and hist.count == 20_000
+    assert (hist.min_us, hist.max_us) == (int(values.min()), int(values.max()))
+    # Its percentiles are the table's, to a bucket and the spacing of the table.
+    for q in (50, 90, 99, 99.9):
+        assert hist.percentile_s(q) == pytest.approx(np.percentile(values, q) / 1e6, rel=0.02)
+    assert hist.mean_s == pytest.approx(table.mean_s)
+    assert hist.sd_s == pytest.approx(table.sd_s, rel=1e-6)
+    assert LatencyHistogram.from_dict(orjson.loads(orjson.dumps(hist.to_dict()))) == hist
+
+
+def test_from_quantiles_holds_millions_of_requests_exactly_counted() -> None:
+    table = Distribution(min_s=0.0001, max_s=0.1, percentiles={"p50_s": 0.001, "p99_s": 0.01})
+    hist = LatencyHistogram.from_quantiles(12_345_679, table)
+    assert hist is not None and hist.count == 12_345_679
+    assert hist.percentile_s(50) == pytest.approx(0.001, rel=0.01)
+    assert hist.percentile_s(99) == pytest.approx(0.01, rel=0.01)
+
+
+def test_from_quantiles_needs_requests_and_a_range() -> None:
+    assert LatencyHistogram.from_quantiles(0, Distribution(min_s=0.001, max_s=0.002)) is None
+    assert LatencyHistogram.from_quantiles(10, Distribution(percentiles={"p50_s": 0.001})) is None
+    # A table of one value (ab's whole milliseconds): every request there.
+    flat = Distribution(min_s=0.0, max_s=0.0, percentiles={"p50_s": 0.0, "p99_s": 0.0})
+    hist = LatencyHistogram.from_quantiles(5, flat)
+    assert hist is not None and hist.count == 5 and hist.percentile_s(99) == 0.0

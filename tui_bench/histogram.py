@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from tui_bench.result import Distribution, percentile_key
+from tui_bench.result import Distribution, percentile_key, percentile_of_key
 
 SUB_BITS = 7
 SUB_COUNT = 1 << SUB_BITS
@@ -28,6 +28,8 @@ SUB_COUNT = 1 << SUB_BITS
 MAX_US = (1 << 37) - 1
 # Worst case |reported percentile - sample| / sample: half a bucket over its lower edge.
 RELATIVE_ERROR = 1 / (2 * SUB_COUNT)
+# At most this many points stand for a run's requests in `from_quantiles`.
+_QUANTILE_POINTS = 100_000
 DEFAULT_QUANTILES = (50.0, 75.0, 90.0, 95.0, 99.0, 99.9, 99.99, 99.999)
 
 _US_PER_S = 1_000_000
@@ -255,6 +257,52 @@ class LatencyHistogram:
         hist._add_counts(lo, dense)
         hist._add_moments(int(counts.sum()), min_us, max_us, sum_us, sumsq_us2)
         return hist
+
+    @classmethod
+    def from_quantiles(cls, count: int, latency: Distribution) -> LatencyHistogram | None:
+        """`count` samples spread as a tool's quantile table says (`latency`: its min, max
+        and percentiles; its mean and sd kept as the moments): linear between the quantiles
+        it gives, so only approximate. What merges the runs of tools that keep no histogram.
+        None when it has no min or max."""
+        if count <= 0 or latency.min_s is None or latency.max_s is None:
+            return None
+        low = round(latency.min_s * _US_PER_S)
+        high = max(low, round(latency.max_s * _US_PER_S))
+        if not 0 <= low <= high <= MAX_US:
+            return None
+        table = sorted((percentile_of_key(k), v) for k, v in latency.percentiles.items())
+        qs = [0.0, *(q for q, _ in table), 100.0]
+        # A quantile's value is never below an earlier one's, and within min..max.
+        values = np.maximum.accumulate(
+            np.clip([low, *(v * _US_PER_S for _, v in table), high], low, high)
+        )
+        # Placing at most this many points keeps a run of millions of requests cheap; the
+        # counts are then scaled to `count`.
+        points = min(count, _QUANTILE_POINTS)
+        ranks = (np.arange(points) + 0.5) * (100.0 / points)
+        placed = np.rint(np.interp(ranks, qs, values)).astype(np.int64)
+        placed[0], placed[-1] = low, high
+        first = bucket_of(low)
+        counts = np.bincount(bucket_indexes(placed) - first)
+        if points < count:
+            scaled = counts * count // points
+            # The remainder to the largest fractions, so that the counts add up to `count`.
+            short = count - int(scaled.sum())
+            order = np.argsort(-(counts * count % points), kind="stable")
+            scaled[order[:short]] += 1
+            counts = scaled
+        buckets = [[first + int(i), int(counts[i])] for i in np.flatnonzero(counts)]
+        mean_us = (latency.mean_s or 0.0) * _US_PER_S
+        if latency.mean_s is None:
+            mean_us = float(placed.mean())
+        sd_us = (latency.sd_s or 0.0) * _US_PER_S
+        return cls.from_sparse(
+            buckets,
+            min_us=low,
+            max_us=high,
+            sum_us=round(mean_us * count),
+            sumsq_us2=round(count * (sd_us * sd_us + mean_us * mean_us)),
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready; the sum of squares is a decimal string because it outgrows 64 bits,

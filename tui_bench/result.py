@@ -35,6 +35,9 @@ class Distribution:
     percentiles: Mapping[str, float] = field(default_factory=dict)
     # The tool's unit when it rounds (ab: whole ms): a value below it is "under", not 0.
     resolution_s: float | None = None
+    # The percentiles come from the quantile tables of several runs merged (tools that keep
+    # no histogram): close, not exact; every view marks them so.
+    approx: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -47,6 +50,8 @@ class Distribution:
             out[key] = self.percentiles[key]
         if self.resolution_s is not None:
             out["resolution_s"] = self.resolution_s
+        if self.approx:
+            out["approx"] = True
         return out
 
     @classmethod
@@ -59,6 +64,7 @@ class Distribution:
             sd_s=data.get("sd_s"),
             percentiles=pct,
             resolution_s=data.get("resolution_s"),
+            approx=data.get("approx") is True,
         )
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -53,7 +55,9 @@ def test_results_add_up_exactly() -> None:
     assert merged.requests.total == 305 and merged.requests.failed == 2
     assert merged.status == {"2xx": 303, "5xx": 2}
     assert merged.traffic == Traffic(1500, 150, 1200)
-    assert merged.rps == 150.0 and merged.duration_s == 2.1
+    # The merged requests over the merged window, not the rates added up (150).
+    assert merged.duration_s == 2.1 and merged.rps == pytest.approx(305 / 2.1)
+    assert merged.bytes_per_s == pytest.approx(1500 / 2.1)
     latency = merged.latency
     assert latency is not None
     assert (latency.min_s, latency.max_s) == (0.001, 0.02)
@@ -62,3 +66,26 @@ def test_results_add_up_exactly() -> None:
     with_histogram = merged_result([a, b], histogram(1000, 2000, 30_000), [4, 2])
     assert with_histogram.latency is not None
     assert with_histogram.latency.percentiles["p50_s"] == pytest.approx(0.002, rel=0.01)
+
+
+def test_a_generator_lost_mid_run_counts_up_to_its_loss() -> None:
+    whole = h2load_result(duration_s=6.0, rps=30_000.0, total=180_000, failed=0)
+    whole = whole.with_(requests=replace(whole.requests, started=180_004, done=180_000))
+    # Lost after 1.5 s: its own rate is over its own window, and it never said what it sent.
+    lost = h2load_result(duration_s=1.5, rps=29_000.0, total=43_500, failed=0)
+    lost = lost.with_(requests=replace(lost.requests, done=43_500))
+    merged = merged_result([whole, lost], None, [2, 2])
+    assert merged.rps == pytest.approx((180_000 + 43_500) / 6.0)
+    assert merged.rps != whole.rps + (lost.rps or 0)
+    assert merged.requests.started is not None and merged.requests.done is not None
+    assert merged.requests.started >= merged.requests.done
+
+
+def test_approximate_percentiles_are_marked() -> None:
+    a = h2load_result(duration_s=1.0, rps=10.0, total=10, failed=0)
+    a = a.with_(latency=Distribution(0.001, 0.01, 0.002, 0.001, resolution_s=0.001))
+    merged = merged_result([a], histogram(1000, 2000), [1], approx=True)
+    assert merged.latency is not None and merged.latency.approx
+    assert merged.latency.resolution_s == 0.001
+    assert merged.latency.to_dict()["approx"] is True
+    assert Distribution.from_dict(merged.latency.to_dict()).approx

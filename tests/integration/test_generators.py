@@ -119,8 +119,11 @@ def test_wrk_splits_its_connections_too(
     ]
     summaries = [own_summary(g) for g in generators]
     assert result["requests"]["total"] == sum(s.requests.total for s in summaries) > 0
-    # wrk gives percentiles but no histogram: the merged run has none rather than averages.
-    assert not any(k.startswith("p") for k in result["latency"])
+    # wrk gives quantiles but no histogram: the merged run's percentiles come from its hosts'
+    # quantile tables merged (never averaged), marked approximate.
+    assert result["latency"]["approx"] is True
+    own = [s.latency.percentiles["p99_s"] for s in summaries if s.latency]
+    assert min(own) * 0.9 <= result["latency"]["p99_s"] <= max(own) * 1.1
     assert all(g["client_cpu_mean_pct"] is not None for g in generators), "CPU read there"
 
 

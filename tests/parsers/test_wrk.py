@@ -4,8 +4,8 @@ import pytest
 
 from tests.parsers import capture, fixture
 from tui_bench.parsers import ParseError
-from tui_bench.parsers.wrk import parse
-from tui_bench.result import Requests, Traffic
+from tui_bench.parsers.wrk import latency_table, parse
+from tui_bench.result import Requests, Traffic, percentile_of_key
 
 NO_ERRORS = {"connect": 0, "read": 0, "write": 0, "timeout": 0, "non_2xx_3xx": 0}
 
@@ -168,3 +168,25 @@ def test_broken_summary_line_is_a_parse_error() -> None:
         parse('tuibench-summary {"requests": 1,\n')
     with pytest.raises(ParseError):
         parse("tuibench-summary {nope}\n")
+
+
+def test_lua_summary_table_gives_the_latency_at_fine_quantiles() -> None:
+    text = capture("wrk-4.1.0-table-lua")
+    table = latency_table(text)
+    assert table is not None
+    # 1 % … 99 %, 99.1 % … 99.9 %, 99.91 % … 99.99 % and 99.999 %: 118 rows.
+    assert len(table.percentiles) == 118
+    # The rows wrk's own report prints are the same figures, to its rounding.
+    assert table.percentiles["p99_s"] == 0.01204
+    own = parse(text).latency
+    assert own is not None and table.percentiles["p50_s"] == own.percentiles["p50_s"]
+    values = [table.percentiles[k] for k in sorted(table.percentiles, key=percentile_of_key)]
+    assert values == sorted(values)
+    assert (table.min_s, table.max_s) == (35e-6, 0.023431)
+    # A run's own result keeps the usual few.
+    assert "p1_s" not in own.percentiles
+
+
+def test_no_table_without_the_scripts_summary() -> None:
+    assert latency_table(capture("wrk-4.1.0-latency")) is None
+    assert latency_table(capture("wrk-4.1.0-lua")) is None, "an older script's line"

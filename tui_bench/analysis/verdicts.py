@@ -11,6 +11,7 @@ from typing import Any
 from tui_bench.analysis.regression import Judgement
 from tui_bench.analysis.sweep_points import latency_keys, point_verdicts, run_values
 from tui_bench.analysis.thresholds import Threshold, evaluate
+from tui_bench.storage.session import is_approx
 
 
 @dataclass(frozen=True)
@@ -79,7 +80,14 @@ def run_thresholds(
     if not thresholds:
         return ()
     values = run_values(doc, latency_keys(thresholds))
-    return tuple(asdict(v) for v in evaluate(thresholds, values))
+    # A percentile of a histogram merged from quantile tables is said to be approximate.
+    approx = is_approx(doc)
+    return tuple(
+        {**asdict(v), "approx": True}
+        if approx and v.actual is not None and v.metric.startswith("p")
+        else asdict(v)
+        for v in evaluate(thresholds, values)
+    )
 
 
 def sweep_thresholds(

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import asyncio
 import shutil
-from collections.abc import Coroutine, Sequence
-from dataclasses import asdict, dataclass, replace
+from collections.abc import Sequence
+from dataclasses import asdict, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
+
+import psutil
 
 from tui_bench.analysis.warnings import Warning, run_warnings
 from tui_bench.engine.events import (
@@ -32,65 +34,45 @@ from tui_bench.engine.events import (
     RunWarning,
     SecondClosed,
 )
-from tui_bench.engine.generators import Generator, labels, version_warning
+from tui_bench.engine.fleet_latency import histogram_record, merged_histogram
+from tui_bench.engine.fleet_parts import (
+    Child,
+    ChildFactory,
+    child_doc,
+    describe,
+    lost_of,
+)
+
+# What runs a run, one generator's or several's: where the front ends and jobs find it.
+from tui_bench.engine.fleet_parts import Controller as Controller
+from tui_bench.engine.fleet_server import FleetServer
+from tui_bench.engine.generators import (
+    Generator,
+    labels,
+    saved_views,
+    shares_of_run,
+    version_warning,
+)
 from tui_bench.engine.load_split import split_spec
 from tui_bench.engine.merge import SecondMerger, merged_result
 from tui_bench.engine.recorder import Judge, record_end
 from tui_bench.engine.series import rate_figures
 from tui_bench.engine.streamed import StreamedLauncher
-from tui_bench.engine.tool_start import Launcher, LocalLauncher, StartGate
-from tui_bench.errors import SessionError
-from tui_bench.histogram import LatencyHistogram
+from tui_bench.engine.tool_start import LocalLauncher, StartGate
+from tui_bench.remote.server import ServerOnHost
 from tui_bench.result import Result
-from tui_bench.runners.tools import Tool
 from tui_bench.sampling.host import host_facts
 from tui_bench.sampling.samples import ResourceSample
 from tui_bench.spec import RunSpec
 from tui_bench.storage import store as sessions
 from tui_bench.storage.journal import JournalWriter
-from tui_bench.storage.session import RunEnd, Session, SessionDraft, histogram_of
+from tui_bench.storage.session import RunEnd, SessionDraft
 from tui_bench.validity import judge_run
 
 LOST = "generator-lost"
 VERSIONS = "generator-versions"
 # Warnings a run's result gives (analysis/warnings.py).
 _OF_RESULT = frozenset({"few-samples", "errors", "all-failed", "protocol-mismatch"})
-
-
-class Controller(Protocol):
-    """A run that can be started and stopped: one generator's or several's."""
-
-    def stop(self) -> None: ...
-
-    def run(self) -> Coroutine[Any, Any, RunFinished]: ...
-
-
-class ChildFactory(Protocol):
-    def __call__(
-        self,
-        spec: RunSpec,
-        tool: Tool,
-        listener: Listener,
-        store: Path,
-        *,
-        name: str,
-        launcher: Launcher,
-        observe_server: bool,
-    ) -> Controller: ...
-
-
-@dataclass
-class _Child:
-    generator: Generator
-    label: str
-    spec: RunSpec
-    launcher: Launcher
-    controller: Controller | None = None
-    done: int | None = None
-    finished: RunFinished | None = None
-    # Its last second's req/s and its last resource sample, for the live view.
-    rps: float | None = None
-    sample: ResourceSample | None = None
 
 
 class FleetController:
@@ -107,6 +89,8 @@ class FleetController:
         interval_s: float = 0.5,
         max_errors: float,
         judge: Judge | None = None,
+        server: psutil.Process | None = None,
+        server_host: ServerOnHost | None = None,
     ) -> None:
         self.spec = spec
         self.store = store
@@ -118,7 +102,7 @@ class FleetController:
         self._make_child = child
         gate = self._gate = StartGate(len(generators))
         self._children = [
-            _Child(
+            Child(
                 generator,
                 label,
                 part,
@@ -137,6 +121,11 @@ class FleetController:
         self._stopped = False
         self._elapsed = 0.0
         self._warned: set[str] = set()
+        self._announced = False
+        # Sampled by the run itself: the server's series depends on no one generator.
+        self._server = FleetServer(server, server_host, interval_s, self._warn, self._sampled)
+        # The rows the last generator's end flushes wait for the server's closing sample.
+        self._last_rows: list[Any] = []
 
     def stop(self) -> None:
         self._stopped = True
@@ -174,14 +163,19 @@ class FleetController:
                 work,
                 name=sessions.generator_name(self.name, index, child.label),
                 launcher=child.launcher,
-                observe_server=index == 0,
+                observe_server=False,
             )
             if self._stopped:
                 child.controller.stop()
-        outcomes = await asyncio.gather(
-            *(self._run_child(c.controller) for c in self._children if c.controller is not None),
-            return_exceptions=True,
-        )
+        await self._server.start(self._gate)
+        try:
+            outcomes = await asyncio.gather(
+                *(self._run_child(c.controller) for c in self._children if c.controller),
+                return_exceptions=True,
+            )
+        finally:
+            await self._server.stop()
+        self._rows(self._last_rows)
         for outcome in outcomes:
             if isinstance(outcome, BaseException) and not isinstance(outcome, Exception):
                 raise outcome
@@ -209,15 +203,17 @@ class FleetController:
         def listen(event: Event) -> None:
             assert self._journal is not None
             if isinstance(event, RunStarted):
-                if index == 0:
-                    self._emit(replace(event, session_id=self._session_id))
+                if not self._announced:
+                    self._announced = True
+                    server = self._server.describe()
+                    self._emit(replace(event, session_id=self._session_id, server=server))
             elif isinstance(event, OutputLine):
                 text = f"[{label}] {event.text}"
                 self._journal.write("out", {"s": event.stream, "l": text, "t": self._elapsed})
                 self._emit(replace(event, text=text))
             elif isinstance(event, Progress):
                 child.done = event.done
-                if index == 0:
+                if event.elapsed_s >= self._elapsed:
                     self._elapsed = event.elapsed_s
                     self._emit(self._progress(event))
             elif isinstance(event, SecondClosed):
@@ -225,15 +221,16 @@ class FleetController:
                 self._rows(self._merger.add(index, event.row, event.histogram, event.service))
             elif isinstance(event, ResourcesSampled):
                 child.sample = event.sample
-                if index == 0:
-                    self._journal.write("sample", asdict(event.sample))
-                    self._emit(event)
             elif isinstance(event, RunWarning) and event.code not in _OF_RESULT:
                 # Said of the merged result at the end, as the session keeps it.
                 self._warn(Warning(event.code, f"{label}: {event.message}"))
             elif isinstance(event, RunFinished):
                 child.finished = event
-                self._rows(self._merger.end(index))
+                rows = self._merger.end(index)
+                if all(c.finished is not None for c in self._children):
+                    self._last_rows += rows
+                else:
+                    self._rows(rows)
                 self._emit(self._views())
 
         return listen
@@ -248,12 +245,27 @@ class FleetController:
 
     def _rows(self, rows: Sequence[Any]) -> None:
         assert self._journal is not None
-        for row in rows:
+        for merged in rows:
+            row = {**merged, **self._server.columns(int(merged["t_s"]))}
             self._merged_rows.append(row)
             self._journal.write("second", row)
             self._emit(SecondClosed(row))
         if rows:
             self._emit(self._views())
+
+    def _sampled(self, sample: ResourceSample) -> None:
+        """The server's sample, with the busiest running generator's CPU beside it (as the
+        series' rows have it)."""
+        assert self._journal is not None
+        running = [c.sample for c in self._children if c.sample and c.finished is None]
+        sample = replace(
+            sample,
+            client_cpu_pct=_most([s.client_cpu_pct for s in running]),
+            client_thread_max_pct=_most([s.client_thread_max_pct for s in running]),
+        )
+        self._server.record(sample)
+        self._journal.write("sample", asdict(sample))
+        self._emit(ResourcesSampled(sample))
 
     def _views(self) -> GeneratorsSeen:
         rates = [c.rps for c in self._children if c.rps is not None]
@@ -268,7 +280,7 @@ class FleetController:
                     share=c.rps / total if c.rps is not None and total else None,
                     cpu_pct=c.sample.client_cpu_pct if c.sample else None,
                     busiest_thread_pct=c.sample.client_thread_max_pct if c.sample else None,
-                    lost=_lost(c),
+                    lost=lost_of(c),
                     ended=c.finished is not None,
                 )
                 for c in self._children
@@ -284,8 +296,8 @@ class FleetController:
         return Progress(first.elapsed_s, fraction, done, first.phase)
 
     async def _finish(self, journal: JournalWriter) -> RunFinished:
-        docs = [self._child_doc(c) for c in self._children]
-        generators = [self._describe(c, doc) for c, doc in zip(self._children, docs, strict=True)]
+        docs = [child_doc(c) for c in self._children]
+        generators = [describe(c, doc) for c, doc in zip(self._children, docs, strict=True)]
         # What a generator's own result says of its share (too few requests for a p99, ...)
         # is said again of the merged result below, not of each share.
         warnings = [
@@ -294,14 +306,19 @@ class FleetController:
         lost = [g["lost"] for g in generators if g["lost"]]
         warnings += [{"code": LOST, "message": f"{message}: the run went on without it"}
                      for message in lost]  # fmt: skip
+        warnings += [asdict(w) for w in self._server.warnings]
         versions = version_warning([c.generator for c in self._children])
         if versions is not None:
             warnings.append({"code": VERSIONS, "message": versions})
         results = [Result.from_dict(d["result"]) for d in docs if d and d.get("result")]
-        histogram = _merged_histogram(docs, "histogram")
-        service = _merged_histogram(docs, "service_histogram")
+        histogram, approx = merged_histogram(docs, "histogram")
+        service, _ = merged_histogram(docs, "service_histogram")
         connections = [c.spec.connections for c in self._children]
-        result = merged_result(results, histogram, connections, service) if results else None
+        result = (
+            merged_result(results, histogram, connections, service, approx=approx)
+            if results
+            else None
+        )
         rate = rate_figures(self.spec, self._merged_rows)
         if result is not None and rate is not None:
             result = result.with_(rate=rate)
@@ -309,9 +326,8 @@ class FleetController:
             asdict(w)
             for w in run_warnings(self.spec, result, [], "", same_machine=False, client_bound=False)
         ]
-        if result is not None and result.rps:
-            for g in generators:
-                g["share"] = (g["rps"] or 0.0) / result.rps if g["rps"] is not None else None
+        if result is not None:
+            shares_of_run(generators, docs, result)
         status, message = self._status(lost)
         stdout = "".join(str((d.get("raw") or {}).get("stdout") or "") for d in docs if d)
         unreachable = next(
@@ -342,14 +358,14 @@ class FleetController:
             exit_code=0 if status == "completed" else 1,
             ended_at=datetime.now(UTC).isoformat(),
             result=result.to_dict() if result else None,
-            resources=docs[0].get("resources") if docs[0] else None,
+            resources=self._server.resources(),
             message=unreachable or message,
             validity=validity.to_dict(),
             max_errors=self.max_errors,
-            histogram=histogram.to_dict() if histogram is not None else None,
-            service_histogram=service.to_dict() if service is not None else None,
+            histogram=histogram_record(histogram, approx),
+            service_histogram=histogram_record(service, False),
             generators=generators,
-            server=docs[0].get("server") if docs[0] else None,
+            server=self._server.describe(),
             argv=list(generators[0]["argv"] or []),
         )
         # Judging against a baseline imports scipy and resamples: not on the event loop.
@@ -365,6 +381,10 @@ class FleetController:
             verdicts=recorded.verdicts,
             generators=tuple(recorded.session.doc.get("generators") or ()),
         )
+        # Once ended, the panel shows the whole run's figures, as the saved run does.
+        views = saved_views(recorded.session.doc)
+        if views is not None:
+            self._emit(views)
         self._emit(finished)
         return finished
 
@@ -375,7 +395,7 @@ class FleetController:
         failed = [
             (c.label, f.message if f is not None else "it could not start")
             for c, f in zip(self._children, ended, strict=True)
-            if f is None or (f.status == "failed" and not _lost(c))
+            if f is None or (f.status == "failed" and not lost_of(c))
         ]
         if failed:
             label, why = failed[0]
@@ -386,54 +406,6 @@ class FleetController:
             return "interrupted", "a generator was stopped before the end"
         return "completed", None
 
-    def _child_doc(self, child: _Child) -> dict[str, Any]:
-        finished = child.finished
-        if finished is None:
-            return {}
-        try:
-            return dict(sessions.load(finished.session_path).doc)
-        except (SessionError, OSError):
-            return {}
 
-    def _describe(self, child: _Child, doc: dict[str, Any]) -> dict[str, Any]:
-        launched = getattr(child.launcher, "launched", None)
-        result = doc.get("result") or {}
-        reasons = (doc.get("validity") or {}).get("reasons") or ()
-        return {
-            "host": child.label,
-            "tool": asdict(child.generator.tool),
-            "spec": child.spec.to_dict(),
-            "argv": getattr(launched, "argv_there", None) or doc.get("argv"),
-            "rps": result.get("rps"),
-            "share": None,
-            "client_cpu_mean_pct": (doc.get("resources") or {}).get("client_cpu_mean_pct"),
-            "client_bound": any(r.get("code") == "client-bound" for r in reasons),
-            "start_skew_s": getattr(launched, "start_skew_s", None),
-            # Unknown for a generator that never started, not 0.
-            "clock_offset_s": (launched.clock_offset_us / 1e6 if launched is not None else None),
-            "stream_bytes": getattr(launched, "bytes_in", None),
-            "lost": _lost(child),
-            "session": doc or None,
-            "_warnings": [
-                {"code": w["code"], "message": f"{child.label}: {w['message']}"}
-                for w in doc.get("warnings") or ()
-                if w.get("code") != "same-machine" or child.generator.host is None
-            ],
-        }
-
-
-def _lost(child: _Child) -> str | None:
-    launched = getattr(child.launcher, "launched", None)
-    lost = getattr(launched, "lost", None)
-    return str(lost) if lost else None
-
-
-def _merged_histogram(docs: Sequence[dict[str, Any]], key: str) -> LatencyHistogram | None:
-    """Every generator's request times (their session's `key`) as one, when every generator
-    has them."""
-    merged = LatencyHistogram()
-    for doc in docs:
-        if not doc or not doc.get(key):
-            return None
-        merged.merge(histogram_of(doc[key], Session(doc).id))
-    return merged
+def _most(values: Sequence[float | None]) -> float | None:
+    return max((v for v in values if v is not None), default=None)

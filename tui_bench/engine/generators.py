@@ -9,6 +9,7 @@ from typing import Any
 
 from tui_bench.engine.events import GeneratorsSeen, GeneratorView
 from tui_bench.remote.ssh import SshHost
+from tui_bench.result import Result
 from tui_bench.runners.tools import Tool
 
 
@@ -47,6 +48,22 @@ def version_warning(generators: Sequence[Generator]) -> str | None:
             each = ", ".join(f"{label} {version}" for label, version in versions.items())
             return f"the generators run different versions of {name} ({each}): figures may differ"
     return None
+
+
+def shares_of_run(
+    generators: Sequence[dict[str, Any]], docs: Sequence[Mapping[str, Any]], merged: Result
+) -> None:
+    """Each generator's req/s and share as of the whole run: its requests over the merged
+    window (a generator lost mid-run counted up to when it was lost), so that they add up
+    to the merged run's req/s and to 1."""
+    window = merged.duration_s
+    counts = [((doc.get("result") or {}).get("requests") or {}).get("done") for doc in docs]
+    total = sum(c for c in counts if isinstance(c, int))
+    for generator, count in zip(generators, counts, strict=True):
+        if window and total and isinstance(count, int):
+            generator["rps"], generator["share"] = count / window, count / total
+        elif merged.rps and generator["rps"] is not None:
+            generator["share"] = generator["rps"] / merged.rps
 
 
 def saved_views(doc: Mapping[str, Any]) -> GeneratorsSeen | None:

@@ -209,6 +209,12 @@ class LiveState:
         return {key: row.get(column) for key, column in OVERALL_LATENCY_COLUMNS.items()}
 
     @property
+    def latency_approx(self) -> bool:
+        """Whether the whole run's percentiles were merged from quantile tables."""
+        result = self.result
+        return result is not None and result.latency is not None and result.latency.approx
+
+    @property
     def service_latency(self) -> dict[str, float | None]:
         """A fixed-rate run's p50 and p99 of the last closed second from the send (`latency`
         is then from when each request was due)."""

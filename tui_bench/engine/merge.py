@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import fields
+from dataclasses import fields, replace
 from typing import Any, TypeVar
 
 from tui_bench.histogram import LatencyHistogram
@@ -15,8 +15,6 @@ from tui_bench.storage.session import OVERALL_LATENCY_COLUMNS, OVERALL_PERCENTIL
 
 _COUNTS = ("requests", "errors", *STATUS_CLASSES, "backlog")
 _RATES = ("rps", "good_rps", "achieved_rps")
-# Resources of the machine that samples the server (the first generator's controller).
-_SERVER_COLUMNS = ("server_cpu_pct", "server_rss_bytes", "server_procs", "system_cpu_pct")
 # The busiest generator's: the one that may be what limits the run.
 _CLIENT_COLUMNS = ("client_cpu_pct", "client_thread_max_pct")
 
@@ -61,11 +59,11 @@ class SecondMerger:
         for t_s in range(self._next, last + 1):
             parts = self._parts.pop(t_s, None)
             if parts:
-                rows.append(self._merge(t_s, [parts[i] for i in sorted(parts)], 0 in parts))
+                rows.append(self._merge(t_s, [parts[i] for i in sorted(parts)]))
         self._next = max(self._next, last + 1)
         return rows
 
-    def _merge(self, t_s: int, parts: Sequence[Part], has_first: bool) -> Row:
+    def _merge(self, t_s: int, parts: Sequence[Part]) -> Row:
         rows = [row for row, _, _ in parts]
         merged: dict[str, Any] = {
             "t_s": t_s,
@@ -90,8 +88,6 @@ class SecondMerger:
         service = _merged([s for _, _, s in parts])
         if service is not None:
             merged["service_p50_s"], merged["service_p99_s"] = service.percentiles_s((50, 99))
-        for key in _SERVER_COLUMNS:
-            merged[key] = rows[0].get(key) if has_first else None
         for key in _CLIENT_COLUMNS:
             merged[key] = max((row[key] for row in rows if row.get(key) is not None), default=None)
         return merged
@@ -112,22 +108,31 @@ def merged_result(
     histogram: LatencyHistogram | None,
     connections: Sequence[int],
     service: LatencyHistogram | None = None,
+    *,
+    approx: bool = False,
 ) -> Result:
-    """The generators' results as one: counts, bytes and rates summed (they ran at once),
-    the longest duration, latency from their merged `histogram` (min, max, mean and sd
-    pooled from theirs), a fixed-rate run's latency from the send likewise from `service`;
-    connect and TTFB pooled by connections."""
+    """The generators' results as one: counts and bytes summed (they ran at once), the
+    longest duration (the merged window), the rates of the merged counts over it (a lost
+    generator's counted up to when it was lost), latency from their merged `histogram`
+    (min, max, mean and sd pooled from theirs; `approx` when it was merged from quantile
+    tables), a fixed-rate run's latency from the send likewise from `service`; connect and
+    TTFB pooled by connections."""
     first = parts[0]
     requests = Requests(
         **{f.name: _sum([getattr(p.requests, f.name) for p in parts]) for f in fields(Requests)}
     )
+    # A generator lost mid-run knows what it finished, not what it had sent: at least that.
+    requests = replace(
+        requests, started=_sum([_first(p.requests.started, p.requests.done) for p in parts])
+    )
+    duration = max((p.duration_s for p in parts if p.duration_s is not None), default=None)
     traffic = Traffic(
         **{f.name: _sum([getattr(p.traffic, f.name) for p in parts]) for f in fields(Traffic)}
     )
     weights = [float(p.requests.succeeded or p.requests.done or 0) for p in parts]
     latency = _pooled([p.latency for p in parts], weights)
     if histogram is not None and histogram.count:
-        latency = _with_percentiles(latency, histogram)
+        latency = replace(_with_percentiles(latency, histogram), approx=approx)
     service_latency = _pooled([p.service_latency for p in parts], weights)
     if service_latency is not None and service is not None and service.count:
         service_latency = _with_percentiles(service_latency, service)
@@ -135,9 +140,11 @@ def merged_result(
         tool=first.tool,
         tool_version=first.tool_version,
         protocol=next((p.protocol for p in parts if p.protocol), None),
-        duration_s=max((p.duration_s for p in parts if p.duration_s is not None), default=None),
-        rps=_sum([p.rps for p in parts]),
-        bytes_per_s=_sum([p.bytes_per_s for p in parts]),
+        duration_s=duration,
+        rps=_over(duration, requests.done, [(p.rps, p.duration_s) for p in parts]),
+        bytes_per_s=_over(
+            duration, traffic.total_bytes, [(p.bytes_per_s, p.duration_s) for p in parts]
+        ),
         requests=requests,
         status=_sum_maps([p.status for p in parts]),
         traffic=traffic,
@@ -150,13 +157,31 @@ def merged_result(
     )
 
 
+def _over(
+    window: float | None,
+    count: float | None,
+    rates: Sequence[tuple[float | None, float | None]],
+) -> float | None:
+    """The merged `count` over the merged `window` (when the count is unknown, what each
+    part's rate over its own duration counted): rates of different windows are never
+    added."""
+    if not window:
+        return None
+    if count is not None:
+        return count / window
+    counted = [rate * duration for rate, duration in rates if rate is not None and duration]
+    return sum(counted) / window if counted else None
+
+
+def _first(a: T | None, b: T | None) -> T | None:
+    return a if a is not None else b
+
+
 def _with_percentiles(latency: Distribution | None, histogram: LatencyHistogram) -> Distribution:
     whole = histogram.distribution()
     if latency is None:
         return whole
-    return Distribution(
-        latency.min_s, latency.max_s, latency.mean_s, latency.sd_s, dict(whole.percentiles)
-    )
+    return replace(latency, percentiles=dict(whole.percentiles))
 
 
 def _pooled(parts: Sequence[Distribution | None], weights: Sequence[float]) -> Distribution | None:

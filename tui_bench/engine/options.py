@@ -57,6 +57,8 @@ class EngineOptions:
                 interval_s=self.interval_s,
                 max_errors=self.max_errors,
                 judge=self.judge,
+                server=self.server,
+                server_host=self.server_host,
             )
         return self._child(spec, tool, listener, where, judge=self.judge)
 

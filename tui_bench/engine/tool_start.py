@@ -15,7 +15,7 @@ import os
 import signal
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from tui_bench.child_lifetime import die_with_parent
@@ -98,6 +98,8 @@ class LocalTool:
     log: LogSource | None = None
     clock_offset_us: int = 0
     local: bool = True
+    # How long after the start shared with the other generators the tool started.
+    start_skew_s: float | None = None
 
     def interrupt(self) -> None:
         if self.process.returncode is None:
@@ -117,6 +119,7 @@ class LocalLauncher:
 
     spawn: Spawner = spawn_subprocess
     gate: StartGate | None = None
+    launched: LocalTool | None = field(default=None, init=False)
 
     async def launch(self, invocation: Invocation) -> Launched:
         origin = None
@@ -129,7 +132,9 @@ class LocalLauncher:
             stderr=asyncio.subprocess.PIPE,
             start_new_session=True,
         )
-        return LocalTool(process, origin)
+        skew = None if origin is None else time.monotonic() - origin[0]
+        self.launched = LocalTool(process, origin, start_skew_s=skew)
+        return self.launched
 
 
 class StartGate:
@@ -154,6 +159,11 @@ class StartGate:
             raise self._failure
         assert self._origin is not None
         return self._origin
+
+    async def opened(self) -> tuple[float, int] | None:
+        """The shared start once every generator is ready; None when one could not be."""
+        await self._open.wait()
+        return None if self._failure is not None else self._origin
 
     def cancel(self, failure: BaseException) -> None:
         if not self._open.is_set():

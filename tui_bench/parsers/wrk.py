@@ -31,7 +31,7 @@ from tui_bench.parsers.units import (
     to_float,
     to_int,
 )
-from tui_bench.result import Distribution, Requests, Result, Traffic
+from tui_bench.result import Distribution, Requests, Result, Traffic, percentile_key
 
 TOOL = "wrk"
 PROTOCOL = "http/1.1"
@@ -266,6 +266,25 @@ def _lua_summary(text: str) -> _Run | None:
         errors=errors,
         distributions={"latency": _lua_latency(value.get("latency"))},
     )
+
+
+def latency_table(text: str) -> Distribution | None:
+    """The run's latency at the fine set of quantiles of the last `tuibench-summary` line
+    (its "table"), beside its min, max, mean and sd; None without one. What several
+    generators' runs merge from, where a run's own result keeps the usual few."""
+    lines = _LUA_SUMMARY.findall(text)
+    latency = load_json_object(lines[-1]).get("latency") if lines else None
+    base = _lua_latency(latency)
+    rows = latency.get("table") if isinstance(latency, dict) else None
+    if base is None or not isinstance(rows, list):
+        return None
+    table = dict(base.percentiles)
+    for row in rows:
+        if isinstance(row, list) and len(row) == 2:
+            q, us = (json_number(v) for v in row)
+            if q is not None and us is not None and 0 <= q <= 100:
+                table[percentile_key(q)] = us / 1e6
+    return replace(base, percentiles=table)
 
 
 def _lua_latency(latency: Any) -> Distribution | None:

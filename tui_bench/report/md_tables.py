@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tui_bench.formats import fmt_metric
+from tui_bench.report.text import measured_text
 
 
 def threshold_markdown(verdicts: Sequence[Mapping[str, Any]]) -> list[str]:
@@ -16,7 +16,7 @@ def threshold_markdown(verdicts: Sequence[Mapping[str, Any]]) -> list[str]:
         [
             str(v.get("text")),
             str(v.get("name") or "all"),
-            v.get("reason") or fmt_metric(v["metric"], v.get("actual")),
+            v.get("reason") or measured_text(v),
             "pass" if v.get("passed") else "**FAIL**",
         ]
         for v in verdicts

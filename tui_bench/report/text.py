@@ -107,20 +107,29 @@ def distribution_text(dist: Distribution) -> str:
         return fmt_latency(value, dist.resolution_s)
 
     parts = [f"min {shown(dist.min_s)}", f"mean {shown(dist.mean_s)}"]
+    about = APPROX_MARK if dist.approx else ""
     for key in ("p50_s", "p90_s", "p99_s", "p99_9_s"):
         if key in dist.percentiles:
-            parts.append(f"{metric_label(key)} {shown(dist.percentiles[key])}")
+            parts.append(f"{metric_label(key)} {about}{shown(dist.percentiles[key])}")
     parts.append(f"max {shown(dist.max_s)}")
     return ", ".join(parts)
+
+
+# Before a figure merged from several generators' quantile tables: close, not exact.
+APPROX_MARK = "≈"
+
+
+def measured_text(verdict: Mapping[str, Any]) -> str:
+    """What a threshold found, `≈` before it when that is approximate."""
+    about = APPROX_MARK if verdict.get("approx") else ""
+    return about + fmt_metric(verdict["metric"], verdict.get("actual"))
 
 
 def verdict_line(verdict: Mapping[str, Any]) -> str:
     """`threshold p99<50ms at c=200: FAIL (p99 61.20 ms)`."""
     where = f" at {verdict['name']}" if verdict.get("name") else ""
     outcome = "pass" if verdict["passed"] else "FAIL"
-    measured = verdict["reason"] or f"{metric_label(verdict['metric'])} " + fmt_metric(
-        verdict["metric"], verdict["actual"]
-    )
+    measured = verdict["reason"] or f"{metric_label(verdict['metric'])} " + measured_text(verdict)
     return f"threshold {verdict['text']}{where}: {outcome} ({measured})"
 
 

@@ -11,7 +11,11 @@
 --                                   of a second apart place a second's edges to a few per
 --                                   cent of its requests, where whole seconds of os.time()
 --                                   put them anywhere within the second.
---   tuibench-summary {...}          once, from done(): compact JSON, times in microseconds
+--   tuibench-summary {...}          once, from done(): compact JSON, times in microseconds;
+--                                   its "table" is the latency at a fine set of quantiles,
+--                                   [[q, us], ...]: what lets the runs of several hosts be
+--                                   merged into one distribution (wrk keeps no histogram
+--                                   that a script can read)
 --
 -- Switches, as script arguments after "--" (wrk hands them to init()):
 --
@@ -130,6 +134,16 @@ end
 
 local PERCENTILES = { "50", "75", "90", "99", "99.9", "99.99" }
 
+-- 1..99 by 1, then ever finer towards the tail, where the figures users gate on lie.
+local TABLE = {}
+for q = 1, 99 do
+   TABLE[#TABLE + 1] = tostring(q)
+end
+for _, q in ipairs({ "99.1", "99.2", "99.3", "99.4", "99.5", "99.6", "99.7", "99.8", "99.9",
+   "99.91", "99.92", "99.93", "99.94", "99.95", "99.96", "99.97", "99.98", "99.99", "99.999" }) do
+   TABLE[#TABLE + 1] = q
+end
+
 local function latency_json(latency)
    -- With no sample (every request failed or timed out) wrk leaves min at its start value,
    -- 2^64 - 1, above max: report no distribution rather than made-up zeros.
@@ -140,13 +154,18 @@ local function latency_json(latency)
    for i, p in ipairs(PERCENTILES) do
       pct[i] = string.format('"%s":%s', p, json_number(latency:percentile(tonumber(p))))
    end
+   local rows = {}
+   for i, q in ipairs(TABLE) do
+      rows[i] = string.format("[%s,%s]", q, json_number(latency:percentile(tonumber(q))))
+   end
    return string.format(
-      '{"min":%s,"max":%s,"mean":%s,"stdev":%s,"percentiles":{%s}}',
+      '{"min":%s,"max":%s,"mean":%s,"stdev":%s,"percentiles":{%s},"table":[%s]}',
       json_number(latency.min),
       json_number(latency.max),
       json_number(latency.mean),
       json_number(latency.stdev),
-      table.concat(pct, ",")
+      table.concat(pct, ","),
+      table.concat(rows, ",")
    )
 end
 

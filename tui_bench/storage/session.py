@@ -366,6 +366,17 @@ def _check_sweep(doc: Mapping[str, Any], origin: str) -> None:
         check(run.get("session"), f"{origin}: run {i + 1}")
 
 
+# The session's histogram says so of itself when it was merged from the quantile tables of
+# several generators' tools (which keep none): its percentiles are approximate.
+APPROX = "approx"
+
+
+def is_approx(doc: Mapping[str, Any]) -> bool:
+    """Whether the session's whole-run histogram was merged from quantile tables."""
+    histogram = doc.get("histogram")
+    return isinstance(histogram, Mapping) and histogram.get(APPROX) is True
+
+
 def histogram_of(data: Any, origin: str) -> LatencyHistogram:
     try:
         return LatencyHistogram.from_dict(data)

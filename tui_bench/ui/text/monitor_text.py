@@ -13,7 +13,14 @@ from tui_bench.analysis.verdicts import Verdicts
 from tui_bench.engine.live_state import CLIENT_BOUND_PCT, LiveState
 from tui_bench.formats import fmt_bytes, fmt_compact, fmt_count, fmt_latency
 from tui_bench.redaction import redact_text
-from tui_bench.report.text import FROM_DUE, FROM_SEND, resource_rows, result_rows, verdict_line
+from tui_bench.report.text import (
+    APPROX_MARK,
+    FROM_DUE,
+    FROM_SEND,
+    resource_rows,
+    result_rows,
+    verdict_line,
+)
 from tui_bench.result import STATUS_CLASSES
 from tui_bench.spec import RunSpec
 from tui_bench.ui.tones import LABEL, Tones, verdict_style
@@ -135,6 +142,7 @@ def latency(state: LiveState) -> Text:
     if _waiting(state):
         return Text(WAITING, LABEL)
     lat, run = state.latency, state.latency_overall
+    about = APPROX_MARK if state.latency_approx else ""
     if state.spec.asked_rate is not None:
         sent = state.service_latency
         return _lines(
@@ -145,7 +153,10 @@ def latency(state: LiveState) -> Text:
     return _lines(
         _pairs(("p50", fmt_latency(lat["p50_s"])), ("p90", fmt_latency(lat["p90_s"]))),
         _pairs(("p99", fmt_latency(lat["p99_s"])), ("max", fmt_latency(lat["max_s"]))),
-        _pairs(("whole run p50", fmt_latency(run["p50_s"])), ("p99", fmt_latency(run["p99_s"]))),
+        _pairs(
+            ("whole run p50", about + fmt_latency(run["p50_s"])),
+            ("p99", about + fmt_latency(run["p99_s"])),
+        ),
     )
 
 
