@@ -86,10 +86,12 @@ def _share(value: float | None) -> str:
     return "–" if value is None else f"{value:.0f}%"
 
 
-def resource_rows(resources: Mapping[str, float | None]) -> list[tuple[str, str]]:
+def resource_rows(resources: Mapping[str, float | None] | None) -> list[tuple[str, str]]:
     """What the run cost the server and the load generator, from the figures
-    `sampling.verdicts.summarize` defines: CPU in % of one core, `–` where not sampled."""
-    if not resources:
+    `sampling.verdicts.summarize` defines: CPU in % of one core, `–` where not sampled (a
+    run with no reading at all still has both rows). None: a session saved before the
+    figures were kept, which has no rows for them."""
+    if resources is None:
         return []
 
     def cpu(who: str) -> str:
