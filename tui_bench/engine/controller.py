@@ -26,6 +26,7 @@ from tui_bench.analysis.warnings import (
     Warning,
     connection_failures,
     run_warnings,
+    whole_seconds,
 )
 from tui_bench.engine.count_seconds import CountSeconds
 from tui_bench.engine.events import (
@@ -205,6 +206,8 @@ class RunController:
         if self._stop_requested:
             launched.interrupt()
         self._emit(RunStarted(session_id, invocation.argv, proc.pid, draft.server))
+        for warning in whole_seconds(self.spec):
+            self._warn(warning)
         if shared:
             self._warn(SAME_MACHINE)
         readers = [

@@ -36,11 +36,25 @@ def build_result(
             result = parse_output(stdout + stderr, spec.tool)
     except ParseError:
         result = None
+    if result is not None and result.duration_s is not None:
+        result = result.with_(duration_s=measured_s(spec, result.duration_s))
     if ingest is not None:
         result = _with_log(result, spec, ingest, elapsed_s)
     if result is None:
         return None
-    return result.with_(tool_version=result.tool_version or tool.version)
+    return result.with_(
+        tool_version=result.tool_version or tool.version, warm_up_s=spec.warm_up_s or None
+    )
+
+
+def measured_s(spec: RunSpec, seconds: float) -> float:
+    """The measured window of a run that lasted `seconds` in all. h2load's `finished in`,
+    like our own clock, counts the warm-up while its req/s is over -D alone (`3.00s` for
+    `-D 2 --warm-up-time 1`, req/s over 2 s): the window is what follows the warm-up, up
+    to -D."""
+    if not spec.warm_up_s:
+        return seconds
+    return min(max(0.0, seconds - spec.warm_up_s), spec.run_duration_s or seconds)
 
 
 def _with_log(
@@ -91,11 +105,12 @@ def _from_log(spec: RunSpec, ingest: LogIngest, elapsed_s: float) -> Result | No
     if totals.requests == 0:
         return None
     succeeded = totals.requests - totals.errors
+    measured = measured_s(spec, elapsed_s)
     return Result(
         tool=spec.tool,
         protocol=spec.expected_protocol,
-        duration_s=elapsed_s,
-        rps=totals.requests / elapsed_s if elapsed_s > 0 else None,
+        duration_s=measured,
+        rps=totals.requests / measured if measured > 0 else None,
         requests=Requests(
             total=totals.requests,
             done=totals.requests,

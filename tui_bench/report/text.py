@@ -38,6 +38,9 @@ def result_rows(result: Result) -> list[tuple[str, str]]:
             f"{fmt_count(req.failed)} failed",
         ),
     ]
+    if result.warm_up_s:
+        # Beside the window req/s is over, never inside it.
+        rows.insert(3, ("warm-up", f"{fmt_seconds(result.warm_up_s)} before it, not measured"))
     if result.status:
         rows.append(("status", ", ".join(f"{v:,} {k}" for k, v in result.status.items())))
     if result.errors:
