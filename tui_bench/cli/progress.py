@@ -75,14 +75,14 @@ class ProgressPrinter:
         spec = self.spec
         if spec is None:
             return None
+        whole = f"-n {spec.requests:,}" if spec.requests is not None else duration_text(spec)
         if spec.requests is not None:
             fraction = self._requests / spec.requests if self._requests else None
             if fraction is None and self._progress is not None:
                 fraction = self._progress.fraction
-            whole = f"-n {spec.requests:,}"
         else:
-            measured, whole = spec.run_duration_s, duration_text(spec)
-            if not measured or whole is None:
+            measured = spec.run_duration_s
+            if not measured:
                 return None
             # The warm-up is not part of the measured window: its seconds say so instead.
             warm_up = spec.warm_up_s or 0.0
@@ -90,7 +90,9 @@ class ProgressPrinter:
             if end <= warm_up:
                 return f"warm-up {format_duration(end)} of {format_duration(warm_up)}"
             fraction = (end - warm_up) / measured
-        return None if fraction is None else f"{min(fraction, 1.0) * 100:3.0f}% of {whole}"
+        if fraction is None or whole is None:
+            return None
+        return f"{min(fraction, 1.0) * 100:3.0f}% of {whole}"
 
     def write(self, line: str) -> None:
         if self._silent:
