@@ -24,6 +24,7 @@ from tui_bench.jobs.run_job import prepare_run
 from tui_bench.jobs.settings import JobSettings
 from tui_bench.report.export import export
 from tui_bench.report.run_report import run_payload
+from tui_bench.request.recent import describe
 from tui_bench.request.run import RunRequest
 from tui_bench.spec import RunSpec
 from tui_bench.storage import store
@@ -198,5 +199,9 @@ async def test_a_duration_the_tool_rounds_is_said(nginx: DemoTarget, sessions: A
     assert f"warning: {note}" in views.progress
     assert f"> warning: {note}" in views.md
     assert note in views.app and note in views.replayed
-    assert "100% of -d 1s (500ms asked: ab runs whole seconds)" in "\n".join(views.progress)
+    rounded = "-d 1s (500ms asked: ab runs whole seconds)"
+    assert f"100% of {rounded}" in "\n".join(views.progress)
+    assert f"mode {rounded}" in views.header
+    # The run form's line of what it will start.
+    assert rounded in describe(RunRequest(spec))
     assert views.doc["result"]["duration_s"] == pytest.approx(1.0, abs=0.2)
