@@ -30,6 +30,7 @@ def result_rows(result: Result) -> list[tuple[str, str]]:
         ("tool", tool_label(result.tool, result.tool_version)),
         ("protocol", result.protocol or "–"),
         ("duration", fmt_seconds(result.duration_s)),
+        *_warm_up(result),
         ("req/s", fmt_count(result.rps, 2)),
         ("throughput", fmt_bytes(result.bytes_per_s) + "/s"),
         (
@@ -38,9 +39,6 @@ def result_rows(result: Result) -> list[tuple[str, str]]:
             f"{fmt_count(req.failed)} failed",
         ),
     ]
-    if result.warm_up_s:
-        # Beside the window req/s is over, never inside it.
-        rows.insert(3, ("warm-up", f"{fmt_seconds(result.warm_up_s)} before it, not measured"))
     if result.status:
         rows.append(("status", ", ".join(f"{v:,} {k}" for k, v in result.status.items())))
     if result.errors:
@@ -57,6 +55,13 @@ def result_rows(result: Result) -> list[tuple[str, str]]:
     if result.tls is not None:
         rows.append(("tls", " ".join(x for x in (result.tls.protocol, result.tls.cipher) if x)))
     return rows
+
+
+def _warm_up(result: Result) -> list[tuple[str, str]]:
+    """The warm-up beside the window req/s is over (`duration`), never inside it."""
+    if not result.warm_up_s:
+        return []
+    return [("warm-up", f"{fmt_seconds(result.warm_up_s)} before it, not measured")]
 
 
 # How a fixed-rate run's two latencies are told apart wherever they are shown.
