@@ -130,6 +130,9 @@ class Result:
     # when it was sent (what the tool itself reports).
     service_latency: Distribution | None = None
     rate: RateFigures | None = None
+    # The warm-up before the measured window `duration_s` (what req/s is over), which it
+    # does not include; None without one.
+    warm_up_s: float | None = None
 
     @property
     def error_count(self) -> int | None:
@@ -166,6 +169,7 @@ class Result:
             "tool_version": self.tool_version,
             "protocol": self.protocol,
             "duration_s": self.duration_s,
+            "warm_up_s": self.warm_up_s,
             "rps": self.rps,
             "bytes_per_s": self.bytes_per_s,
             "requests": flat(self.requests),
@@ -193,6 +197,7 @@ class Result:
             tool_version=data.get("tool_version"),
             protocol=data.get("protocol"),
             duration_s=data.get("duration_s"),
+            warm_up_s=data.get("warm_up_s"),
             rps=data.get("rps"),
             bytes_per_s=data.get("bytes_per_s"),
             requests=Requests(**(data.get("requests") or {})),

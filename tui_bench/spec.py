@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -16,6 +17,9 @@ LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 MAX_PER_CLIENT_RATE = 1_000_000
 # h2load reads --rps as a decimal; six places are finer than its timer can keep.
 RATE_DECIMALS = 6
+# wrk's -d and ab's -t take whole seconds: wrk refuses `2.5s` and `2500ms`, ab reads
+# `-t 2.5` as 2. Neither can run a part of a second.
+WHOLE_SECOND_TOOLS = ("wrk", "ab")
 
 
 def is_loopback(url: str) -> bool:
@@ -54,11 +58,19 @@ class RunSpec:
         return self.duration_s is None
 
     @property
+    def run_duration_s(self) -> float | None:
+        """What the tool runs and measures of -d: the next whole second up for a tool that
+        takes whole seconds (never less load than asked), -d itself otherwise."""
+        if self.duration_s is None or self.tool not in WHOLE_SECOND_TOOLS:
+            return self.duration_s
+        return float(max(1, math.ceil(self.duration_s)))
+
+    @property
     def planned_s(self) -> float | None:
         """How long a duration run lasts, warm-up included; None for a request count."""
-        if self.duration_s is None:
+        if self.run_duration_s is None:
             return None
-        return self.duration_s + (self.warm_up_s or 0)
+        return self.run_duration_s + (self.warm_up_s or 0)
 
     @property
     def tls(self) -> bool:

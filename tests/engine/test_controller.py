@@ -99,8 +99,11 @@ async def test_a_run_shorter_than_the_interval_still_measures_its_server(
         server.kill()
         server.wait()
     samples = store.load(finished.session_path).doc["samples"]
-    assert len(samples) == 1  # the closing one: the tick never came
-    (closing,) = samples
+    assert len(samples) == 2  # the opening and the closing one: the tick never came
+    opening, closing = samples
+    # Too soon after the start to tell CPU; the memory is known from the first moment.
+    assert opening["server_cpu_pct"] is None and opening["server_rss_bytes"] > 0
+    assert opening["t_s"] < 0.5
     assert closing["server_cpu_pct"] > 5  # the busy loop, measured over the run
     assert closing["client_cpu_pct"] is None  # the tool has exited by then
     assert 0.9 < closing["t_s"] < 5.0

@@ -125,7 +125,8 @@ def test_describe_says_what_would_run() -> None:
     )
     ab = RunSpec(urls=("http://127.0.0.1:80/",), tool="ab", duration_s=0.5, keepalive=True)
     assert recent.describe(RunRequest(ab, server_mode="none")) == (
-        "ab c10 t1 http/1.0 -d 500ms -k http://127.0.0.1:80/ server none"
+        "ab c10 t1 http/1.0 -d 1s (500ms asked: ab runs whole seconds) -k http://127.0.0.1:80/"
+        " server none"
     )
 
 

@@ -189,16 +189,21 @@ def test_concurrent_calls_are_safe() -> None:
     assert errors == []
 
 
-def test_a_sample_if_due_only_after_the_minimum_since_the_last_reading(
+def test_cpu_only_over_a_window_of_the_minimum_and_memory_always(
     burner: subprocess.Popen[str],
 ) -> None:
     sampler = ResourceSampler(psutil.Process(burner.pid))
     reference = Reference(burner.pid)
+    # Too soon to tell CPU: memory is read, the CPU baselines hold.
+    early = sampler.sample(5.0)
+    assert early.server_cpu_pct is None and early.sampler_cpu_pct is None
+    assert early.system_cpu_pct == ()
+    assert early.server_rss_bytes and early.server_procs == 1
     time.sleep(0.3)
-    # Nothing read yet: the window runs from the sampler's start, whose baselines hold.
-    first = sampler.sample_if_due(0.1)
-    assert first is not None
+    # The window runs from the sampler's start, whose baselines held.
+    first = sampler.sample(0.1)
     assert first.server_cpu_pct == pytest.approx(reference.pct(), abs=10)
-    assert sampler.sample_if_due(5.0) is None  # a window of a few ticks is noise
+    assert first.system_cpu_pct
+    assert sampler.sample(5.0).server_cpu_pct is None  # a window of a few ticks is noise
     time.sleep(0.15)
-    assert sampler.sample_if_due(0.1) is not None
+    assert sampler.sample(0.1).server_cpu_pct is not None

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tui_bench.result import Result
+from tui_bench.runners.durations import rounded_note
 from tui_bench.spec import RunSpec
 
 # Fewer latency samples than this make a p99 a handful of requests.
@@ -32,6 +33,12 @@ CONNECTIONS_DYING = Warning(
 )
 
 
+def whole_seconds(spec: RunSpec) -> list[Warning]:
+    """A note (no verdict) that the tool runs -d rounded up, said when the run starts."""
+    note = rounded_note(spec)
+    return [] if note is None else [Warning("whole-seconds", note)]
+
+
 def connection_failures(stdout: str) -> int:
     """h2load prints one 'Process Request Failure' line per client that died (-D mode)."""
     return stdout.count("Process Request Failure")
@@ -54,7 +61,7 @@ def run_warnings(
     same_machine: bool,
     client_bound: bool,
 ) -> list[Warning]:
-    found: list[Warning] = []
+    found = whole_seconds(spec)
     if same_machine:
         found.append(SAME_MACHINE)
     if client_bound:

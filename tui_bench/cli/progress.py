@@ -10,6 +10,7 @@ from tui_bench.engine.events import Event, Progress, RunFinished, RunWarning, Se
 from tui_bench.formats import fmt_bytes, fmt_count, fmt_latency
 from tui_bench.redaction import redact_text
 from tui_bench.report.text import resource_rows, result_rows
+from tui_bench.runners.durations import duration_text
 from tui_bench.spec import RunSpec
 from tui_bench.storage.session import shown_window
 from tui_bench.typed_values import format_duration
@@ -74,18 +75,24 @@ class ProgressPrinter:
         spec = self.spec
         if spec is None:
             return None
+        whole = f"-n {spec.requests:,}" if spec.requests is not None else duration_text(spec)
         if spec.requests is not None:
             fraction = self._requests / spec.requests if self._requests else None
             if fraction is None and self._progress is not None:
                 fraction = self._progress.fraction
-            whole = f"-n {spec.requests:,}"
         else:
-            planned = spec.planned_s
-            if not planned:
+            measured = spec.run_duration_s
+            if not measured:
                 return None
-            fraction = (row["t_s"] + (row.get("window_s") or 1.0)) / planned
-            whole = f"-d {format_duration(planned)}"
-        return None if fraction is None else f"{min(fraction, 1.0) * 100:3.0f}% of {whole}"
+            # The warm-up is not part of the measured window: its seconds say so instead.
+            warm_up = spec.warm_up_s or 0.0
+            end = row["t_s"] + (row.get("window_s") or 1.0)
+            if end <= warm_up:
+                return f"warm-up {format_duration(end)} of {format_duration(warm_up)}"
+            fraction = (end - warm_up) / measured
+        if fraction is None or whole is None:
+            return None
+        return f"{min(fraction, 1.0) * 100:3.0f}% of {whole}"
 
     def write(self, line: str) -> None:
         if self._silent:

@@ -26,6 +26,7 @@ from tui_bench.analysis.warnings import (
     Warning,
     connection_failures,
     run_warnings,
+    whole_seconds,
 )
 from tui_bench.engine.count_seconds import CountSeconds
 from tui_bench.engine.events import (
@@ -83,8 +84,8 @@ TAIL_INTERVAL_S = 0.2
 STOP_GRACE_S = 3.0
 READ_CHUNK = 65536
 OVERRUN_GRACE_S = 10.0
-# A last stretch shorter than this gives a CPU figure of noise, not of the load.
-CLOSING_SAMPLE_MIN_S = 0.1
+# A stretch shorter than this gives a CPU figure of noise, not of the load.
+CPU_WINDOW_MIN_S = 0.1
 
 
 class RunController:
@@ -205,6 +206,8 @@ class RunController:
         if self._stop_requested:
             launched.interrupt()
         self._emit(RunStarted(session_id, invocation.argv, proc.pid, draft.server))
+        for warning in whole_seconds(self.spec):
+            self._warn(warning)
         if shared:
             self._warn(SAME_MACHINE)
         readers = [
@@ -301,11 +304,11 @@ class RunController:
             self._counts.observe(arrived, progress.done)
 
     async def _sample_loop(self, sampler: ResourceSampler, tool_ended: asyncio.Event) -> None:
-        """A reading every interval until the tool ends (one under way is kept), then one
-        of the stretch since the last, so that a run shorter than the interval still has
-        its server's CPU and memory (the tool has exited: no client figures)."""
-        # No priming reading: the sampler takes its baselines when it is made, and a reading
-        # thrown away could leave a short run, on a loaded machine, with none at all.
+        """A reading when the tool has started, one every interval until it ends (one under
+        way is kept), and one when it has ended: a run shorter than the interval still has
+        its server's memory, and its CPU once the run spans a window long enough to tell it
+        (the tool has exited by the last: no client figures in that one)."""
+        self._record(await asyncio.to_thread(sampler.sample, CPU_WINDOW_MIN_S))
         next_at = time.monotonic() + self.interval_s
         while True:
             with contextlib.suppress(TimeoutError):
@@ -314,9 +317,7 @@ class RunController:
                 break
             next_at += self.interval_s
             self._record(await asyncio.to_thread(sampler.sample))
-        closing = await asyncio.to_thread(sampler.sample_if_due, CLOSING_SAMPLE_MIN_S)
-        if closing is not None:
-            self._record(closing)
+        self._record(await asyncio.to_thread(sampler.sample, CPU_WINDOW_MIN_S))
 
     def _record(self, sample: ResourceSample) -> None:
         sample = self._watch.merged(sample)

@@ -154,6 +154,8 @@ def merged_result(
         errors=_sum_maps([p.errors for p in parts]),
         tls=next((p.tls for p in parts if p.tls), None),
         service_latency=service_latency,
+        # Every generator runs the one spec, so one warm-up.
+        warm_up_s=first.warm_up_s,
     )
 
 

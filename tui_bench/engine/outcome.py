@@ -4,6 +4,7 @@ h2load's JSON summary file."""
 from __future__ import annotations
 
 import signal
+from collections.abc import Mapping
 from pathlib import Path
 
 from tui_bench.engine.log_ingest import LogIngest
@@ -35,11 +36,25 @@ def build_result(
             result = parse_output(stdout + stderr, spec.tool)
     except ParseError:
         result = None
+    if result is not None and result.duration_s is not None:
+        result = result.with_(duration_s=measured_s(spec, result.duration_s))
     if ingest is not None:
         result = _with_log(result, spec, ingest, elapsed_s)
     if result is None:
         return None
-    return result.with_(tool_version=result.tool_version or tool.version)
+    return result.with_(
+        tool_version=result.tool_version or tool.version, warm_up_s=spec.warm_up_s or None
+    )
+
+
+def measured_s(spec: RunSpec, seconds: float) -> float:
+    """The measured window of a run that lasted `seconds` in all. h2load's `finished in`,
+    like our own clock, counts the warm-up while its req/s is over -D alone (`3.00s` for
+    `-D 2 --warm-up-time 1`, req/s over 2 s): the window is what follows the warm-up, up
+    to -D."""
+    if not spec.warm_up_s:
+        return seconds
+    return min(max(0.0, seconds - spec.warm_up_s), spec.run_duration_s or seconds)
 
 
 def _with_log(
@@ -53,12 +68,27 @@ def _with_log(
             return result.with_(
                 latency=ingest.overall.distribution(),
                 service_latency=_completed(result.latency, service),
+                status=_status(result, ingest),
             )
         result = _from_log(spec, ingest, elapsed_s)
         return None if result is None else result.with_(service_latency=service.distribution())
     if result is None:
         return _from_log(spec, ingest, elapsed_s)
-    return result.with_(latency=_completed(result.latency, ingest.overall))
+    return result.with_(
+        latency=_completed(result.latency, ingest.overall), status=_status(result, ingest)
+    )
+
+
+def _status(result: Result, ingest: LogIngest) -> Mapping[str, int]:
+    """The status classes of the requests the total counts. h2load counts a status when a
+    response's headers arrive and a request when its stream closes, so the end of a -D run
+    leaves a response or two in the first count only (`40,509 2xx` of `40,507 total`). Its
+    log has a line per request the total counts: when the two agree, the log's statuses
+    are the ones shown beside the total."""
+    totals = ingest.totals
+    if not result.status or totals.requests != result.requests.total:
+        return result.status
+    return {c: totals.status.get(c, 0) for c in result.status}
 
 
 def _completed(latency: Distribution | None, histogram: LatencyHistogram) -> Distribution:
@@ -75,11 +105,12 @@ def _from_log(spec: RunSpec, ingest: LogIngest, elapsed_s: float) -> Result | No
     if totals.requests == 0:
         return None
     succeeded = totals.requests - totals.errors
+    measured = measured_s(spec, elapsed_s)
     return Result(
         tool=spec.tool,
         protocol=spec.expected_protocol,
-        duration_s=elapsed_s,
-        rps=totals.requests / elapsed_s if elapsed_s > 0 else None,
+        duration_s=measured,
+        rps=totals.requests / measured if measured > 0 else None,
         requests=Requests(
             total=totals.requests,
             done=totals.requests,

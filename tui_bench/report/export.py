@@ -109,7 +109,8 @@ def result_markdown(session: Session) -> str:
         lines.append("| result | none: the tool printed no summary |")
     else:
         lines += [f"| {label} | {value} |" for label, value in result_rows(result)]
-    lines += [f"| {label} | {value} |" for label, value in resource_rows(session.resources)]
+    kept = session.resources if isinstance(doc.get("resources"), Mapping) else None
+    lines += [f"| {label} | {value} |" for label, value in resource_rows(kept)]
     lines += _generators_markdown(doc.get("generators"))
     for warning in doc.get("warnings") or []:
         lines.append(f"\n> warning: {warning.get('message')}")

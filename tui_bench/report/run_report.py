@@ -19,6 +19,8 @@ def run_payload(finished: RunFinished) -> dict[str, Any]:
         message=finished.message,
         session_path=str(finished.session_path),
         validity=finished.validity.to_dict() if finished.validity else None,
+        # What the run cost the server and the load generator; null where not sampled.
+        resources=dict(finished.resources),
     )
     payload.update(finished.verdicts.end_fields())
     if finished.generators:

@@ -30,6 +30,7 @@ def result_rows(result: Result) -> list[tuple[str, str]]:
         ("tool", tool_label(result.tool, result.tool_version)),
         ("protocol", result.protocol or "–"),
         ("duration", fmt_seconds(result.duration_s)),
+        *_warm_up(result),
         ("req/s", fmt_count(result.rps, 2)),
         ("throughput", fmt_bytes(result.bytes_per_s) + "/s"),
         (
@@ -54,6 +55,13 @@ def result_rows(result: Result) -> list[tuple[str, str]]:
     if result.tls is not None:
         rows.append(("tls", " ".join(x for x in (result.tls.protocol, result.tls.cipher) if x)))
     return rows
+
+
+def _warm_up(result: Result) -> list[tuple[str, str]]:
+    """The warm-up beside the window req/s is over (`duration`), never inside it."""
+    if not result.warm_up_s:
+        return []
+    return [("warm-up", f"{fmt_seconds(result.warm_up_s)} before it, not measured")]
 
 
 # How a fixed-rate run's two latencies are told apart wherever they are shown.
@@ -86,10 +94,12 @@ def _share(value: float | None) -> str:
     return "–" if value is None else f"{value:.0f}%"
 
 
-def resource_rows(resources: Mapping[str, float | None]) -> list[tuple[str, str]]:
+def resource_rows(resources: Mapping[str, float | None] | None) -> list[tuple[str, str]]:
     """What the run cost the server and the load generator, from the figures
-    `sampling.verdicts.summarize` defines: CPU in % of one core, `–` where not sampled."""
-    if not resources:
+    `sampling.verdicts.summarize` defines: CPU in % of one core, `–` where not sampled (a
+    run with no reading at all still has both rows). None: a session saved before the
+    figures were kept, which has no rows for them."""
+    if resources is None:
         return []
 
     def cpu(who: str) -> str:

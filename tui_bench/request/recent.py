@@ -21,8 +21,8 @@ from tui_bench.errors import UsageError
 from tui_bench.redaction import redact, stand_in
 from tui_bench.request.run import RunRequest
 from tui_bench.request.sweep_settings import SweepSettings
+from tui_bench.runners.durations import duration_text
 from tui_bench.storage.atomic import write_atomic
-from tui_bench.typed_values import format_duration
 
 MAX_RECENT = 10
 FORMAT_VERSION = 1
@@ -128,10 +128,7 @@ def describe(request: RunRequest) -> str:
         words.append(f"--rate {spec.rate:g}")
     if spec.requests is not None:
         words.append(f"-n {spec.requests:,}")
-    if spec.duration_s is not None:
-        words.append(f"-d {format_duration(spec.duration_s)}")
-    if spec.warm_up_s:
-        words.append(f"warm-up {format_duration(spec.warm_up_s)}")
+    words += [text] if (text := duration_text(spec)) else []
     if spec.keepalive:
         words.append("-k")
     if spec.compress:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass
 from importlib import resources
@@ -80,8 +79,7 @@ def _h2load(spec: RunSpec, exe: str, version: str | None, workdir: Path) -> Invo
 
 
 def _wrk(spec: RunSpec, exe: str, live_hook: bool) -> Invocation:
-    # wrk takes whole seconds.
-    seconds = max(1, math.ceil(spec.duration_s or 0))
+    seconds = _whole_seconds(spec)
     argv = [exe, "-t", str(spec.threads), "-c", str(spec.connections), "-d", f"{seconds}s"]
     argv.append("--latency")
     for header in spec.all_headers():
@@ -97,7 +95,7 @@ def _ab(spec: RunSpec, exe: str) -> Invocation:
     if spec.count_mode:
         argv += ["-n", str(spec.requests)]
     else:
-        seconds = max(1, math.ceil(spec.duration_s or 0))
+        seconds = _whole_seconds(spec)
         # -t resets -n, so -n must come after it.
         argv += ["-t", str(seconds), "-n", str(min(AB_MAX_REQUESTS, seconds * AB_MAX_RPS))]
     if spec.keepalive:
@@ -111,6 +109,10 @@ def _ab(spec: RunSpec, exe: str) -> Invocation:
 def rate_text(per_client: float) -> str:
     """As h2load is given it: `333.333333`, `500`."""
     return f"{per_client:.{RATE_DECIMALS}f}".rstrip("0").rstrip(".")
+
+
+def _whole_seconds(spec: RunSpec) -> int:
+    return int(spec.run_duration_s or 1)
 
 
 def _seconds(value: float | None) -> str:

@@ -55,7 +55,7 @@ class _Client:
 
 @dataclass
 class _Reading:
-    cpu_pct: float
+    cpu_pct: float | None
     rss: int
 
 
@@ -107,36 +107,37 @@ class ResourceSampler:
             except _GONE:
                 return
 
-    def sample_if_due(self, min_elapsed_s: float) -> ResourceSample | None:
-        """A sample, unless the last one is under `min_elapsed_s` old: percentages over a
-        few clock ticks are noise."""
+    def sample(self, cpu_window_min_s: float = 0.0) -> ResourceSample:
+        """A reading; its CPU figures are unknown (None) when the last reading is under
+        `cpu_window_min_s` old, since percentages over a few clock ticks are noise, and the
+        CPU baselines then stay where they were, so that the next reading spans the whole
+        stretch. Memory and process counts are read either way."""
         with self._lock:
-            if time.monotonic() - self._wall_s < min_elapsed_s:
-                return None
-            return self._sample()
+            return self._sample(cpu_window_min_s)
 
-    def sample(self) -> ResourceSample:
-        with self._lock:
-            return self._sample()
-
-    def _sample(self) -> ResourceSample:
+    def _sample(self, cpu_window_min_s: float) -> ResourceSample:
         cpu_before = time.thread_time()
         self._refresh_tree()
         now = time.monotonic()
-        readings = [r for r in (_read(t, now) for t in self._tree.values()) if r is not None]
+        elapsed = now - self._wall_s
+        cpu = elapsed >= cpu_window_min_s
+        readings = [r for r in (_read(t, now, cpu) for t in self._tree.values()) if r is not None]
         if self._root is not None and not readings:
             self._root = None  # the server exited
             self._tree.clear()
         self._refresh_slow()
-        system_cpu = self._system_cpu()
         memory = psutil.virtual_memory()
-        client_cpu, client_thread = self._read_client(now)
-        elapsed, self._wall_s = now - self._wall_s, now
-        own = time.thread_time() - cpu_before
+        system_cpu: tuple[float, ...] = ()
+        client_cpu = client_thread = sampler_cpu = None
+        if cpu:
+            system_cpu = self._system_cpu()
+            client_cpu, client_thread = self._read_client(now)
+            self._wall_s = now
+            sampler_cpu = _pct(time.thread_time() - cpu_before, elapsed)
         server = self._root is not None
         return ResourceSample(
             t_s=self._clock() - self._started,
-            server_cpu_pct=sum(r.cpu_pct for r in readings) if server else None,
+            server_cpu_pct=sum(r.cpu_pct or 0.0 for r in readings) if server and cpu else None,
             server_rss_bytes=sum(r.rss for r in readings) if server else None,
             server_uss_bytes=self._slow.uss if server else None,
             server_pss_bytes=self._slow.pss if server else None,
@@ -148,7 +149,7 @@ class ResourceSampler:
             system_mem_total_bytes=int(memory.total),
             client_cpu_pct=client_cpu,
             client_thread_max_pct=client_thread,
-            sampler_cpu_pct=_pct(own, elapsed),
+            sampler_cpu_pct=sampler_cpu,
         )
 
     def _refresh_tree(self) -> None:
@@ -225,7 +226,8 @@ def _track(proc: psutil.Process) -> _Tracked:
     return _Tracked(proc, _cpu_s(proc), time.monotonic())
 
 
-def _read(tracked: _Tracked, now: float) -> _Reading | None:
+def _read(tracked: _Tracked, now: float, cpu: bool) -> _Reading | None:
+    """RSS, and with `cpu` the CPU share since the last reading (moving the baseline)."""
     proc = tracked.proc
     try:
         with proc.oneshot():
@@ -235,6 +237,8 @@ def _read(tracked: _Tracked, now: float) -> _Reading | None:
             rss = int(proc.memory_info().rss)
     except _GONE:
         return None
+    if not cpu:
+        return _Reading(None, rss)
     before = tracked.cpu_s
     return _Reading(_pct(cpu_s - before, tracked.advance(cpu_s, now)), rss)
 

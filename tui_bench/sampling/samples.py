@@ -7,7 +7,9 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class ResourceSample:
-    """CPU percentages count 100 per core; server and client fields are None without them."""
+    """CPU percentages count 100 per core; server and client fields are None without them,
+    and every CPU figure is None (the per-core tuple empty) in a reading taken too soon after
+    the last to tell one."""
 
     t_s: float
     server_cpu_pct: float | None
@@ -22,4 +24,5 @@ class ResourceSample:
     system_mem_total_bytes: int
     client_cpu_pct: float | None
     client_thread_max_pct: float | None
-    sampler_cpu_pct: float
+    # None with the other CPU figures of a reading too soon after the last to tell them.
+    sampler_cpu_pct: float | None

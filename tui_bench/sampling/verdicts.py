@@ -25,7 +25,7 @@ def summarize(samples: Sequence[ResourceSample]) -> dict[str, float | None]:
     server_cpu = [s.server_cpu_pct for s in samples if s.server_cpu_pct is not None]
     server_rss = [s.server_rss_bytes for s in samples if s.server_rss_bytes is not None]
     client_cpu = [s.client_cpu_pct for s in samples if s.client_cpu_pct is not None]
-    sampler_cpu = [s.sampler_cpu_pct for s in samples]
+    sampler_cpu = [s.sampler_cpu_pct for s in samples if s.sampler_cpu_pct is not None]
     return {
         "server_cpu_mean_pct": fmean(server_cpu) if server_cpu else None,
         "server_cpu_max_pct": max(server_cpu, default=None),

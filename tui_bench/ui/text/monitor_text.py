@@ -22,6 +22,7 @@ from tui_bench.report.text import (
     verdict_line,
 )
 from tui_bench.result import STATUS_CLASSES
+from tui_bench.runners.durations import duration_text
 from tui_bench.spec import RunSpec
 from tui_bench.ui.tones import LABEL, Tones, verdict_style
 from tui_bench.validity import Validity
@@ -58,7 +59,7 @@ def _lines(*lines: Text | str) -> Text:
 def _load(spec: RunSpec) -> tuple[tuple[str, str], tuple[str, str]]:
     """The load's shape and mode, as label/value pairs."""
     if spec.duration_s is not None:
-        mode = f"-d {spec.duration_s:g}s"
+        mode = duration_text(spec) or "–"
     else:
         mode = "–" if spec.requests is None else f"-n {spec.requests:,}"
     shape = f"c{spec.connections} t{spec.threads}"

@@ -1,0 +1,31 @@
+"""How a duration run's time is told: what the tool runs of -d when that is not what was
+asked, and the measured window apart from the warm-up. One wording for the form, the
+progress line, the live screen and the session."""
+
+from __future__ import annotations
+
+from tui_bench.spec import RunSpec
+from tui_bench.typed_values import format_duration
+
+
+def rounded_note(spec: RunSpec) -> str | None:
+    """`wrk runs whole seconds: -d 2.5s runs 3s`; None when the tool runs -d as asked."""
+    asked, run = spec.duration_s, spec.run_duration_s
+    if asked is None or run is None or run == asked:
+        return None
+    asked_text, run_text = format_duration(asked), format_duration(run)
+    return f"{spec.tool} runs whole seconds: -d {asked_text} runs {run_text}"
+
+
+def duration_text(spec: RunSpec) -> str | None:
+    """`-d 4s after 1s warm-up`, `-d 3s (2.5s asked: wrk runs whole seconds)`: the measured
+    window as it runs, and the warm-up beside it; None for a request count."""
+    asked, run = spec.duration_s, spec.run_duration_s
+    if asked is None or run is None:
+        return None
+    text = f"-d {format_duration(run)}"
+    if run != asked:
+        text += f" ({format_duration(asked)} asked: {spec.tool} runs whole seconds)"
+    if spec.warm_up_s:
+        text += f" after {format_duration(spec.warm_up_s)} warm-up"
+    return text
