@@ -8,7 +8,6 @@ worker thread one step at a time.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import shutil
 import tempfile
 import time
@@ -70,6 +69,7 @@ from tui_bench.runners.invocation import Invocation, build
 from tui_bench.runners.tools import Tool
 from tui_bench.sampling.discover import same_machine
 from tui_bench.sampling.host import host_facts
+from tui_bench.sampling.pacing import sample_until
 from tui_bench.sampling.sampler import ResourceSampler
 from tui_bench.sampling.samples import ResourceSample
 from tui_bench.sampling.verdicts import client_bound, summarize
@@ -85,7 +85,6 @@ STOP_GRACE_S = 3.0
 READ_CHUNK = 65536
 OVERRUN_GRACE_S = 10.0
 # A stretch shorter than this gives a CPU figure of noise, not of the load.
-CPU_WINDOW_MIN_S = 0.1
 
 
 class RunController:
@@ -304,20 +303,8 @@ class RunController:
             self._counts.observe(arrived, progress.done)
 
     async def _sample_loop(self, sampler: ResourceSampler, tool_ended: asyncio.Event) -> None:
-        """A reading when the tool has started, one every interval until it ends (one under
-        way is kept), and one when it has ended: a run shorter than the interval still has
-        its server's memory, and its CPU once the run spans a window long enough to tell it
-        (the tool has exited by the last: no client figures in that one)."""
-        self._record(await asyncio.to_thread(sampler.sample, CPU_WINDOW_MIN_S))
-        next_at = time.monotonic() + self.interval_s
-        while True:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(tool_ended.wait(), max(0.0, next_at - time.monotonic()))
-            if tool_ended.is_set():
-                break
-            next_at += self.interval_s
-            self._record(await asyncio.to_thread(sampler.sample))
-        self._record(await asyncio.to_thread(sampler.sample, CPU_WINDOW_MIN_S))
+        # The tool has exited by the last reading: no client figures in that one.
+        await sample_until(sampler, self.interval_s, tool_ended, self._record)
 
     def _record(self, sample: ResourceSample) -> None:
         sample = self._watch.merged(sample)

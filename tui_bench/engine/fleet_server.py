@@ -5,7 +5,6 @@ series' rows get the server's columns from here; the generators' bring the clien
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
 from collections.abc import Callable
 from typing import Any
@@ -17,13 +16,12 @@ from tui_bench.engine.series import SeriesBuilder
 from tui_bench.engine.server_watch import ServerWatch
 from tui_bench.engine.tool_start import StartGate
 from tui_bench.remote.server import ServerOnHost
+from tui_bench.sampling.pacing import sample_until
 from tui_bench.sampling.sampler import ResourceSampler
 from tui_bench.sampling.samples import ResourceSample
 from tui_bench.sampling.verdicts import summarize
 
 SERVER_COLUMNS = ("server_cpu_pct", "server_rss_bytes", "server_procs", "system_cpu_pct")
-# A last stretch shorter than this gives a CPU figure of noise, not of the load.
-CLOSING_SAMPLE_MIN_S = 0.1
 
 
 class FleetServer:
@@ -99,14 +97,9 @@ class FleetServer:
             self._interval_s,
             lambda: time.monotonic() - start,
         )
-        next_at = time.monotonic() + self._interval_s
-        while not self._done.is_set():
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._done.wait(), max(0.0, next_at - time.monotonic()))
-            if self._done.is_set():
-                break
-            next_at += self._interval_s
-            self._on_sample(self._watch.merged(await asyncio.to_thread(sampler.sample)))
-        closing = await asyncio.to_thread(sampler.sample_if_due, CLOSING_SAMPLE_MIN_S)
-        if closing is not None:
-            self._on_sample(self._watch.merged(closing))
+        await sample_until(
+            sampler,
+            self._interval_s,
+            self._done,
+            lambda sample: self._on_sample(self._watch.merged(sample)),
+        )
