@@ -39,11 +39,11 @@ from tui_bench.storage.catalog import previous_run, rows_of
 from tui_bench.ui.app import TuibenchApp
 from tui_bench.ui.screens.compare_screen import CompareScreen
 from tui_bench.ui.screens.live_screen import LiveScreen
-from tui_bench.ui.screens.screen_bases import CLIENT_BOUND_EVERY
+from tui_bench.ui.screens.screen_bases import CLIENT_BOUND_EVERY, chart_fits
 from tui_bench.ui.tones import tones_of
 from tui_bench.ui.widgets.dialogs import ConfirmQuit, LabelDialog
 from tui_bench.ui.widgets.metric_panel import MetricPanel
-from tui_bench.ui.widgets.run_chart import RunChart
+from tui_bench.ui.widgets.run_chart import READABLE_HEIGHT, RunChart
 
 SPEC = RunSpec(urls=("http://127.0.0.1:8080/",), connections=16, duration_s=10.0, streams=10)
 SESSION = Path("/tmp/tuibench-sessions/20260101-120000-h2load-demo.json")
@@ -305,13 +305,29 @@ async def test_a_live_resize_from_wide_to_small_keeps_every_panels_figures() -> 
             assert_figures_show(live)
 
 
-async def test_the_chart_asked_for_on_a_small_screen_leaves_the_figures_whole() -> None:
+async def test_the_chart_asked_for_where_it_cannot_be_read_is_refused_in_words() -> None:
     async with make_app().run_test(size=(80, 24)) as pilot:
         live = await settle(pilot)
         await pilot.press("c")
         await pilot.pause()
-        assert live.query_one(RunChart).display
+        assert not live.query_one(RunChart).display
+        assert [n.message for n in pilot.app._notifications] == [
+            "too small for a readable chart beside the panels"
+        ]
         assert_figures_show(live)
+        # Asked for, it shows once the screen has room for it.
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        assert live.query_one(RunChart).display
+        assert live.query_one(RunChart).size.height >= READABLE_HEIGHT - 2
+
+
+def test_the_chart_is_shown_only_where_it_gets_a_readable_height() -> None:
+    assert chart_fits(120, 40, ended=False) and chart_fits(80, 40, ended=False)
+    assert not chart_fits(80, 36, ended=False) and not chart_fits(80, 24, ended=False)
+    # Ended, the result takes its share of the screen too.
+    assert not chart_fits(120, 40, ended=True) and chart_fits(160, 48, ended=True)
+    assert not chart_fits(80, 48, ended=True)
 
 
 async def test_a_run_ending_small_with_the_chart_on_shows_its_key_figures() -> None:

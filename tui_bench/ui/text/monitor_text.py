@@ -4,7 +4,7 @@ What a colour means comes in as `Tones`, from the app's theme: the functions sta
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from rich.text import Text
 
@@ -21,7 +21,7 @@ from tui_bench.report.text import (
     result_rows,
     verdict_line,
 )
-from tui_bench.result import STATUS_CLASSES
+from tui_bench.result import STATUS_CLASSES, Distribution
 from tui_bench.spec import RunSpec
 from tui_bench.ui.tones import LABEL, Tones, verdict_style
 from tui_bench.validity import Validity
@@ -125,6 +125,20 @@ def throughput(state: LiveState) -> Text:
     if _waiting(state):
         return Text(WAITING, LABEL)
     target = state.spec.asked_rate
+    result = state.result
+    if result is not None:
+        # Ended: the whole run's figures; the last window is a part of a second.
+        if target is not None:
+            backlog = result.rate.backlog_end if result.rate else None
+            return _lines(
+                _pairs(("target  ", f"{fmt_count(target)} req/s")),
+                _pairs(("achieved", f"{fmt_count(state.rps_overall)} req/s")),
+                _pairs(("backlog ", f"{fmt_count(backlog)} due at the end")),
+            )
+        return _lines(
+            _pairs(("overall", f"{fmt_count(state.rps_overall)} req/s")),
+            _pairs(("good   ", f"{fmt_count(state.good_rps_overall)} req/s")),
+        )
     if target is not None:
         return _lines(
             _pairs(("target  ", f"{fmt_count(target)} req/s")),
@@ -138,9 +152,19 @@ def throughput(state: LiveState) -> Text:
     )
 
 
+LATENCY_TITLE = "Latency (1 s window)"
+LATENCY_RUN_TITLE = "Latency (whole run)"
+
+
+def latency_title(state: LiveState) -> str:
+    return LATENCY_TITLE if state.result is None else LATENCY_RUN_TITLE
+
+
 def latency(state: LiveState) -> Text:
     if _waiting(state):
         return Text(WAITING, LABEL)
+    if state.result is not None:
+        return _latency_run(state)
     lat, run = state.latency, state.latency_overall
     about = APPROX_MARK if state.latency_approx else ""
     if state.spec.asked_rate is not None:
@@ -158,6 +182,39 @@ def latency(state: LiveState) -> Text:
             ("p99", about + fmt_latency(run["p99_s"])),
         ),
     )
+
+
+def _latency_run(state: LiveState) -> Text:
+    """The ended run's percentiles as its result words them: in the tool's resolution, `≈`
+    before those merged from quantile tables."""
+    result = state.result
+    lat = state.latency_run
+    dist = result.latency if result else None
+    due = _shown_by(dist)
+    if state.spec.asked_rate is not None:
+        sent = state.service_latency_run
+        by_send = _shown_by(result.service_latency if result else None)
+        return _lines(
+            Text(f"{FROM_DUE} · {FROM_SEND}", LABEL),
+            _pairs(("p50", f"{due(lat['p50_s'])} · {by_send(sent['p50_s'])}")),
+            _pairs(("p99", f"{due(lat['p99_s'])} · {by_send(sent['p99_s'])}")),
+        )
+    return _lines(
+        _pairs(("p50", due(lat["p50_s"])), ("p90", due(lat["p90_s"]))),
+        _pairs(
+            ("p99", due(lat["p99_s"])), ("max", _shown_by(dist, percentile=False)(lat["max_s"]))
+        ),
+    )
+
+
+def _shown_by(
+    dist: Distribution | None, *, percentile: bool = True
+) -> Callable[[float | None], str]:
+    """How a figure of `dist` is written (`distribution_text`'s way)."""
+    if dist is None:
+        return fmt_latency
+    about = APPROX_MARK if dist.approx and percentile else ""
+    return lambda value: about + fmt_latency(value, dist.resolution_s)
 
 
 def latency_count(state: LiveState) -> str:
@@ -185,12 +242,13 @@ def status(state: LiveState, tones: Tones) -> Text:
         # wrk's live counts carry no status: unknown until its summary, never 0.
         return key, "–" if counts is None else f"{counts[key]:,}"
 
-    return _lines(
-        _pairs(*map(cell, first)),
-        _pairs(*map(cell, second)),
-        errors,
-        _pairs(("last s", f"{fmt_count(state.last_row.get('errors'))} errors")),
-    )
+    result = state.result
+    if result is not None:
+        rate = result.error_rate
+        last = _pairs(("error rate", "–" if rate is None else f"{rate:.2%}"))
+    else:
+        last = _pairs(("last s", f"{fmt_count(state.last_row.get('errors'))} errors"))
+    return _lines(_pairs(*map(cell, first)), _pairs(*map(cell, second)), errors, last)
 
 
 def cores(values: Sequence[float]) -> str:
@@ -222,6 +280,16 @@ def server(state: LiveState) -> Text:
     system = s.system_cpu_pct
     mean = sum(system) / len(system) if system else None
     unsampled = s.server_procs is None and s.server_cpu_pct is None and not state.server
+    used = state.resources
+    if used and not unsampled:
+        # Ended: what the run cost it over every sample, not the idle server after it.
+        return _lines(
+            _pairs(*_cpu_run(used, "server")),
+            _pairs(
+                ("rss peak", fmt_bytes(used.get("server_rss_max_bytes"))),
+                ("procs", fmt_count(s.server_procs)),
+            ),
+        )
     return _lines(
         Text(SERVER_HINT, LABEL)
         if unsampled
@@ -237,6 +305,35 @@ def server(state: LiveState) -> Text:
     )
 
 
+def _cpu_run(used: Mapping[str, float | None], who: str) -> tuple[tuple[str, str], ...]:
+    return (
+        ("cpu mean", pct(used.get(f"{who}_cpu_mean_pct"))),
+        ("max", pct(used.get(f"{who}_cpu_max_pct"))),
+    )
+
+
+def spark_figures(state: LiveState) -> dict[str, dict[str, float | None]]:
+    """By panel, then by sparkline: the greatest figure of its kind the panel's text
+    shows, which the sparkline's scale must reach (a sample can be newer than the last
+    closed second, and an ended run's maximum is over every sample, not every second)."""
+    if state.result is not None:
+        used = state.resources
+        server_cpu, rss = used.get("server_cpu_max_pct"), used.get("server_rss_max_bytes")
+        client_cpu = used.get("client_cpu_max_pct")
+        rps, p99 = state.rps_overall, state.latency_run["p99_s"]
+    else:
+        s = state.sample
+        server_cpu, rss = (s.server_cpu_pct, s.server_rss_bytes) if s else (None, None)
+        client_cpu = s.client_cpu_pct if s else None
+        rps, p99 = state.rps_now, state.latency["p99_s"]
+    return {
+        "throughput": {"req/s": rps},
+        "latency": {"p99": p99},
+        "server": {"cpu": server_cpu, "rss": rss},
+        "client": {"cpu": client_cpu},
+    }
+
+
 def client_title(state: LiveState) -> str:
     count = len(state.generators)
     return f"Load generators ({count})" if count else "Client (load generator)"
@@ -245,6 +342,10 @@ def client_title(state: LiveState) -> str:
 def client(state: LiveState, tones: Tones) -> Text:
     if state.generators:
         return generators(state, tones)
+    used = state.resources
+    if used:
+        # Ended: the generator has exited; what it used while it ran.
+        return _pairs(*_cpu_run(used, "client"))
     s = state.sample
     if s is None:
         return Text("no sample yet", LABEL)
