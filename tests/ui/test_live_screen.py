@@ -17,6 +17,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input, RichLog, Static
 
 from tests.factories import h2load_result
+from tests.history_sessions import run_doc, save
 from tests.ui import example_store, help_text, screen_is, until
 from tests.ui.test_tones import styles_at
 from tui_bench.engine.events import (
@@ -572,7 +573,85 @@ def test_previous_run_is_the_newest_earlier_one_on_the_same_urls(tmp_path: Path)
     rows = rows_of(store.list_sessions(example_store(tmp_path)))
     by_name = {r.name: r for r in rows}
     h2c = by_name["h2c-m10"]
-    assert previous_run(rows, h2c.path) is None  # the only run on its URL
+    assert previous_run(rows, h2c.path).path is None  # the only run on its URL
     assert h2c.started is not None
     later = replace(h2c, path=tmp_path / "later.json", started=h2c.started + timedelta(hours=1))
-    assert previous_run([*rows, later], later.path) == h2c.path
+    assert previous_run([*rows, later], later.path).path == h2c.path
+
+
+def saved_runs(directory: Path, *runs: tuple[str, int, str, str]) -> list[Path]:
+    """Sessions of one benchmark, each (name, day, status, verdict)."""
+    paths = []
+    for name, day, status, verdict in runs:
+        doc = run_doc(name, day, 40_000.0, 0.01, status=status)
+        doc["validity"]["verdict"] = verdict
+        paths.append(save(directory, doc))
+    return paths
+
+
+async def compare_after(app: TuibenchApp, pilot: Pilot[Any]) -> CompareScreen:
+    await app.workers.wait_for_complete()
+    await pilot.press("v")
+    screen = await screen_is(pilot, CompareScreen, "the comparison")
+    assert isinstance(screen, CompareScreen)
+    return screen
+
+
+async def test_v_passes_over_interrupted_and_invalid_runs_and_says_so(tmp_path: Path) -> None:
+    *_, now = saved_runs(
+        tmp_path,
+        ("base", 0, "completed", "valid"),
+        ("stopped", 1, "interrupted", "invalid"),
+        ("bad", 2, "completed", "invalid"),
+        ("now", 3, "completed", "valid"),
+    )
+    app = make_app(hold=False, sessions=[now])
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await compare_after(app, pilot)
+        assert (screen.a.session.name, screen.b.session.name) == ("base", "now")
+        [note] = [n for n in app._notifications if "passed over" in n.message]
+        assert note.message == (
+            "passed over bad (invalid), stopped (interrupted): compared with the run before"
+        )
+        assert note.severity == "warning"
+
+
+async def test_v_with_only_unfit_runs_before_compares_nothing_and_says_why(
+    tmp_path: Path,
+) -> None:
+    *_, now = saved_runs(
+        tmp_path, ("stopped", 1, "interrupted", "invalid"), ("now", 3, "completed", "valid")
+    )
+    app = make_app(hold=False, sessions=[now])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.press("v")
+        await until(pilot, lambda: bool(app._notifications), "the warning")
+        assert isinstance(app.screen, LiveScreen)
+        [note] = app._notifications
+        assert note.message == (
+            "no earlier completed, valid run of this tool on these URLs "
+            "(passed over: stopped (interrupted))"
+        )
+        assert note.severity == "warning"
+
+
+async def test_v_after_again_passes_over_the_stopped_run_before_it(tmp_path: Path) -> None:
+    base, stopped, now = saved_runs(
+        tmp_path,
+        ("base", 0, "completed", "valid"),
+        ("stopped", 1, "interrupted", "invalid"),
+        ("now", 3, "completed", "valid"),
+    )
+    app = make_app(sessions=[stopped, now])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("s")
+        await app.workers.wait_for_complete()
+        await pilot.press("r")
+        await until(pilot, lambda: len(app.engines) == 2, "the second run")  # type: ignore[attr-defined]
+        await settle(pilot)
+        await pilot.press("s")
+        screen = await compare_after(app, pilot)
+        assert (screen.a.session.path, screen.b.session.path) == (base, now)
+        assert any("passed over stopped (interrupted)" in n.message for n in app._notifications)

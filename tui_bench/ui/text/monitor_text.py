@@ -11,7 +11,7 @@ from rich.text import Text
 from tui_bench.analysis.compare import protocol_label
 from tui_bench.analysis.verdicts import Verdicts
 from tui_bench.engine.live_state import CLIENT_BOUND_PCT, LiveState
-from tui_bench.formats import fmt_bytes, fmt_compact, fmt_count, fmt_latency
+from tui_bench.formats import fmt_bytes, fmt_compact, fmt_count, fmt_latency, fmt_metric
 from tui_bench.redaction import redact_text
 from tui_bench.report.text import (
     APPROX_MARK,
@@ -244,8 +244,7 @@ def status(state: LiveState, tones: Tones) -> Text:
 
     result = state.result
     if result is not None:
-        rate = result.error_rate
-        last = _pairs(("error rate", "–" if rate is None else f"{rate:.2%}"))
+        last = _pairs(("error rate", fmt_metric("error_rate", result.error_rate)))
     else:
         last = _pairs(("last s", f"{fmt_count(state.last_row.get('errors'))} errors"))
     return _lines(_pairs(*map(cell, first)), _pairs(*map(cell, second)), errors, last)
