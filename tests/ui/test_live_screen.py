@@ -14,7 +14,7 @@ from typing import Any
 
 from rich.text import Text
 from textual.pilot import Pilot
-from textual.widgets import Input, RichLog, Static
+from textual.widgets import Input, Label, RichLog, Static
 
 from tests.factories import h2load_result
 from tests.history_sessions import run_doc, save
@@ -45,6 +45,7 @@ from tui_bench.ui.tones import tones_of
 from tui_bench.ui.widgets.dialogs import ConfirmQuit, LabelDialog
 from tui_bench.ui.widgets.metric_panel import MetricPanel
 from tui_bench.ui.widgets.run_chart import READABLE_HEIGHT, RunChart
+from tui_bench.ui.widgets.zero_sparkline import ZeroSparkline
 
 SPEC = RunSpec(urls=("http://127.0.0.1:8080/",), connections=16, duration_s=10.0, streams=10)
 SESSION = Path("/tmp/tuibench-sessions/20260101-120000-h2load-demo.json")
@@ -655,3 +656,57 @@ async def test_v_after_again_passes_over_the_stopped_run_before_it(tmp_path: Pat
         screen = await compare_after(app, pilot)
         assert (screen.a.session.path, screen.b.session.path) == (base, now)
         assert any("passed over stopped (interrupted)" in n.message for n in app._notifications)
+
+
+async def test_an_ended_run_shows_whole_run_figures_and_keeps_its_sparklines() -> None:
+    async with make_app().run_test(size=(120, 40)) as pilot:
+        live = await _ended_live(pilot)
+        throughput = text_of(live, "#throughput")
+        # The result's req/s, not the last (partial) window's.
+        assert "overall 40,322 req/s" in throughput and "now" not in throughput
+        assert live.query_one("#latency").border_title == "Latency (whole run)"
+        assert text_of(live, "#latency").splitlines() == [
+            "p50 3.50 ms  p90 –",
+            "p99 12.00 ms  max 31.00 ms",
+        ]
+        assert live.query_one("#latency").border_subtitle == "n 400k"
+        # The generator has exited: what it used while it ran, not `–`.
+        assert text_of(live, "#client") == "cpu mean 95%  max 95%"
+        assert text_of(live, "#server").splitlines()[0] == "cpu mean 145%  max 170%"
+        assert "error rate 0.00 %" in text_of(live, "#status")
+        for spark in live.query(ZeroSparkline):
+            assert spark.data and spark.region.height == 1, spark.name
+            assert live.region.contains_region(spark.region)
+
+
+async def _ended_live(pilot: Pilot[Any]) -> LiveScreen:
+    live = await settle(pilot)
+    await pilot.press("s")
+    await pilot.app.workers.wait_for_complete()
+    live.paint(force=True)
+    await pilot.pause()
+    return live
+
+
+def top_label(live: LiveScreen, panel: str, name: str) -> str:
+    return str(live.query_one(f"#{panel} .top.-{name}", Label).content)
+
+
+async def test_a_sparklines_scale_is_never_below_the_figure_beside_it() -> None:
+    async with make_app().run_test(size=(120, 40)) as pilot:
+        live = await settle(pilot)
+        # The last sample (96 % client CPU) is newer than the last closed second's 95 %.
+        live.state.apply(ResourcesSampled(sample(7.0, 96.0)))
+        live.paint(force=True)
+        await pilot.pause()
+        assert "cpu 96%" in text_of(live, "#client")
+        assert top_label(live, "client", "cpu") == "≤96%"
+        spark = live.query_one("#client ZeroSparkline", ZeroSparkline)
+        assert spark.top == 96.0 and max(spark.data or []) == 95.0
+        # Ended: the scale reaches the maximum over every sample, the figure shown.
+        await pilot.press("s")
+        await pilot.app.workers.wait_for_complete()
+        live.paint(force=True)
+        await pilot.pause()
+        assert "max 170%" in text_of(live, "#server")
+        assert top_label(live, "server", "cpu") == "≤170%"
