@@ -331,6 +331,20 @@ def test_the_chart_is_shown_only_where_it_gets_a_readable_height() -> None:
     assert not chart_fits(120, 40, ended=True) and chart_fits(160, 48, ended=True)
     assert not chart_fits(80, 48, ended=True)
 
+    def least(width: int, ended: bool) -> int:
+        fits = [chart_fits(width, h, ended=ended) for h in range(100)]
+        # Once it fits, it fits at every greater height.
+        assert fits == sorted(fits)
+        return fits.index(True)
+
+    # As the README says.
+    assert [least(120, False), least(80, False), least(120, True), least(80, True)] == [
+        31,
+        38,
+        44,
+        53,
+    ]
+
 
 async def test_a_run_ending_small_with_the_chart_on_shows_its_key_figures() -> None:
     async with make_app().run_test(size=(80, 24)) as pilot:

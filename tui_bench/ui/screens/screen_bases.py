@@ -47,7 +47,9 @@ def chart_fits(width: int, height: int, *, ended: bool) -> bool:
     """Whether the big chart gets a height it can be read at (`READABLE_HEIGHT`) below the
     panels, at the heights the CSS gives them, and the result of an ended run."""
     panel_rows = 2 if width >= WIDE else 3
-    panel_height = 6 if ended or height < CHART_MIN_HEIGHT else 7
+    # While it runs, the panels' tall height, even where a short screen gives them a row
+    # less: a chart that fits at some height then fits at every greater one.
+    panel_height = 6 if ended else 7
     result = int(height * RESULT_SHARE) if ended else 0
     return FRAME_ROWS + result + panel_rows * panel_height + READABLE_HEIGHT <= height
 
