@@ -626,7 +626,8 @@ async def test_v_passes_over_interrupted_and_invalid_runs_and_says_so(tmp_path: 
         assert (screen.a.session.name, screen.b.session.name) == ("base", "now")
         [note] = [n for n in app._notifications if "passed over" in n.message]
         assert note.message == (
-            "passed over bad (invalid), stopped (interrupted): compared with the run before"
+            "passed over bad (invalid), stopped (interrupted): "
+            "compared with the last completed, valid run before"
         )
         assert note.severity == "warning"
 

@@ -173,7 +173,10 @@ class LiveScreen(MonitorScreen, DrivingScreen):
             )
             return
         if passed:
-            self.notify(f"passed over {passed}: compared with the run before", severity="warning")
+            self.notify(
+                f"passed over {passed}: compared with the last completed, valid run before",
+                severity="warning",
+            )
         self.post_message(OpenCompare(found.path, current))
 
     def action_compare_baseline(self) -> None:
