@@ -153,6 +153,12 @@ class Result:
         count, total = self.error_count, self.requests.total
         return min(count / total, 1.0) if count is not None and total else None
 
+    @property
+    def good_rps(self) -> float | None:
+        """Requests that succeeded, per second of the run; None when either is unknown."""
+        error_rate = self.error_rate
+        return None if self.rps is None or error_rate is None else self.rps * (1 - error_rate)
+
     def with_(self, **changes: Any) -> Result:
         return replace(self, **changes)
 

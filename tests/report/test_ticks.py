@@ -1,3 +1,5 @@
+import math
+
 from tui_bench.report.ticks import log_ticks, nice_ticks, tick_label
 
 
@@ -14,3 +16,19 @@ def test_a_log_axis_has_powers_of_ten_or_1_2_5_steps_within_few_decades() -> Non
     assert labels == ["1", "10", "100", "1,000"] and positions == [0, 1, 2, 3]
     assert log_ticks(0.3, 4)[1] == ["0.2", "0.5", "1", "2", "5"]
     assert log_ticks(10, 10)[1] == ["10", "20"]
+
+
+def test_ticks_step_by_1_2_or_5_times_a_power_of_ten() -> None:
+    for low, high, most in ((0, 70862, 3), (0, 56_000, 5), (0.013, 0.0297, 4), (3, 599, 6)):
+        ticks = nice_ticks(low, high, most)
+        step = ticks[1] - ticks[0]
+        mantissa = step / 10 ** math.floor(math.log10(step) + 1e-9)
+        assert round(mantissa, 6) in (1, 2, 5), (low, high, ticks)
+        assert ticks[0] <= low and ticks[-1] >= high and len(ticks) <= most + 2
+    assert nice_ticks(0, 70862, 3) == [0, 50_000, 100_000]
+    assert nice_ticks(0, 599, 6) == [0, 100, 200, 300, 400, 500, 600]
+
+
+def test_an_axis_of_zeros_starts_at_zero() -> None:
+    assert nice_ticks(0, 0) == [0, 1]
+    assert nice_ticks(-2.0, -2.0) == [-2.2, -2.0, -1.8]

@@ -57,8 +57,32 @@ async def test_one_second_of_data_has_axes_from_zero_and_a_legend_in_words() -> 
         await pilot.pause()
         assert chart.border_subtitle == LEGEND and "req/s (left axis)" in LEGEND
         drawn = chart.plt.uncolorize(chart.plt.build()).splitlines()
-        assert drawn[2].startswith("4400.0┤"), "the point sits below the top, not on it"
-        assert drawn[-1].split()[0] == "0.00", "the time axis starts with the run"
+        # Round ticks from zero; the point sits below the top, not on it.
+        assert drawn[1].startswith("5k┤") and drawn[1].endswith("├2.5")
+        assert "•" not in drawn[1] and drawn[-3].split("┤")[0].strip() == "0"
+        assert drawn[-1].split() == ["0.0", "0.2", "0.4", "0.6", "0.8", "1.0"]
+
+
+async def test_the_axes_of_a_long_run_have_round_ticks() -> None:
+    app = Chart()
+    state = LiveState(RunSpec(urls=("http://127.0.0.1:1/",), duration_s=30.0))
+    for t in range(30):
+        rps = 70_862.0 - 100 * t
+        state.apply(SecondClosed({"t_s": t, "window_s": 1.0, "rps": rps, "p99_s": 0.0123}))
+    async with app.run_test(size=(118, 16)) as pilot:
+        chart = app.query_one(RunChart)
+        chart.show(state)
+        await pilot.pause()
+        drawn = chart.plt.uncolorize(chart.plt.build()).splitlines()
+        left = [line.split("┤")[0].strip() for line in drawn if "┤" in line]
+        right = [
+            line.rsplit("├", 1)[1].strip()
+            for line in drawn
+            if "├" in line and line.rstrip()[-1].isdigit()
+        ]
+        assert left == ["80k", "60k", "40k", "20k", "0"]
+        assert right == ["15", "10", "5", "0"]
+        assert drawn[-1].split() == ["0", "5", "10", "15", "20", "25", "30"]
 
 
 def test_levels_stretch_few_values_and_keep_the_greatest_of_many() -> None:

@@ -14,9 +14,10 @@ from typing import Any
 
 from rich.text import Text
 from textual.pilot import Pilot
-from textual.widgets import Input, RichLog, Static
+from textual.widgets import Input, Label, RichLog, Static
 
 from tests.factories import h2load_result
+from tests.history_sessions import run_doc, save
 from tests.ui import example_store, help_text, screen_is, until
 from tests.ui.test_tones import styles_at
 from tui_bench.engine.events import (
@@ -39,11 +40,12 @@ from tui_bench.storage.catalog import previous_run, rows_of
 from tui_bench.ui.app import TuibenchApp
 from tui_bench.ui.screens.compare_screen import CompareScreen
 from tui_bench.ui.screens.live_screen import LiveScreen
-from tui_bench.ui.screens.screen_bases import CLIENT_BOUND_EVERY
+from tui_bench.ui.screens.screen_bases import CLIENT_BOUND_EVERY, chart_fits
 from tui_bench.ui.tones import tones_of
 from tui_bench.ui.widgets.dialogs import ConfirmQuit, LabelDialog
 from tui_bench.ui.widgets.metric_panel import MetricPanel
-from tui_bench.ui.widgets.run_chart import RunChart
+from tui_bench.ui.widgets.run_chart import READABLE_HEIGHT, RunChart
+from tui_bench.ui.widgets.zero_sparkline import ZeroSparkline
 
 SPEC = RunSpec(urls=("http://127.0.0.1:8080/",), connections=16, duration_s=10.0, streams=10)
 SESSION = Path("/tmp/tuibench-sessions/20260101-120000-h2load-demo.json")
@@ -305,13 +307,43 @@ async def test_a_live_resize_from_wide_to_small_keeps_every_panels_figures() -> 
             assert_figures_show(live)
 
 
-async def test_the_chart_asked_for_on_a_small_screen_leaves_the_figures_whole() -> None:
+async def test_the_chart_asked_for_where_it_cannot_be_read_is_refused_in_words() -> None:
     async with make_app().run_test(size=(80, 24)) as pilot:
         live = await settle(pilot)
         await pilot.press("c")
         await pilot.pause()
-        assert live.query_one(RunChart).display
+        assert not live.query_one(RunChart).display
+        assert [n.message for n in pilot.app._notifications] == [
+            "too small for a readable chart beside the panels"
+        ]
         assert_figures_show(live)
+        # Asked for, it shows once the screen has room for it.
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        assert live.query_one(RunChart).display
+        assert live.query_one(RunChart).size.height >= READABLE_HEIGHT - 2
+
+
+def test_the_chart_is_shown_only_where_it_gets_a_readable_height() -> None:
+    assert chart_fits(120, 40, ended=False) and chart_fits(80, 40, ended=False)
+    assert not chart_fits(80, 36, ended=False) and not chart_fits(80, 24, ended=False)
+    # Ended, the result takes its share of the screen too.
+    assert not chart_fits(120, 40, ended=True) and chart_fits(160, 48, ended=True)
+    assert not chart_fits(80, 48, ended=True)
+
+    def least(width: int, ended: bool) -> int:
+        fits = [chart_fits(width, h, ended=ended) for h in range(100)]
+        # Once it fits, it fits at every greater height.
+        assert fits == sorted(fits)
+        return fits.index(True)
+
+    # As the README says.
+    assert [least(120, False), least(80, False), least(120, True), least(80, True)] == [
+        31,
+        38,
+        44,
+        53,
+    ]
 
 
 async def test_a_run_ending_small_with_the_chart_on_shows_its_key_figures() -> None:
@@ -556,7 +588,140 @@ def test_previous_run_is_the_newest_earlier_one_on_the_same_urls(tmp_path: Path)
     rows = rows_of(store.list_sessions(example_store(tmp_path)))
     by_name = {r.name: r for r in rows}
     h2c = by_name["h2c-m10"]
-    assert previous_run(rows, h2c.path) is None  # the only run on its URL
+    assert previous_run(rows, h2c.path).path is None  # the only run on its URL
     assert h2c.started is not None
     later = replace(h2c, path=tmp_path / "later.json", started=h2c.started + timedelta(hours=1))
-    assert previous_run([*rows, later], later.path) == h2c.path
+    assert previous_run([*rows, later], later.path).path == h2c.path
+
+
+def saved_runs(directory: Path, *runs: tuple[str, int, str, str]) -> list[Path]:
+    """Sessions of one benchmark, each (name, day, status, verdict)."""
+    paths = []
+    for name, day, status, verdict in runs:
+        doc = run_doc(name, day, 40_000.0, 0.01, status=status)
+        doc["validity"]["verdict"] = verdict
+        paths.append(save(directory, doc))
+    return paths
+
+
+async def compare_after(app: TuibenchApp, pilot: Pilot[Any]) -> CompareScreen:
+    await app.workers.wait_for_complete()
+    await pilot.press("v")
+    screen = await screen_is(pilot, CompareScreen, "the comparison")
+    assert isinstance(screen, CompareScreen)
+    return screen
+
+
+async def test_v_passes_over_interrupted_and_invalid_runs_and_says_so(tmp_path: Path) -> None:
+    *_, now = saved_runs(
+        tmp_path,
+        ("base", 0, "completed", "valid"),
+        ("stopped", 1, "interrupted", "invalid"),
+        ("bad", 2, "completed", "invalid"),
+        ("now", 3, "completed", "valid"),
+    )
+    app = make_app(hold=False, sessions=[now])
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await compare_after(app, pilot)
+        assert (screen.a.session.name, screen.b.session.name) == ("base", "now")
+        [note] = [n for n in app._notifications if "passed over" in n.message]
+        assert note.message == (
+            "passed over bad (invalid), stopped (interrupted): "
+            "compared with the last completed, valid run before"
+        )
+        assert note.severity == "warning"
+
+
+async def test_v_with_only_unfit_runs_before_compares_nothing_and_says_why(
+    tmp_path: Path,
+) -> None:
+    *_, now = saved_runs(
+        tmp_path, ("stopped", 1, "interrupted", "invalid"), ("now", 3, "completed", "valid")
+    )
+    app = make_app(hold=False, sessions=[now])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.press("v")
+        await until(pilot, lambda: bool(app._notifications), "the warning")
+        assert isinstance(app.screen, LiveScreen)
+        [note] = app._notifications
+        assert note.message == (
+            "no earlier completed, valid run of this tool on these URLs "
+            "(passed over: stopped (interrupted))"
+        )
+        assert note.severity == "warning"
+
+
+async def test_v_after_again_passes_over_the_stopped_run_before_it(tmp_path: Path) -> None:
+    base, stopped, now = saved_runs(
+        tmp_path,
+        ("base", 0, "completed", "valid"),
+        ("stopped", 1, "interrupted", "invalid"),
+        ("now", 3, "completed", "valid"),
+    )
+    app = make_app(sessions=[stopped, now])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("s")
+        await app.workers.wait_for_complete()
+        await pilot.press("r")
+        await until(pilot, lambda: len(app.engines) == 2, "the second run")  # type: ignore[attr-defined]
+        await settle(pilot)
+        await pilot.press("s")
+        screen = await compare_after(app, pilot)
+        assert (screen.a.session.path, screen.b.session.path) == (base, now)
+        assert any("passed over stopped (interrupted)" in n.message for n in app._notifications)
+
+
+async def test_an_ended_run_shows_whole_run_figures_and_keeps_its_sparklines() -> None:
+    async with make_app().run_test(size=(120, 40)) as pilot:
+        live = await _ended_live(pilot)
+        throughput = text_of(live, "#throughput")
+        # The result's req/s, not the last (partial) window's.
+        assert "overall 40,322 req/s" in throughput and "now" not in throughput
+        assert live.query_one("#latency").border_title == "Latency (whole run)"
+        assert text_of(live, "#latency").splitlines() == [
+            "p50 3.50 ms  p90 –",
+            "p99 12.00 ms  max 31.00 ms",
+        ]
+        assert live.query_one("#latency").border_subtitle == "n 400k"
+        # The generator has exited: what it used while it ran, not `–`.
+        assert text_of(live, "#client") == "cpu mean 95%  max 95%"
+        assert text_of(live, "#server").splitlines()[0] == "cpu mean 145%  max 170%"
+        assert "error rate 0.00 %" in text_of(live, "#status")
+        for spark in live.query(ZeroSparkline):
+            assert spark.data and spark.region.height == 1, spark.name
+            assert live.region.contains_region(spark.region)
+
+
+async def _ended_live(pilot: Pilot[Any]) -> LiveScreen:
+    live = await settle(pilot)
+    await pilot.press("s")
+    await pilot.app.workers.wait_for_complete()
+    live.paint(force=True)
+    await pilot.pause()
+    return live
+
+
+def top_label(live: LiveScreen, panel: str, name: str) -> str:
+    return str(live.query_one(f"#{panel} .top.-{name}", Label).content)
+
+
+async def test_a_sparklines_scale_is_never_below_the_figure_beside_it() -> None:
+    async with make_app().run_test(size=(120, 40)) as pilot:
+        live = await settle(pilot)
+        # The last sample (96 % client CPU) is newer than the last closed second's 95 %.
+        live.state.apply(ResourcesSampled(sample(7.0, 96.0)))
+        live.paint(force=True)
+        await pilot.pause()
+        assert "cpu 96%" in text_of(live, "#client")
+        assert top_label(live, "client", "cpu") == "≤96%"
+        spark = live.query_one("#client ZeroSparkline", ZeroSparkline)
+        assert spark.top == 96.0 and max(spark.data or []) == 95.0
+        # Ended: the scale reaches the maximum over every sample, the figure shown.
+        await pilot.press("s")
+        await pilot.app.workers.wait_for_complete()
+        live.paint(force=True)
+        await pilot.pause()
+        assert "max 170%" in text_of(live, "#server")
+        assert top_label(live, "server", "cpu") == "≤170%"

@@ -16,7 +16,7 @@ from tui_bench.engine.events import (
     SecondClosed,
 )
 from tui_bench.engine.live_state import LiveState
-from tui_bench.result import Requests, Result
+from tui_bench.result import Distribution, RateFigures, Requests, Result
 from tui_bench.spec import RunSpec
 from tui_bench.ui.text import monitor_text
 from tui_bench.ui.tones import ANSI, Tones
@@ -117,3 +117,28 @@ def test_the_header_says_stall_while_it_lasts() -> None:
     assert "STALL" not in header_at(1.0, 100)
     assert "STALL" in header_at(1.6, 100)
     assert "STALL" not in header_at(1.8, 200)
+
+
+def test_an_ended_fixed_rate_run_shows_what_it_achieved_and_both_latencies() -> None:
+    spec = RunSpec(urls=("http://127.0.0.1:8080/",), connections=10, rate=20_000.0)
+    state = LiveState(spec)
+    state.apply(SecondClosed({"t_s": 0, "rps": 9_000.0, "achieved_rps": 9_500, "backlog": 40}))
+    due = Distribution(max_s=0.9, percentiles={"p50_s": 0.0002, "p99_s": 0.9})
+    sent = Distribution(percentiles={"p50_s": 0.00015, "p99_s": 0.0003})
+    result = Result(
+        tool="h2load",
+        rps=19_970.0,
+        requests=Requests(total=119_820, succeeded=119_820),
+        latency=due,
+        service_latency=sent,
+        rate=RateFigures(target_rps=20_000.0, per_client_rps=2_000.0, backlog_end=3),
+    )
+    state.apply(RunFinished("completed", 0, result, Path("s.json"), None))
+    assert monitor_text.throughput(state).plain.splitlines() == [
+        "target   20,000 req/s",
+        "achieved 19,970 req/s",
+        "backlog  3 due at the end",
+    ]
+    lines = monitor_text.latency(state).plain.splitlines()
+    assert lines[1:] == ["p50 200 µs · 150 µs", "p99 900.00 ms · 300 µs"]
+    assert monitor_text.latency_title(state) == "Latency (whole run)"

@@ -107,9 +107,7 @@ def _bytes_per_s(session: Session) -> float | None:
 
 def _good_rps(session: Session) -> float | None:
     result = session.result
-    if result is None or result.rps is None or result.error_rate is None:
-        return None
-    return result.rps * (1 - result.error_rate)
+    return result.good_rps if result else None
 
 
 def _error_rate(session: Session) -> float | None:

@@ -26,7 +26,7 @@ from tui_bench.engine.events import (
     SecondClosed,
 )
 from tui_bench.redaction import redact_text
-from tui_bench.result import STATUS_CLASSES, Result
+from tui_bench.result import STATUS_CLASSES, Distribution, Result
 from tui_bench.sampling.samples import ResourceSample
 from tui_bench.spec import RunSpec
 from tui_bench.storage.session import OVERALL_LATENCY_COLUMNS
@@ -215,6 +215,30 @@ class LiveState:
         return result is not None and result.latency is not None and result.latency.approx
 
     @property
+    def good_rps_overall(self) -> float | None:
+        """Requests that succeeded per second of the run, once it ended (the result's)."""
+        result = self.result
+        return result.good_rps if result is not None else None
+
+    @property
+    def latency_run(self) -> dict[str, float | None]:
+        """The ended run's p50, p90, p99 and max, from its result (at a fixed rate, from
+        when each request was due); None each while it runs or where the tool said none."""
+        return _distribution(self.result.latency if self.result else None, LATENCY_KEYS)
+
+    @property
+    def service_latency_run(self) -> dict[str, float | None]:
+        """The ended fixed-rate run's p50 and p99 from the send, from its result."""
+        result = self.result
+        return _distribution(result.service_latency if result else None, ("p50_s", "p99_s"))
+
+    @property
+    def resources(self) -> Mapping[str, float | None]:
+        """What the run cost the server and the generator over all its samples, once it
+        ended (`sampling.verdicts.summarize`); empty while it runs."""
+        return self.finished.resources if self.finished else {}
+
+    @property
     def service_latency(self) -> dict[str, float | None]:
         """A fixed-rate run's p50 and p99 of the last closed second from the send (`latency`
         is then from when each request was due)."""
@@ -235,6 +259,12 @@ class LiveState:
 
     @property
     def latency_n(self) -> int | None:
+        """How many requests the percentiles shown rest on: the last closed second's while
+        it runs, the run's once it ended."""
+        result = self.result
+        if result is not None:
+            requests = result.requests
+            return requests.done if requests.done is not None else requests.total
         value: int | None = self.last_row.get("n")
         return value
 
@@ -275,3 +305,10 @@ class LiveState:
         lines = list(self.output)[len(self.output) - fresh :] if fresh > 0 else []
         # Redacted here, as they are shown, not where they arrive at event rate.
         return [replace(line, text=redact_text(line.text)) for line in lines]
+
+
+def _distribution(dist: Distribution | None, keys: Sequence[str]) -> dict[str, float | None]:
+    if dist is None:
+        return dict.fromkeys(keys)
+    figures = {**dist.percentiles, "max_s": dist.max_s}
+    return {key: figures.get(key) for key in keys}

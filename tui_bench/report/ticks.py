@@ -10,9 +10,9 @@ def nice_ticks(low: float, high: float, most: int = 5) -> list[float]:
     """Round ticks (1, 2 or 5 times a power of ten apart) from at or below `low` to at or
     above `high`, at most `most` + 1 of them."""
     if high <= low:
-        # One value: a tick on it and one either side.
+        # One value: a tick on it and one either side; none below a zero (a count, a rate).
         step = abs(low) * 0.1 or 1.0
-        return [low - step, low, low + step]
+        return [low - step, low, low + step] if low else [0.0, 1.0]
     raw = (high - low) / most
     power = 10 ** math.floor(math.log10(raw))
     step = next(f * power for f in (1, 2, 5, 10) if f * power >= raw)

@@ -177,20 +177,47 @@ def recent(rows: Sequence[SessionRow], limit: int) -> list[SessionRow]:
     return sort_rows(rows, "date", descending=True)[:limit]
 
 
-def previous_run(rows: Iterable[SessionRow], current: Path) -> Path | None:
+def unfit_reason(row: SessionRow) -> str | None:
+    """Why a run cannot stand as the one to compare with (`interrupted`, `failed`,
+    `invalid`), or None when it can."""
+    if row.status != "completed":
+        return row.status
+    return "invalid" if row.validity == "invalid" else None
+
+
+@dataclass(frozen=True)
+class Previous:
+    """The run to compare a finished one with, and the newer earlier runs passed over on
+    the way to it (interrupted, failed or invalid), newest first."""
+
+    path: Path | None
+    skipped: tuple[SessionRow, ...] = ()
+
+
+def previous_run(rows: Iterable[SessionRow], current: Path) -> Previous:
     """The session to compare a finished run with: the newest earlier run of the same tool
-    on the same URLs, completed or not."""
+    on the same URLs that completed and is not invalid."""
     rows = list(rows)
     this = next((r for r in rows if r.path == current and r.readable), None)
     if this is None or this.started is None:
-        return None
-    earlier = [
-        (r.started, r.path)
-        for r in rows
-        if r.readable
-        and r.path != current
-        and (r.tool, r.url) == (this.tool, this.url)
-        and r.started is not None
-        and r.started <= this.started
-    ]
-    return max(earlier)[1] if earlier else None
+        return Previous(None)
+    started = this.started
+    earlier = sorted(
+        (
+            r
+            for r in rows
+            if r.readable
+            and r.path != current
+            and (r.tool, r.url) == (this.tool, this.url)
+            and r.started is not None
+            and r.started <= started
+        ),
+        key=lambda r: (r.started, r.path),
+        reverse=True,
+    )
+    skipped: list[SessionRow] = []
+    for row in earlier:
+        if unfit_reason(row) is None:
+            return Previous(row.path, tuple(skipped))
+        skipped.append(row)
+    return Previous(None, tuple(skipped))

@@ -16,7 +16,7 @@ from tui_bench.errors import TuibenchError
 from tui_bench.report.exit_codes import EXIT_CODES, run_exit_code
 from tui_bench.spec import RunSpec
 from tui_bench.storage import store
-from tui_bench.storage.catalog import previous_run
+from tui_bench.storage.catalog import Previous, previous_run, unfit_reason
 from tui_bench.storage.index import indexed_rows
 from tui_bench.storage.refs import Located
 from tui_bench.ui.baseline_key import BASELINE_KEY, compare_with_baseline
@@ -162,11 +162,22 @@ class LiveScreen(MonitorScreen, DrivingScreen):
         current = self._saved()
         if current is None:
             return
-        previous = self._previous or await asyncio.to_thread(_previous_run, current)
-        if previous is None:
-            self.notify("no earlier run of this tool on these URLs to compare with")
+        found = await asyncio.to_thread(_previous_run, current, self._previous)
+        # Passed over in words, never silently: a stopped or invalid run is no yardstick.
+        passed = ", ".join(f"{row.name or row.id} ({unfit_reason(row)})" for row in found.skipped)
+        if found.path is None:
+            more = f" (passed over: {passed})" if passed else ""
+            self.notify(
+                f"no earlier completed, valid run of this tool on these URLs{more}",
+                severity="warning" if passed else "information",
+            )
             return
-        self.post_message(OpenCompare(previous, current))
+        if passed:
+            self.notify(
+                f"passed over {passed}: compared with the last completed, valid run before",
+                severity="warning",
+            )
+        self.post_message(OpenCompare(found.path, current))
 
     def action_compare_baseline(self) -> None:
         compare_with_baseline(self, self.baseline, self._saved())
@@ -194,5 +205,18 @@ class LiveScreen(MonitorScreen, DrivingScreen):
         await self.app.push_screen(LabelDialog(Labels.of(session.doc)), save)
 
 
-def _previous_run(current: Path) -> Path | None:
-    return previous_run(indexed_rows(current.parent), current)
+def _previous_run(current: Path, before: Path | None) -> Previous:
+    """The run before "run again" when it is fit to compare with, else the newest fit
+    earlier one of the same tool and URLs."""
+    rows = indexed_rows(current.parent)
+    if before is None:
+        return previous_run(rows, current)
+    if before.parent != current.parent:
+        rows += indexed_rows(before.parent)
+    row = next((r for r in rows if r.path == before and r.readable), None)
+    if row is not None and unfit_reason(row) is None:
+        return Previous(before)
+    found = previous_run(rows, current)
+    if row is None or row in found.skipped:
+        return found
+    return Previous(found.path, (row, *found.skipped))

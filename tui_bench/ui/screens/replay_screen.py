@@ -31,7 +31,7 @@ from tui_bench.ui.screens.screen_bases import (
     THEME,
     MonitorScreen,
 )
-from tui_bench.ui.text import monitor_text
+from tui_bench.ui.text import replay_text
 from tui_bench.ui.widgets.steady_static import SteadyStatic
 
 # Playback speeds, None for max: the whole session in about MAX_PLAY_S, never slower than
@@ -204,7 +204,7 @@ class ReplayScreen(MonitorScreen):
     def paint_header(self) -> None:
         title = self._title
         self.query_one("#header", SteadyStatic).show(
-            monitor_text.replay_header(
+            replay_text.replay_header(
                 self.state,
                 session=title.session,
                 tool_label=title.tool_label,

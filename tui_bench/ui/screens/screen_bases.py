@@ -24,7 +24,7 @@ from tui_bench.ui.text import monitor_text
 from tui_bench.ui.tones import Tones, follow_theme
 from tui_bench.ui.widgets.dialogs import ConfirmQuit, HelpScreen
 from tui_bench.ui.widgets.metric_panel import MetricPanel
-from tui_bench.ui.widgets.run_chart import RunChart
+from tui_bench.ui.widgets.run_chart import READABLE_HEIGHT, RunChart
 from tui_bench.ui.widgets.steady_static import SteadyStatic
 
 NUMBERS_HZ = 4
@@ -33,8 +33,27 @@ NUMBERS_HZ = 4
 CLIENT_BOUND_EVERY = NUMBERS_HZ
 # The chart is redrawn on every n-th numbers frame: 2 Hz, plotext is the costly part.
 CHART_EVERY = 2
-# Below this many rows the big chart does not fit beside the panels: off unless asked for.
+# Below this many rows the panels drop their sparklines beside the chart (see the CSS).
 CHART_MIN_HEIGHT = 36
+# From this many columns on, the panels stand three to a row, else two.
+WIDE = 120
+# The rows around the panels: the header's three, the progress bar's and the footer's.
+FRAME_ROWS = 5
+# The most of the screen an ended run's result takes beside the chart (see the CSS).
+RESULT_SHARE = 0.35
+
+
+def chart_fits(width: int, height: int, *, ended: bool) -> bool:
+    """Whether the big chart gets a height it can be read at (`READABLE_HEIGHT`) below the
+    panels, at the heights the CSS gives them, and the result of an ended run."""
+    panel_rows = 2 if width >= WIDE else 3
+    # While it runs, the panels' tall height, even where a short screen gives them a row
+    # less: a chart that fits at some height then fits at every greater one.
+    panel_height = 6 if ended else 7
+    result = int(height * RESULT_SHARE) if ended else 0
+    return FRAME_ROWS + result + panel_rows * panel_height + READABLE_HEIGHT <= height
+
+
 EXIT_CRASHED = 1
 
 
@@ -70,7 +89,7 @@ class MonitorScreen(Screen[None]):
     # Textual types these as plain lists (not ClassVar), so they are assigned as such.
     HORIZONTAL_BREAKPOINTS = [  # noqa: RUF012
         (0, "-narrow"),
-        (120, "-wide"),
+        (WIDE, "-wide"),
     ]
     VERTICAL_BREAKPOINTS = [  # noqa: RUF012
         (0, "-short"),
@@ -96,7 +115,9 @@ class MonitorScreen(Screen[None]):
         yield SteadyStatic(id="summary")
         with Container(id="panels"):
             yield MetricPanel("Throughput", sparklines={"req/s": fmt_compact}, id="throughput")
-            yield MetricPanel("Latency (1 s window)", sparklines={"p99": fmt_latency}, id="latency")
+            yield MetricPanel(
+                monitor_text.LATENCY_TITLE, sparklines={"p99": fmt_latency}, id="latency"
+            )
             yield MetricPanel("Status & errors", id="status")
             yield MetricPanel(
                 "Server", sparklines={"cpu": monitor_text.pct, "rss": fmt_bytes}, id="server"
@@ -121,20 +142,26 @@ class MonitorScreen(Screen[None]):
 
     def on_resize(self) -> None:
         self._place_chart()
+        # Its ticks and points follow its size: drawn again on the next frame, once laid out.
+        self._chart_version = -1
+        self.mark_dirty()
 
     def _place_chart(self) -> None:
-        """Shown as asked, or while the screen is tall enough: resized from tall to short,
-        the chart gives its room back to the panels' figures."""
-        tall = self.app.size.height >= CHART_MIN_HEIGHT
-        shown = not self.basic and (tall if self._chart_asked is None else self._chart_asked)
-        # Ended on a short screen, the result takes the room: its key figures always show.
-        shown = shown and (tall or self.state.finished is None)
+        """Shown unless asked not to, when it gets a height it can be read at below the
+        panels (and the result, once the run ended): resized smaller, the chart gives its
+        room back to the panels' figures and the result's."""
+        shown = not self.basic and self._chart_asked is not False and self._chart_fits()
         chart = self.query_one(RunChart)
         if shown != chart.display:
             chart.display = shown
             self._chart_version = -1
+            self.mark_dirty()
         # With the chart on, the panels keep the height of their figures (see the CSS).
         self.set_class(shown, "-chart")
+
+    def _chart_fits(self) -> bool:
+        size = self.app.size
+        return chart_fits(size.width, size.height, ended=self.state.finished is not None)
 
     def begin(self) -> None:
         """Start feeding the state (called once the panels exist)."""
@@ -191,17 +218,25 @@ class MonitorScreen(Screen[None]):
                 "rss": state.series("server_rss_bytes"),
             }
             client_rows = {"cpu": state.series("client_cpu_pct")}
-        self._panel("throughput").show(monitor_text.throughput(state), rows)
-        self._panel("latency").show(
-            monitor_text.latency(state), rows, note=monitor_text.latency_count(state)
+        shown = monitor_text.spark_figures(state)
+        self._panel("throughput").show(
+            monitor_text.throughput(state), rows, shown=shown["throughput"]
+        )
+        latency = self._panel("latency")
+        latency.border_title = monitor_text.latency_title(state)
+        latency.show(
+            monitor_text.latency(state),
+            rows,
+            note=monitor_text.latency_count(state),
+            shown=shown["latency"],
         )
         self._panel("status").show(monitor_text.status(state, self.tones))
         panel = self._panel("server")
         panel.border_title = monitor_text.server_title(state)
-        panel.show(monitor_text.server(state), rows)
+        panel.show(monitor_text.server(state), rows, shown=shown["server"])
         client = self._panel("client")
         client.border_title = monitor_text.client_title(state)
-        client.show(monitor_text.client(state, self.tones), client_rows)
+        client.show(monitor_text.client(state, self.tones), client_rows, shown=shown["client"])
         client.set_class(state.client_bound, "-alert")
         warnings = self._panel("warnings")
         warnings.show(monitor_text.warnings(state, self.tones))
@@ -210,7 +245,8 @@ class MonitorScreen(Screen[None]):
         self._place_chart()
         self.query_one("#summary", SteadyStatic).show(monitor_text.summary(state, self.tones))
         self._paint_log()
-        if force or self._frame % CHART_EVERY == 0:
+        # A chart just shown or resized is drawn on the first frame that gets here.
+        if force or self._frame % CHART_EVERY == 0 or self._chart_version == -1:
             self._paint_chart()
 
     def paint_header(self) -> None:
@@ -266,8 +302,9 @@ class MonitorScreen(Screen[None]):
             self.notify("basic mode draws no chart")
             return
         self._chart_asked = not self.query_one(RunChart).display
-        if self.state.finished is not None and self.app.size.height < CHART_MIN_HEIGHT:
-            self.notify("too short for the chart beside the result")
+        if self._chart_asked and not self._chart_fits():
+            beside = "the panels and the result" if self.state.finished else "the panels"
+            self.notify(f"too small for a readable chart beside {beside}")
         self._place_chart()
         self._paint_chart()
 

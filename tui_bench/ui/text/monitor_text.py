@@ -4,14 +4,14 @@ What a colour means comes in as `Tones`, from the app's theme: the functions sta
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from rich.text import Text
 
 from tui_bench.analysis.compare import protocol_label
 from tui_bench.analysis.verdicts import Verdicts
 from tui_bench.engine.live_state import CLIENT_BOUND_PCT, LiveState
-from tui_bench.formats import fmt_bytes, fmt_compact, fmt_count, fmt_latency
+from tui_bench.formats import fmt_bytes, fmt_compact, fmt_count, fmt_latency, fmt_metric
 from tui_bench.redaction import redact_text
 from tui_bench.report.text import (
     APPROX_MARK,
@@ -21,7 +21,7 @@ from tui_bench.report.text import (
     result_rows,
     verdict_line,
 )
-from tui_bench.result import STATUS_CLASSES
+from tui_bench.result import STATUS_CLASSES, Distribution
 from tui_bench.runners.durations import duration_text
 from tui_bench.spec import RunSpec
 from tui_bench.ui.tones import LABEL, Tones, verdict_style
@@ -126,6 +126,20 @@ def throughput(state: LiveState) -> Text:
     if _waiting(state):
         return Text(WAITING, LABEL)
     target = state.spec.asked_rate
+    result = state.result
+    if result is not None:
+        # Ended: the whole run's figures; the last window is a part of a second.
+        if target is not None:
+            backlog = result.rate.backlog_end if result.rate else None
+            return _lines(
+                _pairs(("target  ", f"{fmt_count(target)} req/s")),
+                _pairs(("achieved", f"{fmt_count(state.rps_overall)} req/s")),
+                _pairs(("backlog ", f"{fmt_count(backlog)} due at the end")),
+            )
+        return _lines(
+            _pairs(("overall", f"{fmt_count(state.rps_overall)} req/s")),
+            _pairs(("good   ", f"{fmt_count(state.good_rps_overall)} req/s")),
+        )
     if target is not None:
         return _lines(
             _pairs(("target  ", f"{fmt_count(target)} req/s")),
@@ -139,9 +153,19 @@ def throughput(state: LiveState) -> Text:
     )
 
 
+LATENCY_TITLE = "Latency (1 s window)"
+LATENCY_RUN_TITLE = "Latency (whole run)"
+
+
+def latency_title(state: LiveState) -> str:
+    return LATENCY_TITLE if state.result is None else LATENCY_RUN_TITLE
+
+
 def latency(state: LiveState) -> Text:
     if _waiting(state):
         return Text(WAITING, LABEL)
+    if state.result is not None:
+        return _latency_run(state)
     lat, run = state.latency, state.latency_overall
     about = APPROX_MARK if state.latency_approx else ""
     if state.spec.asked_rate is not None:
@@ -159,6 +183,39 @@ def latency(state: LiveState) -> Text:
             ("p99", about + fmt_latency(run["p99_s"])),
         ),
     )
+
+
+def _latency_run(state: LiveState) -> Text:
+    """The ended run's percentiles as its result words them: in the tool's resolution, `≈`
+    before those merged from quantile tables."""
+    result = state.result
+    lat = state.latency_run
+    dist = result.latency if result else None
+    due = _shown_by(dist)
+    if state.spec.asked_rate is not None:
+        sent = state.service_latency_run
+        by_send = _shown_by(result.service_latency if result else None)
+        return _lines(
+            Text(f"{FROM_DUE} · {FROM_SEND}", LABEL),
+            _pairs(("p50", f"{due(lat['p50_s'])} · {by_send(sent['p50_s'])}")),
+            _pairs(("p99", f"{due(lat['p99_s'])} · {by_send(sent['p99_s'])}")),
+        )
+    return _lines(
+        _pairs(("p50", due(lat["p50_s"])), ("p90", due(lat["p90_s"]))),
+        _pairs(
+            ("p99", due(lat["p99_s"])), ("max", _shown_by(dist, percentile=False)(lat["max_s"]))
+        ),
+    )
+
+
+def _shown_by(
+    dist: Distribution | None, *, percentile: bool = True
+) -> Callable[[float | None], str]:
+    """How a figure of `dist` is written (`distribution_text`'s way)."""
+    if dist is None:
+        return fmt_latency
+    about = APPROX_MARK if dist.approx and percentile else ""
+    return lambda value: about + fmt_latency(value, dist.resolution_s)
 
 
 def latency_count(state: LiveState) -> str:
@@ -186,12 +243,12 @@ def status(state: LiveState, tones: Tones) -> Text:
         # wrk's live counts carry no status: unknown until its summary, never 0.
         return key, "–" if counts is None else f"{counts[key]:,}"
 
-    return _lines(
-        _pairs(*map(cell, first)),
-        _pairs(*map(cell, second)),
-        errors,
-        _pairs(("last s", f"{fmt_count(state.last_row.get('errors'))} errors")),
-    )
+    result = state.result
+    if result is not None:
+        last = _pairs(("error rate", fmt_metric("error_rate", result.error_rate)))
+    else:
+        last = _pairs(("last s", f"{fmt_count(state.last_row.get('errors'))} errors"))
+    return _lines(_pairs(*map(cell, first)), _pairs(*map(cell, second)), errors, last)
 
 
 def cores(values: Sequence[float]) -> str:
@@ -223,6 +280,16 @@ def server(state: LiveState) -> Text:
     system = s.system_cpu_pct
     mean = sum(system) / len(system) if system else None
     unsampled = s.server_procs is None and s.server_cpu_pct is None and not state.server
+    used = state.resources
+    if used and not unsampled:
+        # Ended: what the run cost it over every sample, not the idle server after it.
+        return _lines(
+            _pairs(*_cpu_run(used, "server")),
+            _pairs(
+                ("rss peak", fmt_bytes(used.get("server_rss_max_bytes"))),
+                ("procs", fmt_count(s.server_procs)),
+            ),
+        )
     return _lines(
         Text(SERVER_HINT, LABEL)
         if unsampled
@@ -238,6 +305,35 @@ def server(state: LiveState) -> Text:
     )
 
 
+def _cpu_run(used: Mapping[str, float | None], who: str) -> tuple[tuple[str, str], ...]:
+    return (
+        ("cpu mean", pct(used.get(f"{who}_cpu_mean_pct"))),
+        ("max", pct(used.get(f"{who}_cpu_max_pct"))),
+    )
+
+
+def spark_figures(state: LiveState) -> dict[str, dict[str, float | None]]:
+    """By panel, then by sparkline: the greatest figure of its kind the panel's text
+    shows, which the sparkline's scale must reach (a sample can be newer than the last
+    closed second, and an ended run's maximum is over every sample, not every second)."""
+    if state.result is not None:
+        used = state.resources
+        server_cpu, rss = used.get("server_cpu_max_pct"), used.get("server_rss_max_bytes")
+        client_cpu = used.get("client_cpu_max_pct")
+        rps, p99 = state.rps_overall, state.latency_run["p99_s"]
+    else:
+        s = state.sample
+        server_cpu, rss = (s.server_cpu_pct, s.server_rss_bytes) if s else (None, None)
+        client_cpu = s.client_cpu_pct if s else None
+        rps, p99 = state.rps_now, state.latency["p99_s"]
+    return {
+        "throughput": {"req/s": rps},
+        "latency": {"p99": p99},
+        "server": {"cpu": server_cpu, "rss": rss},
+        "client": {"cpu": client_cpu},
+    }
+
+
 def client_title(state: LiveState) -> str:
     count = len(state.generators)
     return f"Load generators ({count})" if count else "Client (load generator)"
@@ -246,6 +342,10 @@ def client_title(state: LiveState) -> str:
 def client(state: LiveState, tones: Tones) -> Text:
     if state.generators:
         return generators(state, tones)
+    used = state.resources
+    if used:
+        # Ended: the generator has exited; what it used while it ran.
+        return _pairs(*_cpu_run(used, "client"))
     s = state.sample
     if s is None:
         return Text("no sample yet", LABEL)
@@ -349,44 +449,3 @@ def validity(judged: Validity, tones: Tones) -> Text:
     if judged.reasons:
         line.append("  " + ", ".join(r.code for r in judged.reasons))
     return line
-
-
-def replay_header(
-    state: LiveState,
-    *,
-    session: str,
-    tool_label: str,
-    position: float,
-    length: float,
-    speed: str,
-    playing: bool,
-    note: str | None = None,
-) -> Text:
-    """What was run, then where the playback is and whether it moves (or `note` instead)."""
-    spec = state.spec
-    top = Text.assemble(
-        (" REPLAY ", "reverse bold"),
-        "  ",
-        (session, "bold"),
-        "  ",
-        _run_title(tool_label, state),
-    )
-    if note is not None or length <= 0:
-        bottom = Text(note or "nothing to play: the session has no per-second series")
-    else:
-        bottom = _pairs(
-            *(_load(spec) if spec.urls else ()),
-            ("at", f"{clock(position, tenths=True)} / {clock(length, tenths=True)}"),
-            ("speed", speed),
-        )
-        bottom.append("  ")
-        bottom.append_text(_playback(state, playing))
-    return _lines(top, bottom)
-
-
-def _playback(state: LiveState, playing: bool) -> Text:
-    if playing:
-        return Text("▶ playing", "bold")
-    if state.finished is not None:
-        return Text(f"■ {state.finished.status}", "bold")
-    return Text("‖ paused", "reverse bold")

@@ -9,6 +9,7 @@ from textual import events
 from textual_plotext import PlotextPlot
 
 from tui_bench.formats import fmt_compact
+from tui_bench.report.ticks import nice_ticks, tick_label
 from tui_bench.ui.widgets.run_chart import thin
 
 # The same two colours mark A and B wherever the compare screen shows them; both read on
@@ -52,6 +53,8 @@ class CompareChart(PlotextPlot):
         plt = self.plt
         plt.clear_data()
         most = 2 * max(self.size.width, 1)
+        # Inside the border: the frame and the time axis' labels take three rows.
+        rows = self.size.height - 3
         drawn = [line for line in self._lines if line.values]
         for line in drawn:
             plt.plot(
@@ -62,23 +65,18 @@ class CompareChart(PlotextPlot):
             )
         values = [v for line in drawn for v in line.values]
         if values:
-            ticks = y_ticks(min(values), max(values))
+            # Round ticks (1, 2, 5 × 10ⁿ apart) around the values, one every other row.
+            ticks = nice_ticks(min(values), max(values), most=max(2, min(4, rows // 2)))
+            plt.ylim(ticks[0], ticks[-1])
             plt.yticks(ticks, [fmt_compact(t) for t in ticks])
-            # Whole seconds from 0 (thinning may drop the first seconds of a long run), and
-            # at least one: plotext cannot scale an axis of no length.
+            # From 0 (thinning may drop the first seconds of a long run) to a round second
+            # at or after the end, and at least one: plotext cannot scale an axis of no length.
             end = max(1.0, *(line.seconds[-1] for line in drawn))
-            seconds = sorted({float(round(t)) for t in y_ticks(0, end)})
-            plt.xlim(0, end)
-            plt.xticks(seconds, [f"{t:.0f}" for t in seconds])
+            seconds = nice_ticks(0.0, end, most=max(2, min(6, self.size.width // 12)))
+            plt.xlim(seconds[0], seconds[-1])
+            plt.xticks(seconds, [tick_label(t, seconds) for t in seconds])
         # The legend lives in the border: plotext's would cover the first seconds.
         legend = "  ".join(f"[{hex_colour(line.mark)}]━━ {line.mark}[/]" for line in drawn)
         about = ", ".join(x for x in (self._note, "seconds from start") if x)
         self.border_subtitle = f"{legend}  {about}" if drawn else "no per-second series"
         self.refresh()
-
-
-def y_ticks(low: float, high: float, count: int = 5) -> list[float]:
-    if high <= low:
-        return [low]
-    step = (high - low) / (count - 1)
-    return [low + i * step for i in range(count)]

@@ -52,7 +52,7 @@ class MetricPanel(Vertical, can_focus=True):
             with Horizontal(classes="spark"):
                 yield Label(name)
                 yield ZeroSparkline([], name=name)
-                yield Label("", classes="top", name=name)
+                yield Label("", classes=f"top -{_css_name(name)}", name=name)
 
     def show(
         self,
@@ -60,21 +60,31 @@ class MetricPanel(Vertical, can_focus=True):
         series: Mapping[str, list[float]] | None = None,
         *,
         note: str | None = None,
+        shown: Mapping[str, float | None] | None = None,
     ) -> None:
-        """`note` goes on the bottom border (set only when it changes: it repaints the
-        border)."""
+        """`series`: each sparkline's values, when they changed; `shown`: the greatest
+        figure of each sparkline's kind the body shows, which its scale reaches too, so
+        its `≤` label is never below a figure beside it. `note` goes on the bottom border
+        (set only when it changes: it repaints the border)."""
         self.query_one(".body", SteadyStatic).show(body)
         if note is not None and note != self._note:
             self._note = self.border_subtitle = note
-        if series is None:
-            return
         for spark in self.query(ZeroSparkline):
-            if spark.name is not None and spark.name in series:
+            name = spark.name
+            if name is None:
+                continue
+            if series is not None and name in series:
                 # A new list: Sparkline only notices that, not a changed one.
-                spark.data = list(series[spark.name])
-        for top in self.query(".top").results(Label):
-            if top.name is not None and top.name in series:
-                values = series[top.name]
-                text = f"≤{self._sparklines[top.name](max(values))}" if values else ""
-                if text != top.content:
-                    top.update(text)
+                spark.data = list(series[name])
+            figure = (shown or {}).get(name)
+            spark.top = max(
+                [*(spark.data or []), *([figure] if figure is not None else [])], default=0.0
+            )
+            top = self.query_one(f".top.-{_css_name(name)}", Label)
+            text = f"≤{self._sparklines[name](spark.top)}" if spark.data else ""
+            if text != top.content:
+                top.update(text)
+
+
+def _css_name(name: str) -> str:
+    return "".join(c if c.isalnum() else "-" for c in name)

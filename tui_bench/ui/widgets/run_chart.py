@@ -1,4 +1,4 @@
-"""The one big chart: req/s and p99 over the run, drawn by plotext."""
+"""The one big chart: req/s and p99 over the run, drawn by plotext on round axes."""
 
 from __future__ import annotations
 
@@ -8,11 +8,19 @@ from typing import cast
 from textual_plotext import PlotextPlot
 
 from tui_bench.engine.live_state import LiveState
+from tui_bench.formats import fmt_compact
+from tui_bench.report.ticks import nice_ticks, tick_label
 from tui_bench.storage.session import shown_window, window_end
 
+TITLE = "req/s and p99 over the run (s)"
 # The legend, in the border (plotext's own would cover the first seconds): each line has
 # its own marker and says its axis in words, not told apart by colour alone.
 LEGEND = "• req/s (left axis)   x p99 ms (right axis)"
+# The rows the chart needs to be read: its border and frame, the time axis' labels and six
+# rows of plot, room for three round ticks a row apart at least. Below it, no chart.
+READABLE_HEIGHT = 12
+# What the frame and the time axis' labels take of the rows inside the border.
+_FRAME_ROWS = 3
 
 
 def thin(values: Sequence[float], most: int) -> list[float]:
@@ -22,32 +30,47 @@ def thin(values: Sequence[float], most: int) -> list[float]:
     return list(values[(len(values) - 1) % step :: step])
 
 
+def from_zero(high: float, rows: int) -> list[float]:
+    """Round ticks from 0 to above `high`, one every other row at most: a tick on every
+    row would crowd its labels, and plotext drops crowded ones by its own rounding. The
+    highest point stays off the frame's edge, where a single point (or a flat line) hides."""
+    top = high * 1.05 if high > 0 else 1.0
+    return nice_ticks(0.0, top, most=max(2, min(5, rows // 2)))
+
+
 class RunChart(PlotextPlot):
-    DEFAULT_CSS = """
-    RunChart { height: 2fr; min-height: 8; border: round $primary-darken-1; }
+    DEFAULT_CSS = f"""
+    RunChart {{ height: 2fr; min-height: {READABLE_HEIGHT}; border: round $primary-darken-1; }}
     """
 
     def on_mount(self) -> None:
+        # The title in the border too: a row of the plot's own would be a row less of plot.
+        self.border_title = TITLE
         self.border_subtitle = LEGEND
 
     def show(self, state: LiveState) -> None:
         rows = [r for r in state.rows if r.get("rps") is not None and shown_window(r)]
         most = 2 * max(self.size.width, 1)
+        plot_rows = max(self.size.height - _FRAME_ROWS, 2)
         plt = self.plt
         plt.clear_data()
-        plt.title("req/s and p99 over the run (s)")
         if not rows:
             self.refresh()
             return
         seconds = thin([window_end(r) for r in rows], most)
         rps = thin([float(r["rps"]) for r in rows], most)
         plt.plot(seconds, rps, marker="•")
-        # From the start of the run, and room above the highest point: a single point (or a
-        # flat line) is not drawn on the frame's edge.
-        plt.xlim(0, max(seconds[-1], 1.0))
+        # From the start of the run to a round second at or after its end, a label every
+        # dozen columns or so.
+        x_ticks = nice_ticks(0.0, max(seconds[-1], 1.0), most=max(2, self.size.width // 12))
+        plt.xlim(x_ticks[0], x_ticks[-1])
+        plt.xticks(x_ticks, [tick_label(t, x_ticks) for t in x_ticks])
         # plotext's own hints type `yside` as a number; it takes "left" or "right".
         ylim = cast(Callable[..., None], plt.ylim)
-        ylim(0, max(rps) * 1.1 or 1.0, yside="left")
+        yticks = cast(Callable[..., None], plt.yticks)
+        left = from_zero(max(rps), plot_rows)
+        ylim(left[0], left[-1], yside="left")
+        yticks(left, [fmt_compact(t) for t in left], yside="left")
         p99 = [r for r in rows if r.get("p99_s") is not None]
         if p99:
             ms = thin([r["p99_s"] * 1e3 for r in p99], most)
@@ -57,5 +80,7 @@ class RunChart(PlotextPlot):
                 marker="x",
                 yside="right",
             )
-            ylim(0, max(ms) * 1.1 or 1.0, yside="right")
+            right = from_zero(max(ms), plot_rows)
+            ylim(right[0], right[-1], yside="right")
+            yticks(right, [tick_label(t, right) for t in right], yside="right")
         self.refresh()

@@ -1,4 +1,4 @@
-"""A one-row sparkline scaled from zero to its greatest value.
+"""A one-row sparkline scaled from zero to its greatest value, or to a top set above it.
 
 Textual's Sparkline scales from the data's least value to its greatest, so a 4 % wobble
 fills the row from bottom to top; against zero it looks like the 4 % it is.
@@ -11,14 +11,16 @@ from rich.style import Style
 from rich.text import Text
 from textual.app import RenderResult
 from textual.color import Color as TextualColor
+from textual.reactive import reactive
 from textual.widgets import Sparkline
 
 BARS = "▁▂▃▄▅▆▇█"
 
 
-def levels(data: list[float], width: int) -> list[float]:
-    """Each cell's share of the greatest value (0 to 1): a cell's value is the greatest of
-    those it covers, or, with fewer values than cells, the value it stretches."""
+def levels(data: list[float], width: int, top: float = 0.0) -> list[float]:
+    """Each cell's share of the greatest value, or of `top` when above it (0 to 1): a
+    cell's value is the greatest of those it covers, or, with fewer values than cells, the
+    value it stretches."""
     if not data or width <= 0:
         return []
     cells = []
@@ -26,13 +28,16 @@ def levels(data: list[float], width: int) -> list[float]:
         start = cell * len(data) // width
         end = max(start + 1, (cell + 1) * len(data) // width)
         cells.append(max(data[start:end]))
-    top = max(cells)
+    top = max(top, *cells)
     return [max(0.0, value) / top if top > 0 else 0.0 for value in cells]
 
 
 class ZeroSparkline(Sparkline):
+    # The value of a full bar: the greatest of the data's when below it.
+    top: reactive[float] = reactive(0.0)
+
     def render(self) -> RenderResult:
-        shares = levels(list(self.data or []), self.size.width)
+        shares = levels(list(self.data or []), self.size.width, self.top)
         low = self.get_component_rich_style("sparkline--min-color").color
         high = self.get_component_rich_style("sparkline--max-color").color
         text = Text()

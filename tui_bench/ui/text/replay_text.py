@@ -1,0 +1,51 @@
+"""The replay screen's header: what was run, then where the playback is. Pure."""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from tui_bench.engine.live_state import LiveState
+
+# The header's parts are the live header's, so both read alike.
+from tui_bench.ui.text.monitor_text import _lines, _load, _pairs, _run_title, clock
+
+
+def replay_header(
+    state: LiveState,
+    *,
+    session: str,
+    tool_label: str,
+    position: float,
+    length: float,
+    speed: str,
+    playing: bool,
+    note: str | None = None,
+) -> Text:
+    """What was run, then where the playback is and whether it moves (or `note` instead)."""
+    spec = state.spec
+    top = Text.assemble(
+        (" REPLAY ", "reverse bold"),
+        "  ",
+        (session, "bold"),
+        "  ",
+        _run_title(tool_label, state),
+    )
+    if note is not None or length <= 0:
+        bottom = Text(note or "nothing to play: the session has no per-second series")
+    else:
+        bottom = _pairs(
+            *(_load(spec) if spec.urls else ()),
+            ("at", f"{clock(position, tenths=True)} / {clock(length, tenths=True)}"),
+            ("speed", speed),
+        )
+        bottom.append("  ")
+        bottom.append_text(_playback(state, playing))
+    return _lines(top, bottom)
+
+
+def _playback(state: LiveState, playing: bool) -> Text:
+    if playing:
+        return Text("▶ playing", "bold")
+    if state.finished is not None:
+        return Text(f"■ {state.finished.status}", "bold")
+    return Text("‖ paused", "reverse bold")
