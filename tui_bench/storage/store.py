@@ -15,7 +15,7 @@ from tui_bench.errors import SessionError
 from tui_bench.result import Result
 from tui_bench.spec import RunSpec
 from tui_bench.storage import refs
-from tui_bench.storage.atomic import write_atomic
+from tui_bench.storage.atomic import store_error, write_atomic
 from tui_bench.storage.journal import JOURNAL_SUFFIX, is_abandoned, read_records
 from tui_bench.storage.refs import Located
 from tui_bench.storage.session import SWEEP, Session, SessionDraft, parse
@@ -240,11 +240,41 @@ def save_imported(
     return target
 
 
-def recover_abandoned(directory: Path) -> list[Path]:
-    """Finish the journals of runs that died (crash, kill -9, lost SSH session)."""
+@dataclass(frozen=True)
+class Recovery:
+    """What `recover` made of the journals nobody holds: the sessions written, and the
+    journals left as they are with why (damaged, or a store too full to write in)."""
+
+    recovered: list[Path]
+    left: list[tuple[Path, str]]
+
+
+def recover(directory: Path) -> Recovery:
+    """Finish the journals of runs that died (crash, kill -9, lost SSH session). One that
+    cannot be finished is left for a later try and said, never stopping the others; an empty
+    one (its run died before writing a byte) holds nothing and is removed."""
+    recovered: list[Path] = []
+    left: list[tuple[Path, str]] = []
     if not directory.is_dir():
-        return []
-    return [finalize(j) for j in sorted(directory.glob(f"*{JOURNAL_SUFFIX}")) if is_abandoned(j)]
+        return Recovery(recovered, left)
+    for journal in sorted(directory.glob(f"*{JOURNAL_SUFFIX}")):
+        if not is_abandoned(journal):
+            continue
+        try:
+            if journal.stat().st_size == 0:
+                journal.unlink()
+                continue
+            recovered.append(finalize(journal))
+        except SessionError as exc:
+            left.append((journal, str(exc)))
+        except OSError as exc:
+            left.append((journal, str(store_error(directory, exc, "cannot recover the run"))))
+    return Recovery(recovered, left)
+
+
+def recover_abandoned(directory: Path) -> list[Path]:
+    """The sessions `recover` wrote."""
+    return recover(directory).recovered
 
 
 def load(ref: str | Path, directory: Path | None = None) -> Session:
@@ -352,16 +382,25 @@ class SessionEntry:
 def list_sessions(directory: Path | None = None) -> list[SessionEntry]:
     """Sessions in the store, newest first; unreadable files are listed with their error."""
     directory = directory or sessions_dir()
-    recover_abandoned(directory)
+    left = dict(recover(directory).left)
     entries: list[SessionEntry] = []
     if not directory.is_dir():
         return entries
-    for path in sorted(directory.glob(f"*{SESSION_SUFFIX}"), reverse=True):
+    files = sorted([*directory.glob(f"*{SESSION_SUFFIX}"), *left], key=by_id, reverse=True)
+    for path in files:
+        if path in left:
+            entries.append(SessionEntry(path, None, left[path]))
+            continue
         try:
             entries.append(SessionEntry(path, parse(path.read_bytes(), str(path))))
         except (SessionError, OSError) as exc:
             entries.append(SessionEntry(path, None, str(exc)))
     return entries
+
+
+def by_id(path: Path) -> str:
+    """A file's session id: journals and session files sort together, by when they began."""
+    return path.name.removesuffix(JOURNAL_SUFFIX).removesuffix(SESSION_SUFFIX)
 
 
 def delete(path: Path, directory: Path | None = None) -> None:
