@@ -121,7 +121,9 @@ class RunSpec:
             raise UsageError("-d must be more than 0 seconds")
         for flag, seconds in (("-d", self.duration_s), ("--warm-up", self.warm_up_s)):
             if seconds is not None and seconds > MAX_DURATION_S:
-                raise UsageError(f"{flag} {format_duration(seconds)} is longer than a day, the longest run taken")
+                raise UsageError(
+                    f"{flag} {format_duration(seconds)} is longer than a day, the longest run taken"
+                )
         if self.requests is not None and self.requests < self.connections:
             # h2load and ab both refuse it: every connection needs a request of its own.
             raise UsageError(

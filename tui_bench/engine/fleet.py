@@ -364,6 +364,7 @@ class FleetController:
             resources=end.resources or {},
             verdicts=recorded.verdicts,
             generators=tuple(recorded.session.doc.get("generators") or ()),
+            unsaved=recorded.unsaved,
         )
         self._emit(finished)
         return finished

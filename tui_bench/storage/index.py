@@ -23,10 +23,10 @@ from typing import Any
 import orjson
 
 from tui_bench.errors import SessionError
+from tui_bench.storage.atomic import PRIVATE_FILE, private_dir
 from tui_bench.storage.catalog import SessionRow, row_from_head, session_row, unreadable_row
 from tui_bench.storage.history_facts import history_facts
 from tui_bench.storage.session import parse
-from tui_bench.storage.atomic import PRIVATE_FILE, private_dir
 from tui_bench.storage.store import SESSION_SUFFIX, by_id, recover, sessions_dir
 
 # Bump when what an entry holds changes: every index is then rebuilt.
