@@ -124,12 +124,6 @@ class RunSpec:
                 raise UsageError(
                     f"{flag} {format_duration(seconds)} is longer than a day, the longest run taken"
                 )
-        if self.requests is not None and self.requests < self.connections:
-            # h2load and ab both refuse it: every connection needs a request of its own.
-            raise UsageError(
-                f"-n {self.requests} is fewer than -c {self.connections}: every connection "
-                "needs at least one request"
-            )
         if self.warm_up_s is not None and self.warm_up_s < 0:
             raise UsageError("--warm-up must not be negative")
         if self.streams is not None and self.streams < 1:
@@ -144,6 +138,12 @@ class RunSpec:
             raise UsageError("wrk runs for a duration: give -d SECONDS")
         if self.tool != "h2load" and (self.streams or self.h1 or self.warm_up_s):
             raise UsageError(f"-m, --h1 and --warm-up are h2load options; {self.tool} has none")
+        if self.requests is not None and self.requests < self.connections:
+            # h2load and ab both refuse it: every connection needs a request of its own.
+            raise UsageError(
+                f"-n {self.requests} is fewer than -c {self.connections}: every connection "
+                "needs at least one request"
+            )
         self._validate_rate()
         return self
 
