@@ -47,17 +47,17 @@ def small_disk() -> Iterator[Path]:
 
 
 def fill(disk: Path, leave: int) -> None:
-    """Fill `disk` up to all but `leave` bytes (0: full)."""
+    """Fill `disk` up to all but `leave` bytes (0: full to the last byte)."""
     free = os.statvfs(disk).f_bavail * os.statvfs(disk).f_frsize
-    with open(disk / "filler", "ab") as handle:
-        handle.write(b"\0" * max(0, free - leave))
-        handle.flush()
-        try:
-            while leave == 0:
-                handle.write(b"\0" * 4096)
-                handle.flush()
-        except OSError:
-            pass
+    fd = os.open(disk / "filler", os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    try:
+        os.write(fd, b"\0" * max(0, free - leave))
+        while leave == 0:
+            os.write(fd, b"\0" * 512)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def died_journal(directory: Path, session_id: str, seconds: int) -> Path:

@@ -1,0 +1,85 @@
+"""A store on a disk that is full before a run, or fills up during it: one line naming the
+store and its free space, the run's figures on the terminal in full, nothing half-written."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import orjson
+import pytest
+
+from tests.conftest import need
+from tests.faults.conftest import died_journal, fill, tuibench
+from tui_bench.demo.nginx_target import DemoTarget
+from tui_bench.storage import store
+
+
+@pytest.fixture
+def full_store(small_disk: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    directory = small_disk / "sessions"
+    monkeypatch.setenv("TUIBENCH_SESSIONS", str(directory))
+    return directory
+
+
+def test_a_full_store_refuses_the_run_before_it_starts(full_store: Path, nginx: DemoTarget) -> None:
+    need("h2load")
+    fill(full_store.parent, 0)
+    proc = tuibench("run", "--headless", "--no-server", "-n", "100", nginx.urls["h2c"])
+    assert proc.returncode == 2
+    assert proc.stderr == (
+        f"tuibench: error: cannot start the run's journal: {full_store}: "
+        "No space left on device (0 B free)\n"
+    )
+    assert proc.stdout == ""
+    assert list(full_store.iterdir()) == []
+
+
+def test_a_store_filling_up_mid_run_shows_every_figure(full_store: Path, nginx: DemoTarget) -> None:
+    need("h2load")
+    # Room for the journal's first lines, not for a whole run's.
+    fill(full_store.parent, 8192)
+    proc = tuibench("run", "--headless", "--no-server", "-d", "1.5", nginx.urls["h2c"])
+    assert proc.returncode == 2, proc.stderr
+    assert "Traceback" not in proc.stderr
+    last = proc.stderr.splitlines()[-1]
+    assert last.startswith(f"tuibench: error: cannot save the run: {full_store}: No space left")
+    assert last.endswith("free); its figures are shown, not saved")
+    out: dict[str, str] = {}
+    for line in proc.stdout.splitlines():
+        label, _, value = line.partition(" ")
+        out.setdefault(label, value.strip())
+    assert out["status"] == "completed"
+    assert out["session"] == "not saved"
+    assert int(out["requests"].split()[0].replace(",", "")) > 0
+    assert out["latency"].startswith("min ") and "p99 " in out["latency"]
+    # Nothing half-written left: no journal to be recovered as a run that never ended.
+    assert list(full_store.iterdir()) == []
+    listing = tuibench("sessions", "--json")
+    assert listing.returncode == 0 and orjson.loads(listing.stdout) == []
+
+
+def test_json_says_the_session_was_not_saved(full_store: Path, nginx: DemoTarget) -> None:
+    need("h2load")
+    fill(full_store.parent, 8192)
+    proc = tuibench("run", "--headless", "--json", "--no-server", "-d", "1.5", nginx.urls["h2c"])
+    assert proc.returncode == 2
+    payload = orjson.loads(proc.stdout)
+    assert payload["session_path"] is None
+    assert payload["run_status"] == "completed" and payload["requests"]["total"] > 0
+
+
+def test_a_journal_that_cannot_be_recovered_on_a_full_disk_waits(full_store: Path) -> None:
+    journal = died_journal(full_store, "20260101-000000-000-h2load-api", 3)
+    fill(full_store.parent, 0)
+    for args in (("sessions",), ("sessions", "--json"), ("history", "api")):
+        proc = tuibench(*args)
+        assert "Traceback" not in proc.stderr
+        assert f"cannot recover the run: {full_store}: No space left on device" in (
+            proc.stdout + proc.stderr
+        )
+    assert journal.exists()
+    os.remove(full_store.parent / "filler")
+    [entry] = store.list_sessions(full_store)
+    assert entry.session is not None and entry.session.status == "interrupted"
+    assert not journal.exists()
