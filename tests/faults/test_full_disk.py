@@ -43,8 +43,8 @@ def test_a_store_filling_up_mid_run_shows_every_figure(full_store: Path, nginx: 
     assert proc.returncode == 2, proc.stderr
     assert "Traceback" not in proc.stderr
     last = proc.stderr.splitlines()[-1]
-    assert last.startswith(f"tuibench: error: cannot save the run: {full_store}: No space left")
-    assert last.endswith("free); its figures are shown, not saved")
+    assert last.startswith(f"tuibench: error: the run is not saved: {full_store}: No space left")
+    assert last.endswith(" free)")
     out: dict[str, str] = {}
     for line in proc.stdout.splitlines():
         label, _, value = line.partition(" ")

@@ -8,6 +8,7 @@ import os
 import re
 import signal
 import subprocess
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -94,3 +95,15 @@ def test_a_live_runs_directory_is_kept(tmp_path: Path, monkeypatch: pytest.Monke
         assert remove_dead_workdirs(tmp_path) == []
         assert workdir.is_dir()
     assert not workdir.exists()
+
+
+def test_an_old_directory_without_an_owner_goes(tmp_path: Path) -> None:
+    # As tuibench left them before its runs held a lock in theirs.
+    old, new = tmp_path / f"{PREFIX}old", tmp_path / f"{PREFIX}new"
+    for workdir in (old, new):
+        workdir.mkdir()
+        (workdir / "h2load.log").write_text("1\t200\t100\n")
+    week_ago = time.time() - 7 * 86400
+    os.utime(old, (week_ago, week_ago))
+    assert remove_dead_workdirs(tmp_path) == [old]
+    assert new.is_dir()

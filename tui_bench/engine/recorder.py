@@ -16,6 +16,7 @@ from tui_bench.storage.store import SESSION_SUFFIX, finished_session, write_sess
 
 # Judges a finished session (its thresholds, its baseline) before it is written.
 Judge = Callable[[Session], Verdicts]
+NOT_SAVED = "the run is not saved"
 
 
 @dataclass(frozen=True)
@@ -40,18 +41,17 @@ def record_end(journal: JournalWriter, end: RunEnd | SweepEnd, judge: Judge | No
         return found[0].end_fields()
 
     session = finished_session(journal.path, judged, journal.records())
-    path = journal.path.with_suffix(SESSION_SUFFIX)
+    path, store = journal.path.with_suffix(SESSION_SUFFIX), journal.path.parent
     try:
         if journal.failure is not None:
             raise journal.failure
         write_session(journal.path, session)
     except OSError as exc:
         if journal.failure is not None:
-            kept = "its figures are shown, not saved"
             journal.discard()
-        else:
-            # Whole, end and all: it becomes the session once the store has room.
-            kept = f"its journal {journal.path.name} is kept, to be saved once there is room"
-        unsaved = f"{store_error(journal.path.parent, exc, 'cannot save the run')}; {kept}"
+            return Recorded(path, session, found[0], str(store_error(store, exc, NOT_SAVED)))
+        # Whole, end and all: it becomes the session once the store has room.
+        kept = f"its journal {journal.path.name} is kept, to be saved once there is room"
+        unsaved = f"{store_error(store, exc, NOT_SAVED + ' yet')}; {kept}"
         return Recorded(path, session, found[0], unsaved)
     return Recorded(path, session, found[0])

@@ -9,8 +9,11 @@ import fcntl
 import os
 import shutil
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
+
+from tui_bench.spec import MAX_DURATION_S
 
 PREFIX = "tuibench-run-"
 OWNER = ".owner"
@@ -39,8 +42,15 @@ def remove_dead_workdirs(parent: Path | None = None) -> list[Path]:
     for workdir in (parent or Path(tempfile.gettempdir())).glob(f"{PREFIX}*"):
         try:
             fd = os.open(workdir / OWNER, os.O_RDONLY)
+        except FileNotFoundError:
+            # Not owned yet, or left by a tuibench that kept no owner file: gone once no run
+            # taken could still be going on in it.
+            if _age_s(workdir) > 2 * MAX_DURATION_S:
+                shutil.rmtree(workdir, ignore_errors=True)
+                removed.append(workdir)
+            continue
         except OSError:
-            continue  # not one of ours, or not yet owned
+            continue
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -50,3 +60,10 @@ def remove_dead_workdirs(parent: Path | None = None) -> list[Path]:
         shutil.rmtree(workdir, ignore_errors=True)
         removed.append(workdir)
     return removed
+
+
+def _age_s(path: Path) -> float:
+    try:
+        return time.time() - path.stat().st_mtime
+    except OSError:
+        return 0.0
