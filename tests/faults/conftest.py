@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tui_bench.cli.main import main
 from tui_bench.spec import RunSpec
 from tui_bench.storage.journal import JournalWriter
 from tui_bench.storage.session import SessionDraft
@@ -22,6 +23,15 @@ def tuibench(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str
     return subprocess.run(
         [*TUIBENCH, *args], capture_output=True, text=True, timeout=timeout, check=False
     )
+
+
+def in_process(capsys: pytest.CaptureFixture[str], *args: str) -> subprocess.CompletedProcess[str]:
+    """`tuibench ARGS` through its entry point in this process: what a listing does, without
+    an interpreter and scipy started for each."""
+    capsys.readouterr()
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return subprocess.CompletedProcess(list(args), code, out, err)
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ import orjson
 import pytest
 
 from tests.conftest import need
-from tests.faults.conftest import died_journal, fill, tuibench
+from tests.faults.conftest import died_journal, fill, in_process, tuibench
 from tui_bench.demo.nginx_target import DemoTarget
 from tui_bench.storage import store
 
@@ -69,11 +69,13 @@ def test_json_says_the_session_was_not_saved(full_store: Path, nginx: DemoTarget
     assert payload["run_status"] == "completed" and payload["requests"]["total"] > 0
 
 
-def test_a_journal_that_cannot_be_recovered_on_a_full_disk_waits(full_store: Path) -> None:
+def test_a_journal_that_cannot_be_recovered_on_a_full_disk_waits(
+    full_store: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     journal = died_journal(full_store, "20260101-000000-000-h2load-api", 3)
     fill(full_store.parent, 0)
     for args in (("sessions",), ("sessions", "--json"), ("history", "api")):
-        proc = tuibench(*args)
+        proc = in_process(capsys, *args)
         assert "Traceback" not in proc.stderr
         assert f"cannot recover the run: {full_store}: No space left on device" in (
             proc.stdout + proc.stderr
