@@ -74,6 +74,7 @@ def test_kill_9_loses_no_second_printed(
     session = entry.session
     assert session.status == "interrupted"
     assert session.doc["ended_at"] is not None
+    assert session.doc["validity"]["verdict"] == "invalid"
     assert len(session.series) >= len(printed)
     total = sum(row["requests"] for row in session.series)
     result = session.doc["result"]

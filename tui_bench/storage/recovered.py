@@ -4,11 +4,14 @@ and what it measured up to then, marked interrupted."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
 from tui_bench.result import STATUS_CLASSES, Distribution, Requests, Result
+from tui_bench.spec import RunSpec
+from tui_bench.validity import judge_run
 
 RECOVERED_MESSAGE = (
     "tuibench stopped before the run ended; what its journal held up to then is kept"
@@ -19,6 +22,7 @@ def recovered_end(
     doc: Mapping[str, Any],
     series: Sequence[Mapping[str, Any]],
     samples: Sequence[Mapping[str, Any]],
+    warnings: Sequence[Mapping[str, Any]],
     raw_times: Mapping[str, Sequence[float]] | None,
 ) -> dict[str, Any]:
     """The end record a run with header `doc` would have written: its end time is its last
@@ -36,6 +40,10 @@ def recovered_end(
     if doc.get("kind", "run") == "run":
         result = result_of_seconds(str(doc.get("spec", {}).get("tool") or ""), series)
         end["result"] = None if result is None else result.to_dict()
+        with contextlib.suppress(KeyError, TypeError, ValueError):
+            spec = RunSpec.from_dict(dict(doc["spec"]))
+            verdict = judge_run(spec, "interrupted", RECOVERED_MESSAGE, result, warnings)
+            end["validity"] = verdict.to_dict()
     return end
 
 

@@ -112,7 +112,7 @@ def document_from_journal(
     if doc.get("kind") == SWEEP:
         doc.update(summary, runs=runs)
     if not end:
-        end = recovered_end(doc, series, samples, raw_times)
+        end = recovered_end(doc, series, samples, warnings, raw_times)
     doc.update(
         series=series,
         samples=samples,
