@@ -9,7 +9,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from tests.conftest import need
+from tests.conftest import FIXTURES, need
 from tests.faults.conftest import died_journal, fill, in_process, tuibench
 from tui_bench.demo.nginx_target import DemoTarget
 from tui_bench.storage import store
@@ -85,3 +85,17 @@ def test_a_journal_that_cannot_be_recovered_on_a_full_disk_waits(
     [entry] = store.list_sessions(full_store)
     assert entry.session is not None and entry.session.status == "interrupted"
     assert not journal.exists()
+
+
+def test_an_import_into_a_full_store_is_one_line(
+    full_store: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    full_store.mkdir()
+    fill(full_store.parent, 0)
+    proc = in_process(capsys, "import", str(FIXTURES / "ab-2.3-k.txt"))
+    assert proc.returncode == 2
+    assert proc.stderr == (
+        f"tuibench: error: the import is not saved: {full_store}: "
+        "No space left on device (0 B free)\n"
+    )
+    assert list(full_store.iterdir()) == []

@@ -223,7 +223,10 @@ def _documents_in(directory: Path) -> Iterator[dict[str, Any]]:
 def amend(path: Path, changes: Mapping[str, Any]) -> None:
     """Add or replace top-level keys of a finished session file, atomically."""
     session = load(path)
-    write_atomic(path, Session({**session.doc, **changes}).to_json())
+    try:
+        write_atomic(path, Session({**session.doc, **changes}).to_json())
+    except OSError as exc:
+        raise store_error(path.parent, exc, f"{path.name} is not changed") from None
 
 
 def save_imported(
@@ -258,7 +261,10 @@ def save_imported(
         "result": result.to_dict(),
     }
     target = session_path(directory or sessions_dir(), draft.id)
-    write_atomic(target, Session(doc).to_json())
+    try:
+        write_atomic(target, Session(doc).to_json())
+    except OSError as exc:
+        raise store_error(target.parent, exc, "the import is not saved") from None
     return target
 
 
