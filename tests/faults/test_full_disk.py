@@ -70,9 +70,9 @@ def test_a_store_filling_up_mid_run_shows_every_figure(full_store: Path, nginx: 
 
 def test_a_whole_journal_is_kept_until_there_is_room(full_store: Path, nginx: DemoTarget) -> None:
     need("h2load")
-    # A short run's journal (~10 kB, its histograms the most) fits; its session, as large,
-    # does not fit beside it.
-    fill(full_store.parent, 16384)
+    # A short run's journal (~5 kB: two pages) fits; its session (~8 kB, the histograms
+    # written out) does not fit in the one page left.
+    fill(full_store.parent, 12288)
     proc = tuibench("run", "--headless", "--json", "--no-server", "-n", "100", nginx.urls["h2c"])
     assert proc.returncode == 2
     payload = orjson.loads(proc.stdout)
