@@ -50,7 +50,7 @@ def test_a_store_filling_up_mid_run_shows_every_figure(full_store: Path, nginx: 
     # Its header (the long header twice: in the spec and the argv) fills most of it, so the
     # run's first seconds and output overflow it.
     fill(full_store.parent, 4096)
-    pad = f"X-Pad: {'a' * 1300}"
+    pad = f"X-Pad: {'a' * 1000}"
     proc = tuibench("run", "--headless", "--no-server", "-H", pad, "-d", "1.5", nginx.urls["h2c"])
     assert proc.returncode == 2, proc.stderr
     assert "Traceback" not in proc.stderr
