@@ -17,3 +17,8 @@ class ToolMissingError(TuibenchError):
 
 class SessionError(TuibenchError):
     """A session file that cannot be read: corrupt, truncated or from a newer tuibench."""
+
+
+class StoreError(TuibenchError):
+    """The store cannot be written (a full disk, no permission): what was measured is shown,
+    not saved."""

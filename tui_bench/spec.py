@@ -9,6 +9,7 @@ from urllib.parse import urlsplit
 
 from tui_bench.errors import UsageError
 from tui_bench.redaction import check_no_redacted, redact_text
+from tui_bench.typed_values import format_duration
 
 TOOLS = ("h2load", "wrk", "ab")
 COMPRESSIONS = ("gzip", "br", "zstd")
@@ -20,6 +21,9 @@ RATE_DECIMALS = 6
 # wrk's -d and ab's -t take whole seconds: wrk refuses `2.5s` and `2500ms`, ab reads
 # `-t 2.5` as 2. Neither can run a part of a second.
 WHOLE_SECOND_TOOLS = ("wrk", "ab")
+# The longest run taken: a day of per-second rows is what a session and a screen hold well;
+# what a typo like `-d 99999999` asks for (three years) is refused before anything runs.
+MAX_DURATION_S = 24 * 3600.0
 
 
 def is_loopback(url: str) -> bool:
@@ -127,6 +131,11 @@ class RunSpec:
             raise UsageError("-n must be at least 1")
         if self.duration_s is not None and self.duration_s <= 0:
             raise UsageError("-d must be more than 0 seconds")
+        for flag, seconds in (("-d", self.duration_s), ("--warm-up", self.warm_up_s)):
+            if seconds is not None and seconds > MAX_DURATION_S:
+                raise UsageError(
+                    f"{flag} {format_duration(seconds)} is longer than a day, the longest run taken"
+                )
         if self.warm_up_s is not None and self.warm_up_s < 0:
             raise UsageError("--warm-up must not be negative")
         if self.streams is not None and self.streams < 1:
@@ -141,6 +150,12 @@ class RunSpec:
             raise UsageError("wrk runs for a duration: give -d SECONDS")
         if self.tool != "h2load" and (self.streams or self.h1 or self.warm_up_s):
             raise UsageError(f"-m, --h1 and --warm-up are h2load options; {self.tool} has none")
+        if self.requests is not None and self.requests < self.connections:
+            # h2load and ab both refuse it: every connection needs a request of its own.
+            raise UsageError(
+                f"-n {self.requests} is fewer than -c {self.connections}: every connection "
+                "needs at least one request"
+            )
         self._validate_rate()
         return self
 
@@ -172,14 +187,19 @@ def validate_url(url: str) -> None:
     parts = urlsplit(url)
     # What is wrong with a URL is said without its password.
     url = redact_text(url)
+    if any(c.isspace() or not c.isprintable() for c in url):
+        # A tool would cut the URL there or send the rest as part of the request line.
+        raise UsageError(f"bad URL {url!r}: it holds a space or a control character")
     if parts.scheme not in ("http", "https"):
         raise UsageError(f"bad URL {url!r}: expected http:// or https://")
     if not parts.hostname:
         raise UsageError(f"bad URL {url!r}: no host")
     try:
-        parts.port  # noqa: B018 - raises on a bad port
+        port = parts.port
     except ValueError:
         raise UsageError(f"bad URL {url!r}: bad port") from None
+    if port == 0:
+        raise UsageError(f"bad URL {url!r}: port 0 is no port to connect to")
 
 
 def with_scheme(url: str, scheme: str) -> str:

@@ -477,7 +477,7 @@ def test_failed_runs_exit_1_and_each_has_its_line(sessions: Path, quiet_url: str
 
 
 def test_hangup_stops_the_going_run_and_keeps_it(sessions: Path, quiet_url: str) -> None:
-    proc = run_fake(quiet_url, "hang", "--repeat", "3", "-n", "5")
+    proc = run_fake(quiet_url, "hang", "--repeat", "3", "-n", "50")
     wait_for_run(sessions, "*.runs/*.journal")
     proc.send_signal(signal.SIGHUP)  # a dropped SSH session
     out, err = proc.communicate(timeout=30)
@@ -492,7 +492,7 @@ def test_hangup_stops_the_going_run_and_keeps_it(sessions: Path, quiet_url: str)
 
 def test_kill_9_is_recovered_with_the_going_run(sessions: Path, quiet_url: str) -> None:
     proc = subprocess.Popen(
-        [*TUIBENCH, "sweep", "--headless", "--no-server", "--h2load", FAKE, "-n", "5", quiet_url],
+        [*TUIBENCH, "sweep", "--headless", "--no-server", "--h2load", FAKE, "-n", "50", quiet_url],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         env={**os.environ, "FAKE_MODE": "hang"},

@@ -60,7 +60,7 @@ def test_hung_tool_is_killed_after_the_stop_grace(sessions: Path, quiet_url: str
             "--h2load",
             FAKE,
             "-n",
-            "5",
+            "50",
             quiet_url,
         ],
         stdout=subprocess.PIPE,

@@ -98,6 +98,12 @@ def test_a_new_form_asks_for_the_command_lines_defaults() -> None:
         (["-H", "no colon", "http://a/"],
          form({"urls": "http://a/", "headers": "no colon"}),
          "bad header 'no colon': expected 'Name: value'"),
+        (["-c", "100", "-n", "10", "http://a/"],
+         form({"urls": "http://a/", "connections": "100", "requests": "10"}, mode="count"),
+         "-n 10 is fewer than -c 100: every connection needs at least one request"),
+        (["-d", "99999999", "http://a/"],
+         form({"urls": "http://a/", "duration": "99999999"}),
+         "-d 99999999s is longer than a day, the longest run taken"),
     ],
 )  # fmt: skip
 def test_a_refusal_is_the_same_words_both_ways(argv: list[str], typed: Typed, reason: str) -> None:

@@ -43,9 +43,9 @@ def test_no_flags_but_the_url_is_the_default_request() -> None:
 
 
 def test_a_request_count_is_not_given_a_duration() -> None:
-    asked = RunRequest(RunSpec(urls=("http://a/",), requests=5))
+    asked = RunRequest(RunSpec(urls=("http://a/",), requests=50))
     assert run_request(asked).spec.duration_s is None
-    assert flags("-n", "5", "http://a/") == run_request(asked)
+    assert flags("-n", "50", "http://a/") == run_request(asked)
 
 
 def test_an_empty_server_host_is_none() -> None:

@@ -552,3 +552,17 @@ def test_long_names_give_up_their_middle_not_the_end_that_tells_them_apart() -> 
     assert elide_middle(new, 12).plain == "sweep …x-new"
     assert elide_middle(old, 12).plain.endswith("old") and elide_middle(old, 12).cell_len == 12
     assert elide_middle(old, 40) is old, "room enough: as it is"
+
+
+async def test_a_damaged_journal_is_listed_and_hides_nothing(store_dir: Path) -> None:
+    # A run that died as its journal's header was being written.
+    journal = store_dir / "20200101-000000-000-h2load-died.journal"
+    journal.write_bytes(b'{"k":"header","sch')
+    async with browser(store_dir).run_test(size=(160, 48)) as pilot:
+        table = await loaded(pilot)
+        assert table.row_count == 9
+        assert shown_ids(table)[:2] == [NEWEST, SECOND]
+        died = next(row for row in table.shown_rows if row.path == journal)
+        assert not died.readable
+        assert [str(c) for c in table.get_row(str(journal))][-1] == "unreadable"
+        assert not notes(pilot.app), "no error instead of the list"

@@ -25,7 +25,12 @@ def print_history(args: argparse.Namespace) -> History | None:
     fmt = "json" if args.json else args.format
     if args.output and fmt is None:
         raise UsageError("-o needs --format json, csv or md")
-    history = history_of(args.name, indexed(named=args.name))
+    entries = indexed(named=args.name)
+    for entry in entries:
+        if entry.head is None:
+            # Whose run it was is unknown: said, and the rest shown without it.
+            sys.stderr.write(f"tuibench: skipped: {entry.error}\n")
+    history = history_of(args.name, entries)
     if fmt is not None:
         write_output(args, history_export(history, fmt), "history")
         return None

@@ -15,13 +15,30 @@ from tui_bench.parsers.detect import parse_output
 from tui_bench.report.text import result_rows
 from tui_bench.storage import store
 
+# A tool's saved output is a few kB, a few MB with every line of ab -v or h2load -v: what is
+# larger is not one, and is refused having read no more than this (a device like /dev/zero
+# never ends).
+MAX_IMPORT_BYTES = 8 * 1024 * 1024
+
+
+def read_bounded(path: Path, limit: int = MAX_IMPORT_BYTES) -> str:
+    """The text of `path` if it holds at most `limit` bytes; UsageError (one line) if not."""
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(limit + 1)
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror}") from None
+    if len(data) > limit:
+        raise UsageError(
+            f"{path}: more than {limit // (1024 * 1024)} MB, larger than any tool's output: "
+            "not imported"
+        )
+    return data.decode(errors="replace")
+
 
 def cmd_import(args: argparse.Namespace) -> int:
     path = Path(args.file)
-    try:
-        text = path.read_text(errors="replace")
-    except OSError as exc:
-        raise UsageError(f"cannot read {path}: {exc.strerror}") from None
+    text = read_bounded(path)
     try:
         result = parse_output(text, args.tool)
     except ParseError as exc:

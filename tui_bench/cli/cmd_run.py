@@ -56,6 +56,8 @@ def finish_run(finished: RunFinished, *, as_json: bool) -> int:
         report_lines(judged_lines(finished), sys.stderr)
     else:
         report_lines([summary_text(finished), *judged_lines(finished)], sys.stdout)
+    if finished.unsaved:
+        report_lines([f"tuibench: error: {finished.unsaved}"], sys.stderr)
     return run_exit_code(finished)
 
 

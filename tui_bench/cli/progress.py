@@ -111,5 +111,5 @@ def summary_text(finished: RunFinished) -> str:
     if finished.result is not None:
         lines += [f"{label:<9} {value}" for label, value in result_rows(finished.result)]
     lines += [f"{label:<9} {value}" for label, value in resource_rows(finished.resources)]
-    lines.append(f"session   {finished.session_path}")
+    lines.append(f"session   {'not saved' if finished.unsaved else finished.session_path}")
     return "\n".join(lines)

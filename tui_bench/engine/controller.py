@@ -8,8 +8,6 @@ worker thread one step at a time.
 from __future__ import annotations
 
 import asyncio
-import shutil
-import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import asdict
@@ -63,6 +61,7 @@ from tui_bench.engine.tool_start import (
     Spawner,
     spawn_subprocess,
 )
+from tui_bench.engine.workdir import run_workdir
 from tui_bench.histogram import LatencyHistogram
 from tui_bench.remote.server import ServerOnHost
 from tui_bench.runners.invocation import Invocation, build
@@ -152,13 +151,12 @@ class RunController:
         self._listener(event)
 
     async def run(self) -> RunFinished:
-        workdir = Path(tempfile.mkdtemp(prefix="tuibench-run-"))
-        try:
-            await self._watch.start()
-            return await self._run(workdir)
-        finally:
-            await self._watch.stop()
-            shutil.rmtree(workdir, ignore_errors=True)
+        with run_workdir() as workdir:
+            try:
+                await self._watch.start()
+                return await self._run(workdir)
+            finally:
+                await self._watch.stop()
 
     async def _run(self, workdir: Path) -> RunFinished:
         invocation = build(
@@ -438,6 +436,7 @@ class RunController:
             validity,
             resources,
             recorded.verdicts,
+            unsaved=recorded.unsaved,
         )
         self._emit(finished)
         return finished

@@ -88,6 +88,8 @@ class RunFinished:
     verdicts: Verdicts = field(default_factory=Verdicts)
     # The generators of a run of several, as its session keeps them; empty for one.
     generators: tuple[Mapping[str, Any], ...] = ()
+    # Why its session could not be saved (a full disk), in one line; None once it is.
+    unsaved: str | None = None
 
 
 @dataclass(frozen=True)

@@ -380,6 +380,7 @@ class FleetController:
             resources=end.resources or {},
             verdicts=recorded.verdicts,
             generators=tuple(recorded.session.doc.get("generators") or ()),
+            unsaved=recorded.unsaved,
         )
         # Once ended, the panel shows the whole run's figures, as the saved run does.
         views = saved_views(recorded.session.doc)

@@ -166,7 +166,10 @@ class LiveState:
 
     @property
     def session_path(self) -> Path | None:
-        return self.finished.session_path if self.finished else None
+        """Where the run is saved; None while it goes, or when it could not be saved."""
+        if self.finished is None or self.finished.unsaved:
+            return None
+        return self.finished.session_path
 
     @property
     def last_row(self) -> Mapping[str, Any]:

@@ -9,12 +9,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tui_bench.analysis.verdicts import Verdicts
+from tui_bench.storage.atomic import store_error
 from tui_bench.storage.journal import JournalWriter
 from tui_bench.storage.session import RunEnd, Session, SweepEnd
-from tui_bench.storage.store import finalize_judged
+from tui_bench.storage.store import SESSION_SUFFIX, finished_session, write_session
 
 # Judges a finished session (its thresholds, its baseline) before it is written.
 Judge = Callable[[Session], Verdicts]
+NOT_SAVED = "the run is not saved"
 
 
 @dataclass(frozen=True)
@@ -22,10 +24,14 @@ class Recorded:
     path: Path
     session: Session
     verdicts: Verdicts
+    # Why the session could not be saved (one line naming the store and its free space);
+    # None once it is.
+    unsaved: str | None = None
 
 
 def record_end(journal: JournalWriter, end: RunEnd | SweepEnd, judge: Judge | None) -> Recorded:
-    """Close `journal` with `end`, judge the session it makes and write it."""
+    """Close `journal` with `end`, judge the session it makes and write it. A store that
+    cannot take it leaves the session whole in memory, for its figures to be shown."""
     journal.write("end", end.to_record())
     journal.close()
     found: list[Verdicts] = []
@@ -34,5 +40,18 @@ def record_end(journal: JournalWriter, end: RunEnd | SweepEnd, judge: Judge | No
         found.append(judge(session) if judge is not None else Verdicts())
         return found[0].end_fields()
 
-    path, session = finalize_judged(journal.path, judged)
+    session = finished_session(journal.path, judged, journal.records())
+    path, store = journal.path.with_suffix(SESSION_SUFFIX), journal.path.parent
+    try:
+        if journal.failure is not None:
+            raise journal.failure
+        write_session(journal.path, session)
+    except OSError as exc:
+        if journal.failure is not None:
+            journal.discard()
+            return Recorded(path, session, found[0], str(store_error(store, exc, NOT_SAVED)))
+        # Whole, end and all: it becomes the session once the store has room.
+        kept = f"its journal {journal.path.name} is kept, to be saved once there is room"
+        unsaved = f"{store_error(store, exc, NOT_SAVED + ' yet')}; {kept}"
+        return Recorded(path, session, found[0], unsaved)
     return Recorded(path, session, found[0])

@@ -41,7 +41,7 @@ from tui_bench.engine.generators import Generator
 from tui_bench.engine.options import EngineOptions
 from tui_bench.engine.recorder import Judge, Recorded, record_end
 from tui_bench.engine.server_watch import describe_server
-from tui_bench.errors import UsageError
+from tui_bench.errors import StoreError, UsageError
 from tui_bench.remote.server import ServerOnHost
 from tui_bench.request.sweep_plan import Point, Slot, SweepPlan
 from tui_bench.request.sweep_settings import DEFAULT_COOL_DOWN_S
@@ -367,6 +367,9 @@ class SweepRunner:
             finally:
                 self._going = None
             self._elapsed.setdefault(slot.point, []).append(time.monotonic() - clock)
+            if finished.unsaved:
+                # A store too full for a run's file cannot take the sweep's either.
+                raise StoreError(finished.unsaved)
             doc = dict((await asyncio.to_thread(store.load, finished.session_path)).doc)
             entry = {"slot": index, "point": slot.point, "repeat": slot.repeat, "session": doc}
             runs.append(entry)

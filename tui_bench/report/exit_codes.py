@@ -6,7 +6,7 @@ from tui_bench.analysis.sweep_points import verdict_of
 from tui_bench.analysis.verdicts import Verdicts
 from tui_bench.engine.events import RunFinished
 from tui_bench.engine.sweep import SweepFinished
-from tui_bench.errors import TuibenchError
+from tui_bench.errors import StoreError, TuibenchError
 
 # By the run's status.
 EXIT_CODES = {"completed": 0, "failed": 1, "interrupted": 130}
@@ -36,7 +36,11 @@ def exit_code(run_code: int, verdicts: Verdicts, *, invalid: bool = False) -> in
 def run_exit_code(finished: RunFinished) -> int:
     """A run's, as the CLI and the app end with it."""
     invalid = bool(finished.validity and finished.validity.is_invalid)
-    return exit_code(EXIT_CODES[finished.status], finished.verdicts, invalid=invalid)
+    run_code = EXIT_CODES[finished.status]
+    if run_code == 0 and finished.unsaved:
+        # Its figures were shown but not kept: the store wants the user's attention first.
+        return StoreError.exit_code
+    return exit_code(run_code, finished.verdicts, invalid=invalid)
 
 
 def sweep_exit_code(finished: SweepFinished) -> int:

@@ -17,7 +17,7 @@ def run_payload(finished: RunFinished) -> dict[str, Any]:
     payload.update(
         run_status=finished.status,
         message=finished.message,
-        session_path=str(finished.session_path),
+        session_path=None if finished.unsaved else str(finished.session_path),
         validity=finished.validity.to_dict() if finished.validity else None,
         # What the run cost the server and the load generator; null where not sampled.
         resources=dict(finished.resources),

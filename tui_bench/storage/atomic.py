@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
-from tui_bench.errors import UsageError
+from tui_bench.errors import StoreError, UsageError
+from tui_bench.formats import fmt_bytes
 from tui_bench.redaction import redact_text
 
 PRIVATE_DIR = 0o700
@@ -71,3 +73,15 @@ def write_new(path: Path, text: str, *, force: bool = False) -> Path:
     except OSError as exc:
         raise UsageError(f"cannot write {target}: {exc.strerror}") from None
     return target
+
+
+def store_error(directory: Path, exc: OSError, doing: str) -> StoreError:
+    """`exc` met writing in `directory` as one line naming the store and its free space."""
+    where = directory
+    while not where.exists() and where != where.parent:
+        where = where.parent
+    try:
+        free = f"{fmt_bytes(shutil.disk_usage(where).free)} free"
+    except OSError:
+        free = "free space unknown"
+    return StoreError(f"{doing}: {directory}: {exc.strerror or exc} ({free})")

@@ -23,10 +23,11 @@ from typing import Any
 import orjson
 
 from tui_bench.errors import SessionError
+from tui_bench.storage.atomic import PRIVATE_FILE, private_dir
 from tui_bench.storage.catalog import SessionRow, row_from_head, session_row, unreadable_row
 from tui_bench.storage.history_facts import history_facts
 from tui_bench.storage.session import parse
-from tui_bench.storage.store import SESSION_SUFFIX, recover_abandoned, sessions_dir
+from tui_bench.storage.store import SESSION_SUFFIX, by_id, recover, sessions_dir
 
 # Bump when what an entry holds changes: every index is then rebuilt.
 INDEX_VERSION = 2
@@ -77,8 +78,8 @@ def indexed(
     --name is `named`), newest first (by name, as `list_sessions`), from the index where the
     file has not changed since it was read."""
     directory = directory or sessions_dir()
-    if newest is None:
-        recover_abandoned(directory)
+    # Journals that could not be made sessions: listed as damaged, among the rest.
+    left = recover(directory).left if newest is None else []
     if not directory.is_dir():
         return []
     with os.scandir(directory) as found:
@@ -103,17 +104,19 @@ def indexed(
         else:
             # What was just read wins over the index, should writing it have failed.
             fresh = _entries(db, wanted, named) | fresh
-    out = []
+    out = [Indexed(path, None, error) for path, error in left]
     for file in files:
         entry = fresh.get(file.name)
         if entry is None:
             continue  # another benchmark's
         _, _, head, facts, error, bench = entry
-        if named is not None and bench != named:
+        # A damaged file's name is unknown: it is kept, for a history to say it skipped it.
+        if named is not None and bench != named and head is not None:
             continue
         out.append(
             Indexed(directory / file.name, orjson.loads(head) if head else None, error, facts)
         )
+    out.sort(key=lambda entry: by_id(entry.path), reverse=True)
     return out
 
 
@@ -142,7 +145,11 @@ def _index(directory: Path) -> Iterator[sqlite3.Connection | None]:
     db = None
     for _ in range(2):
         try:
-            where.parent.mkdir(parents=True, exist_ok=True)
+            # It holds the sessions' URLs, names and tags: as private as the store.
+            private_dir(where.parent)
+            os.close(os.open(where, os.O_WRONLY | os.O_CREAT, PRIVATE_FILE))
+            if where.stat().st_mode & 0o777 != PRIVATE_FILE:
+                where.chmod(PRIVATE_FILE)
             db = sqlite3.connect(where, timeout=2)
             if db.execute("PRAGMA user_version").fetchone()[0] != INDEX_VERSION:
                 db.execute("DROP TABLE IF EXISTS entries")
@@ -198,7 +205,9 @@ def _select(
             marks = ",".join("?" * len(names))
             return db.execute(f"{query} WHERE name IN ({marks})", list(names)).fetchall()
         if bench is not None:
-            return db.execute(f"{query} WHERE bench = ?", (bench,)).fetchall()
+            # The damaged files too: a history says it skipped them.
+            where = "bench = ? OR head IS NULL"
+            return db.execute(f"{query} WHERE {where}", (bench,)).fetchall()
         return db.execute(query).fetchall()
     except sqlite3.Error:
         return []

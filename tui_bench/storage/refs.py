@@ -36,7 +36,7 @@ from typing import Any
 import orjson
 
 from tui_bench.errors import SessionError, UsageError
-from tui_bench.storage.atomic import write_atomic
+from tui_bench.storage.atomic import store_error, write_atomic
 from tui_bench.storage.session import Session, parse
 from tui_bench.storage.sweep_doc import (
     best_point,
@@ -330,13 +330,16 @@ def write_pin(directory: Path, pin: Pin) -> Path:
     """Add or replace the pin of `pin.name`, atomically (the others are kept)."""
     pins = read_pins(directory) | {pin.name: pin}
     path = directory / PINS
-    path.parent.mkdir(parents=True, exist_ok=True)
     doc = {
         "schema": PINS_SCHEMA,
         "version": 1,
         "pins": {name: p.to_dict() for name, p in sorted(pins.items())},
     }
-    write_atomic(path, orjson.dumps(doc, option=orjson.OPT_INDENT_2))
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(path, orjson.dumps(doc, option=orjson.OPT_INDENT_2))
+    except OSError as exc:
+        raise store_error(directory, exc, f"the baseline of {pin.name} is not pinned") from None
     return path
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
@@ -15,8 +15,9 @@ from tui_bench.errors import SessionError
 from tui_bench.result import Result
 from tui_bench.spec import RunSpec
 from tui_bench.storage import refs
-from tui_bench.storage.atomic import write_atomic
+from tui_bench.storage.atomic import store_error, write_atomic
 from tui_bench.storage.journal import JOURNAL_SUFFIX, is_abandoned, read_records
+from tui_bench.storage.recovered import recovered_end
 from tui_bench.storage.refs import Located
 from tui_bench.storage.session import SWEEP, Session, SessionDraft, parse
 
@@ -68,8 +69,11 @@ def runs_dir(journal: Path) -> Path:
     return journal.with_suffix(RUNS_SUFFIX)
 
 
-def document_from_journal(path: Path) -> dict[str, Any]:
-    """Replay a journal into a session document; a journal without an end is 'interrupted'."""
+def document_from_journal(
+    path: Path, records: Iterable[dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    """Replay a journal (its `records`, when they are not all on disk) into a session
+    document. One without an end is 'interrupted', its result rebuilt from its seconds."""
     doc: dict[str, Any] | None = None
     series: list[Any] = []
     samples: list[Any] = []
@@ -80,7 +84,7 @@ def document_from_journal(path: Path) -> dict[str, Any]:
     # When each line came, by stream; None once a line has no time (an older writer's).
     raw_times: dict[str, list[float]] | None = {"stdout": [], "stderr": []}
     end: Mapping[str, Any] = {}
-    for record in read_records(path):
+    for record in read_records(path) if records is None else records:
         kind = record.pop("k")
         if kind == "header":
             doc = record
@@ -107,6 +111,8 @@ def document_from_journal(path: Path) -> dict[str, Any]:
         raise SessionError(f"{path}: journal has no header")
     if doc.get("kind") == SWEEP:
         doc.update(summary, runs=runs)
+    if not end:
+        end = recovered_end(doc, series, samples, warnings, raw_times)
     doc.update(
         series=series,
         samples=samples,
@@ -136,7 +142,19 @@ def finalize(journal: Path) -> Path:
 def finalize_judged(journal: Path, judge: EndJudge | None = None) -> tuple[Path, Session]:
     """`finalize`, with what `judge` finds of the finished session written in it: the file
     is written once, whole, never amended afterwards. The session is returned as written."""
-    doc = document_from_journal(journal)
+    session = finished_session(journal, judge)
+    write_session(journal, session)
+    return journal.with_suffix(SESSION_SUFFIX), session
+
+
+def finished_session(
+    journal: Path,
+    judge: EndJudge | None = None,
+    records: Iterable[dict[str, Any]] | None = None,
+) -> Session:
+    """The session `journal` makes (its `records`, when not all on disk), judged by `judge`;
+    not written."""
+    doc = document_from_journal(journal, records)
     if doc.get("kind") == SWEEP:
         _adopt_runs(doc, runs_dir(journal))
     else:
@@ -144,11 +162,15 @@ def finalize_judged(journal: Path, judge: EndJudge | None = None) -> tuple[Path,
     target = journal.with_suffix(SESSION_SUFFIX)
     if judge is not None:
         doc.update(judge(Session(doc, target)))
-    session = Session(doc, target)
-    write_atomic(target, session.to_json())
-    journal.unlink()
+    return Session(doc, target)
+
+
+def write_session(journal: Path, session: Session) -> None:
+    """Write `session` (made from `journal`) beside it, then drop the journal and its runs'
+    working directory. OSError when the store cannot take it: the journal is then kept."""
+    write_atomic(journal.with_suffix(SESSION_SUFFIX), session.to_json())
+    journal.unlink(missing_ok=True)
     shutil.rmtree(runs_dir(journal), ignore_errors=True)
-    return target, session
 
 
 def _adopt_runs(doc: dict[str, Any], directory: Path) -> None:
@@ -201,7 +223,10 @@ def _documents_in(directory: Path) -> Iterator[dict[str, Any]]:
 def amend(path: Path, changes: Mapping[str, Any]) -> None:
     """Add or replace top-level keys of a finished session file, atomically."""
     session = load(path)
-    write_atomic(path, Session({**session.doc, **changes}).to_json())
+    try:
+        write_atomic(path, Session({**session.doc, **changes}).to_json())
+    except OSError as exc:
+        raise store_error(path.parent, exc, f"{path.name} is not changed") from None
 
 
 def save_imported(
@@ -236,15 +261,48 @@ def save_imported(
         "result": result.to_dict(),
     }
     target = session_path(directory or sessions_dir(), draft.id)
-    write_atomic(target, Session(doc).to_json())
+    try:
+        write_atomic(target, Session(doc).to_json())
+    except OSError as exc:
+        raise store_error(target.parent, exc, "the import is not saved") from None
     return target
 
 
-def recover_abandoned(directory: Path) -> list[Path]:
-    """Finish the journals of runs that died (crash, kill -9, lost SSH session)."""
+@dataclass(frozen=True)
+class Recovery:
+    """What `recover` made of the journals nobody holds: the sessions written, and the
+    journals left as they are with why (damaged, or a store too full to write in)."""
+
+    recovered: list[Path]
+    left: list[tuple[Path, str]]
+
+
+def recover(directory: Path) -> Recovery:
+    """Finish the journals of runs that died (crash, kill -9, lost SSH session). One that
+    cannot be finished is left for a later try and said, never stopping the others; an empty
+    one (its run died before writing a byte) holds nothing and is removed."""
+    recovered: list[Path] = []
+    left: list[tuple[Path, str]] = []
     if not directory.is_dir():
-        return []
-    return [finalize(j) for j in sorted(directory.glob(f"*{JOURNAL_SUFFIX}")) if is_abandoned(j)]
+        return Recovery(recovered, left)
+    for journal in sorted(directory.glob(f"*{JOURNAL_SUFFIX}")):
+        if not is_abandoned(journal):
+            continue
+        try:
+            if journal.stat().st_size == 0:
+                journal.unlink()
+                continue
+            recovered.append(finalize(journal))
+        except SessionError as exc:
+            left.append((journal, str(exc)))
+        except OSError as exc:
+            left.append((journal, str(store_error(directory, exc, "cannot recover the run"))))
+    return Recovery(recovered, left)
+
+
+def recover_abandoned(directory: Path) -> list[Path]:
+    """The sessions `recover` wrote."""
+    return recover(directory).recovered
 
 
 def load(ref: str | Path, directory: Path | None = None) -> Session:
@@ -352,16 +410,25 @@ class SessionEntry:
 def list_sessions(directory: Path | None = None) -> list[SessionEntry]:
     """Sessions in the store, newest first; unreadable files are listed with their error."""
     directory = directory or sessions_dir()
-    recover_abandoned(directory)
+    left = dict(recover(directory).left)
     entries: list[SessionEntry] = []
     if not directory.is_dir():
         return entries
-    for path in sorted(directory.glob(f"*{SESSION_SUFFIX}"), reverse=True):
+    files = sorted([*directory.glob(f"*{SESSION_SUFFIX}"), *left], key=by_id, reverse=True)
+    for path in files:
+        if path in left:
+            entries.append(SessionEntry(path, None, left[path]))
+            continue
         try:
             entries.append(SessionEntry(path, parse(path.read_bytes(), str(path))))
         except (SessionError, OSError) as exc:
             entries.append(SessionEntry(path, None, str(exc)))
     return entries
+
+
+def by_id(path: Path) -> str:
+    """A file's session id: journals and session files sort together, by when they began."""
+    return path.name.removesuffix(JOURNAL_SUFFIX).removesuffix(SESSION_SUFFIX)
 
 
 def delete(path: Path, directory: Path | None = None) -> None:

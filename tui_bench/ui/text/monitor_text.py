@@ -413,7 +413,7 @@ def summary(state: LiveState, tones: Tones) -> Text:
     keys = sum(1 for label, _ in pairs if label in KEY_ROWS)
     pairs[keys:keys] = [
         *resource_rows(finished.resources),
-        ("session", str(finished.session_path)),
+        ("session", finished.unsaved or str(finished.session_path)),
     ]
     rows = [_pairs((f"{label:<10}", value)) for label, value in pairs]
     notes = [Text.assemble(("warning    ", tones.warning), w.message) for w in state.warnings]
