@@ -8,6 +8,7 @@ from urllib.parse import urlsplit
 
 from tui_bench.errors import UsageError
 from tui_bench.redaction import check_no_redacted, redact_text
+from tui_bench.typed_values import MAX_COUNT, parse_positive_int
 
 TOOLS = ("h2load", "wrk", "ab")
 COMPRESSIONS = ("gzip", "br", "zstd")
@@ -16,6 +17,21 @@ LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 MAX_PER_CLIENT_RATE = 1_000_000
 # h2load reads --rps as a decimal; six places are finer than its timer can keep.
 RATE_DECIMALS = 6
+# Each connection is an open file and a local port of the generator, each thread a core's
+# worth of work: past these no machine (nor a handful of generators) can run them.
+MAX_CONNECTIONS = 1_000_000
+MAX_THREADS = 4_096
+# ab refuses more (its MAX_CONCURRENCY).
+MAX_AB_CONNECTIONS = 20_000
+
+
+def read_connections(text: str) -> int:
+    """-c as typed: the command line and the run form read it so."""
+    return parse_positive_int(text, MAX_CONNECTIONS)
+
+
+def read_threads(text: str) -> int:
+    return parse_positive_int(text, MAX_THREADS)
 
 
 def is_loopback(url: str) -> bool:
@@ -109,6 +125,7 @@ class RunSpec:
             raise UsageError("-c and -t must be at least 1")
         if self.threads > self.connections:
             raise UsageError(f"-t {self.threads} is more than -c {self.connections}")
+        self._validate_limits()
         if self.requests is not None and self.duration_s is not None:
             raise UsageError("give either -n (request count) or -d (duration), not both")
         if self.requests is not None and self.requests < 1:
@@ -131,6 +148,19 @@ class RunSpec:
             raise UsageError(f"-m, --h1 and --warm-up are h2load options; {self.tool} has none")
         self._validate_rate()
         return self
+
+    def _validate_limits(self) -> None:
+        most = MAX_AB_CONNECTIONS if self.tool == "ab" else MAX_CONNECTIONS
+        limits = [
+            ("-c", self.connections, most),
+            ("-t", self.threads, MAX_THREADS),
+            ("-n", self.requests, MAX_COUNT),
+            ("-m", self.streams, MAX_COUNT),
+        ]
+        for flag, value, limit in limits:
+            if value is not None and value > limit:
+                tool = f" for {self.tool}" if flag == "-c" and self.tool == "ab" else ""
+                raise UsageError(f"{flag} {value:,} is more than {limit:,}{tool}")
 
     def _validate_rate(self) -> None:
         if self.rate is None:
