@@ -405,7 +405,7 @@ async def test_the_runs_end_closes_the_quit_question() -> None:
 def test_quitting_just_after_run_again_leaves_no_coroutine_unawaited() -> None:
     async def again_and_quit() -> None:
         app = make_app(hold=False)
-        async with app.run_test(size=(80, 24)) as pilot:
+        async with app.run_test(size=(80, 24)):
             await app.workers.wait_for_complete()
             live = app.job
             assert isinstance(live, LiveScreen)

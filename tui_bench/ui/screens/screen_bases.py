@@ -319,9 +319,13 @@ class DrivingScreen(Screen[None]):
         self._stopping = self._crashed = False
         self.refresh_bindings()
         # The coroutine is made when the worker starts: a worker cancelled before (a quit
-        # just after `r`) leaves none behind unawaited.
+        # just after `r`) leaves none behind unawaited. (mypy cannot solve Textual's WorkType
+        # union for a coroutine function.)
         self.run_worker(
-            partial(self._drive, engine), name=self.JOB_NAME, exclusive=True, exit_on_error=False
+            partial(self._drive, engine),  # type: ignore[arg-type]
+            name=self.JOB_NAME,
+            exclusive=True,
+            exit_on_error=False,
         )
 
     async def _drive(self, engine: Job) -> None:

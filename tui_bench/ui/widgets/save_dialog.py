@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 from typing import ClassVar
 
@@ -127,13 +126,13 @@ class SaveDialog(ModalScreen[Path | None]):
             return
         choice = SaveChoice(self.fmt, Path(text).expanduser())
         if not choice.path.exists():
-            self.run_worker(partial(self._written, choice), group="save", exclusive=True)
+            self.run_worker(self._written(choice), group="save", exclusive=True)
             return
 
         def answered(yes: bool | None) -> None:
             if yes:
                 overwrite = SaveChoice(choice.fmt, choice.path, overwrite=True)
-                self.run_worker(partial(self._written, overwrite), group="save", exclusive=True)
+                self.run_worker(self._written(overwrite), group="save", exclusive=True)
             else:
                 self.query_one("#path", Input).focus()
 
