@@ -20,12 +20,12 @@ def print_history(args: argparse.Namespace) -> History | None:
     # Imported here: they pull in scipy, which the rest of the CLI does not wait for.
     from tui_bench.analysis.history import history_of
     from tui_bench.report.history_report import history_export, history_text
-    from tui_bench.storage.index import indexed
+    from tui_bench.storage.index import bench_names, indexed
 
     fmt = "json" if args.json else args.format
     if args.output and fmt is None:
         raise UsageError("-o needs --format json, csv or md")
-    history = history_of(args.name, indexed(named=args.name))
+    history = history_of(args.name, indexed(named=args.name), bench_names)
     if fmt is not None:
         write_output(args, history_export(history, fmt), "history")
         return None
