@@ -259,6 +259,7 @@ async def test_threads_over_connections_points_at_threads(tmp_path: Path) -> Non
     app = home(example_store(tmp_path))
     async with app.run_test(size=(120, 40)) as pilot:
         await recent_table(pilot)
+        await pilot.press("n")
         form = app.screen.query_one(RunForm)
         form.query_one("#urls", Input).value = "http://127.0.0.1:8080/"
         form.query_one("#connections", Input).value = "2"
