@@ -30,6 +30,9 @@ def test_valid_spec_passes_and_round_trips() -> None:
         ({"tool": "wrk", "duration_s": None, "requests": 5}, "duration"),
         ({"tool": "ab", "streams": 4}, "h2load options"),
         ({"compress": "lzma"}, "--compress"),
+        ({"connections": 500_000_000}, "-c 500,000,000 is more than 1,000,000"),
+        ({"tool": "ab", "duration_s": None, "requests": 10**5, "connections": 30_000}, "for ab"),
+        ({"streams": 2**31}, "-m 2,147,483,648 is more than 2,147,483,647"),
     ],
 )
 def test_invalid_specs_say_why_in_one_line(changes: dict[str, object], message: str) -> None:

@@ -38,3 +38,8 @@ def test_positive_ints() -> None:
         parse_positive_int("x")
     with pytest.raises(UsageError, match="expected at least 1, got 0"):
         parse_positive_int("0")
+    assert parse_positive_int(str(2**31 - 1)) == 2**31 - 1
+    with pytest.raises(UsageError, match="expected at most 2,147,483,647, got 2,147,483,648"):
+        parse_positive_int(str(2**31))
+    with pytest.raises(UsageError, match="expected at most 9, got 10"):
+        parse_positive_int("10", 9)

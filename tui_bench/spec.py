@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 
 from tui_bench.errors import UsageError
 from tui_bench.redaction import check_no_redacted, redact_text
-from tui_bench.typed_values import format_duration
+from tui_bench.typed_values import MAX_COUNT, format_duration, parse_positive_int
 
 TOOLS = ("h2load", "wrk", "ab")
 COMPRESSIONS = ("gzip", "br", "zstd")
@@ -24,6 +24,21 @@ WHOLE_SECOND_TOOLS = ("wrk", "ab")
 # The longest run taken: a day of per-second rows is what a session and a screen hold well;
 # what a typo like `-d 99999999` asks for (three years) is refused before anything runs.
 MAX_DURATION_S = 24 * 3600.0
+# Each connection is an open file and a local port of the generator, each thread a core's
+# worth of work: past these no machine (nor a handful of generators) can run them.
+MAX_CONNECTIONS = 1_000_000
+MAX_THREADS = 4_096
+# ab refuses more (its MAX_CONCURRENCY).
+MAX_AB_CONNECTIONS = 20_000
+
+
+def read_connections(text: str) -> int:
+    """-c as typed: the command line and the run form read it so."""
+    return parse_positive_int(text, MAX_CONNECTIONS)
+
+
+def read_threads(text: str) -> int:
+    return parse_positive_int(text, MAX_THREADS)
 
 
 def is_loopback(url: str) -> bool:
@@ -125,6 +140,7 @@ class RunSpec:
             raise UsageError("-c and -t must be at least 1")
         if self.threads > self.connections:
             raise UsageError(f"-t {self.threads} is more than -c {self.connections}")
+        self._validate_limits()
         if self.requests is not None and self.duration_s is not None:
             raise UsageError("give either -n (request count) or -d (duration), not both")
         if self.requests is not None and self.requests < 1:
@@ -158,6 +174,19 @@ class RunSpec:
             )
         self._validate_rate()
         return self
+
+    def _validate_limits(self) -> None:
+        most = MAX_AB_CONNECTIONS if self.tool == "ab" else MAX_CONNECTIONS
+        limits = [
+            ("-c", self.connections, most),
+            ("-t", self.threads, MAX_THREADS),
+            ("-n", self.requests, MAX_COUNT),
+            ("-m", self.streams, MAX_COUNT),
+        ]
+        for flag, value, limit in limits:
+            if value is not None and value > limit:
+                tool = f" for {self.tool}" if flag == "-c" and self.tool == "ab" else ""
+                raise UsageError(f"{flag} {value:,} is more than {limit:,}{tool}")
 
     def _validate_rate(self) -> None:
         if self.rate is None:

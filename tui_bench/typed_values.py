@@ -11,6 +11,9 @@ import math
 from tui_bench.errors import UsageError
 
 DURATION_UNITS = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0}
+# The tools read their counts into C ints (ab's -n and -c, h2load's stream ids): a count past
+# this means nothing to them.
+MAX_COUNT = 2**31 - 1
 
 
 def parse_duration(text: str) -> float:
@@ -51,13 +54,16 @@ def _reads_back(text: str, seconds: float) -> bool:
         return False
 
 
-def parse_positive_int(text: str) -> int:
+def parse_positive_int(text: str, most: int = MAX_COUNT) -> int:
+    """A whole number from 1 to `most`."""
     try:
         value = int(text)
     except ValueError:
         raise UsageError(f"expected a whole number, got {text!r}") from None
     if value < 1:
         raise UsageError(f"expected at least 1, got {value}")
+    if value > most:
+        raise UsageError(f"expected at most {most:,}, got {value:,}")
     return value
 
 

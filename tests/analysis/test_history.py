@@ -103,3 +103,22 @@ def test_an_unknown_name_is_one_line(tmp_path: Path) -> None:
     save(tmp_path, run_doc("api", 0, 1.0, 1.0))
     with pytest.raises(UsageError, match="no saved session is named 'apx'"):
         history_of("apx", indexed(tmp_path))
+
+
+def test_a_name_cut_short_gets_a_did_you_mean_as_export_does(tmp_path: Path) -> None:
+    """`history his` names the benchmark `history-demo` it begins, as `export his@latest`
+    does; the command line asks the store's index for its names only then."""
+    save(tmp_path, run_doc("history-demo", 0, 1.0, 1.0))
+    asked = []
+
+    def names() -> list[str]:
+        asked.append(True)
+        return ["history-demo", "other"]
+
+    with pytest.raises(UsageError, match=r"named 'his'; did you mean history-demo\?$"):
+        history_of("his", indexed(tmp_path, named="his"), names)
+    assert asked == [True]
+    with pytest.raises(UsageError, match=r"named 'his'; did you mean history-demo\?$"):
+        history_of("his", indexed(tmp_path))
+    assert history_of("history-demo", indexed(tmp_path), names).name == "history-demo"
+    assert asked == [True]

@@ -454,9 +454,14 @@ def test_labels_override_the_common_options(sessions: Path) -> None:
     assert args.header == ["X-A: 1"], "the common options are left alone"
 
 
+# The stand-in h2load speaks no protocol: --h1 spares the question whether the quiet
+# listener speaks h2c, which it would leave unanswered for seconds.
+FAKE_ARGS = ("--no-server", "--h2load", FAKE, "--h1")
+
+
 def run_fake(url: str, mode: str, *args: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [*TUIBENCH, "sweep", "--headless", "--json", "--no-server", "--h2load", FAKE, *args, url],
+        [*TUIBENCH, "sweep", "--headless", "--json", *FAKE_ARGS, *args, url],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -492,7 +497,7 @@ def test_hangup_stops_the_going_run_and_keeps_it(sessions: Path, quiet_url: str)
 
 def test_kill_9_is_recovered_with_the_going_run(sessions: Path, quiet_url: str) -> None:
     proc = subprocess.Popen(
-        [*TUIBENCH, "sweep", "--headless", "--no-server", "--h2load", FAKE, "-n", "50", quiet_url],
+        [*TUIBENCH, "sweep", "--headless", *FAKE_ARGS, "-n", "50", quiet_url],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         env={**os.environ, "FAKE_MODE": "hang"},

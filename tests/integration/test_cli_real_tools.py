@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import signal
@@ -20,6 +21,7 @@ from tui_bench.demo.nginx_target import DemoTarget
 from tui_bench.engine.events import Event, SecondClosed
 from tui_bench.engine.live_state import LiveState
 from tui_bench.engine.options import EngineOptions
+from tui_bench.engine.reach import h2c_refused
 from tui_bench.runners.tools import find_tool
 from tui_bench.spec import RunSpec
 from tui_bench.storage import store
@@ -180,6 +182,28 @@ def test_tls_to_a_plain_port_is_said_in_those_words(nginx: DemoTarget, sessions:
     assert time.monotonic() - started < 5
     assert code == 1
     assert result["message"].startswith("TLS handshake with 127.0.0.1:")
+
+
+def test_h2c_to_a_server_of_http1_only_is_refused_before_load(
+    nginx: DemoTarget, sessions: Path
+) -> None:
+    """h2load's default h2c against an HTTP/1.1-only port fails every request and says
+    nothing of why; tuibench says what to do before any load, and h1 then runs."""
+    need("h2load")
+    h1_only = nginx.urls["h1"]
+    proc = tuibench("run", "--headless", "-d", "3", "-c", "1", h1_only)
+    port = h1_only.rsplit(":", 1)[1].strip("/")
+    assert proc.returncode == 2
+    assert proc.stderr == (
+        f"tuibench: error: 127.0.0.1:{port} speaks HTTP/1.1 only, not h2c (h2load's default "
+        "for http://): run with --h1\n"
+    )
+    assert not sessions.exists() or not any(sessions.iterdir())
+    code, result, stderr = run_json("-n", "200", "-c", "1", "--h1", h1_only)
+    assert code == 0, stderr
+    assert result["requests"]["succeeded"] == 200
+    # A port that speaks h2c is let through.
+    assert asyncio.run(h2c_refused([RunSpec((nginx.urls["h2c"],))])) is None
 
 
 def test_dns_failure_fails_with_exit_1(sessions: Path) -> None:

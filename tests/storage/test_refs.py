@@ -12,7 +12,7 @@ import pytest
 from tests.analysis.test_significance import run, runs, sweep
 from tui_bench.errors import SessionError, UsageError
 from tui_bench.storage import refs, store
-from tui_bench.storage.refs import Located, Named, Pin
+from tui_bench.storage.refs import Located, Named, Pin, did_you_mean
 from tui_bench.storage.session import Session
 
 INVALID = {"verdict": "invalid", "reasons": [{"code": "interrupted", "message": "stopped"}]}
@@ -190,3 +190,10 @@ def test_a_damaged_pins_file_is_one_line(api: Path) -> None:
     (api / refs.PINS).write_text("{")
     with pytest.raises(SessionError, match="not a baselines file"):
         store.locate("api@baseline", api)
+
+
+def test_did_you_mean_puts_names_begun_first_then_names_spelt_alike() -> None:
+    known = ["history-demo", "api", "apx", "", "hist"]
+    assert did_you_mean("his", known) == "; did you mean hist, history-demo?"
+    assert did_you_mean("apj", known) == "; did you mean apx, api?"  # closest first
+    assert did_you_mean("zzz", known) == ""

@@ -12,7 +12,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from tests.ui import EXAMPLES, example_store, screen_is, until, utc_clock
+from tests.ui import EXAMPLES, example_store, footer_keys, screen_is, until, utc_clock
 from tests.ui.test_live_screen import ScriptedEngine, script
 from tui_bench.engine.events import Event
 from tui_bench.request.run import RunRequest
@@ -165,7 +165,7 @@ async def _loaded(pilot: Pilot[Any]) -> None:
     await recent_table(pilot)
     form = pilot.app.screen.query_one(RunForm)
     await until(pilot, lambda: form.recent is not None, "the recent configs")
-    # The URL field has the focus: a blinking cursor would differ from shot to shot.
+    # A field that gets the focus must not blink: the cursor would differ from shot to shot.
     for field in form.query(Input):
         field.cursor_blink = False
     await pilot.pause()
@@ -181,18 +181,49 @@ def test_snapshot(snap_compare: Any, size: tuple[int, int]) -> None:
     assert snap_compare(app, terminal_size=size, run_before=_loaded)
 
 
-async def test_the_url_has_the_focus_first_and_is_marked_by_more_than_colour(
+def shown_keys(pilot: Pilot[Any]) -> set[str]:
+    """The keys the footer shows now, every one inside the terminal."""
+    return {shown.split()[0] for shown in footer_keys(pilot)}
+
+
+async def test_a_newcomers_first_question_mark_opens_help_and_q_quits(tmp_path: Path) -> None:
+    app = home(tmp_path / "empty")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await recent_table(pilot)
+        # The first focus is no text field: the keys are the screen's.
+        assert isinstance(app.focused, SessionTable)
+        await until(pilot, lambda: {"?", "q", "n"} <= shown_keys(pilot), "the footer's keys")
+        await pilot.press("question_mark")
+        await screen_is(pilot, HelpScreen, "the help")
+        await pilot.press("escape")
+        await screen_is(pilot, HomeScreen, "home again")
+        assert app.screen.query_one("#urls", Input).value == ""
+        await pilot.press("q")
+        await until(pilot, lambda: app.return_code is not None, "the app quitting")
+
+
+async def test_n_leads_to_the_url_marked_by_more_than_colour_and_f1_helps_there(
     tmp_path: Path,
 ) -> None:
     app = home(example_store(tmp_path))
     async with app.run_test(size=(120, 40)) as pilot:
         await recent_table(pilot)
-        assert app.focused is app.screen.query_one("#urls", Input)
+        await pilot.press("n")
+        urls = app.screen.query_one("#urls", Input)
+        await until(pilot, lambda: app.focused is urls, "the URL field focused")
         label = app.screen.query_one("#row-urls > Label")
         assert label.styles.text_style.reverse
         box = app.screen.query_one("#form-box")
         assert box.styles.border_top[0] == "double"
         assert app.screen.query_one("#recent-box").styles.border_top[0] == "round"
+        # In a field `?` is text; the footer still says how to get help.
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert urls.value == "?" and isinstance(app.screen, HomeScreen)
+        await until(pilot, lambda: "f1" in shown_keys(pilot), "f1 in the footer")
+        assert "?" not in shown_keys(pilot)
+        await pilot.press("f1")
+        await screen_is(pilot, HelpScreen, "the help from the form")
 
 
 async def test_a_refused_start_points_at_the_field_and_letters_stay_text(tmp_path: Path) -> None:
@@ -228,6 +259,7 @@ async def test_threads_over_connections_points_at_threads(tmp_path: Path) -> Non
     app = home(example_store(tmp_path))
     async with app.run_test(size=(120, 40)) as pilot:
         await recent_table(pilot)
+        await pilot.press("n")
         form = app.screen.query_one(RunForm)
         form.query_one("#urls", Input).value = "http://127.0.0.1:8080/"
         form.query_one("#connections", Input).value = "2"

@@ -6,6 +6,8 @@ Elapsed time on screen comes from the events, so the fake's script fixes every n
 from __future__ import annotations
 
 import asyncio
+import gc
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import timedelta
@@ -415,6 +417,40 @@ async def test_quit_confirmed_stops_saves_and_exits_130() -> None:
         await pilot.pause()
     assert app.return_value == 130
     assert app.finished is not None and app.finished.session_path == SESSION
+
+
+async def test_the_runs_end_closes_the_quit_question() -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        live = await settle(pilot)
+        await pilot.press("q")
+        assert isinstance(app.screen, ConfirmQuit)
+        # The run ends (stopped from elsewhere: interrupted) just as `q` was pressed.
+        app.engines[0].stop()  # type: ignore[attr-defined]
+        await screen_is(pilot, LiveScreen, "the finished run, asked nothing")
+        assert live.state.finished is not None and app.return_code is None
+        await pilot.press("q")
+    # Left at once, asked nothing more, with the ended run's status.
+    assert app.return_value == 130
+
+
+def test_quitting_just_after_run_again_leaves_no_coroutine_unawaited() -> None:
+    async def again_and_quit() -> None:
+        app = make_app(hold=False)
+        async with app.run_test(size=(80, 24)):
+            await app.workers.wait_for_complete()
+            live = app.job
+            assert isinstance(live, LiveScreen)
+            # `r`, and the quit cancelling the new run's worker before it has started.
+            live.action_rerun()
+            app.workers.cancel_all()
+            app.exit(0)
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        asyncio.run(again_and_quit())
+        gc.collect()
+    assert [str(w.message) for w in caught if "never awaited" in str(w.message)] == []
 
 
 async def test_quit_after_a_completed_run_exits_0_without_asking() -> None:

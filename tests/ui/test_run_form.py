@@ -189,6 +189,29 @@ async def test_a_bad_value_shows_its_error_beside_the_field_and_disables_start()
     assert pilot.app.started == []  # type: ignore[attr-defined]
 
 
+async def test_every_count_typed_key_by_key_says_what_is_wrong_with_the_clis_limits() -> None:
+    async with FormApp(LABELLED).run_test(size=(160, 48)) as pilot:
+        form = await ready(pilot)
+        connections = form.query_one("#connections", Input)
+        connections.focus()
+        await pilot.press("end", "backspace", "backspace", "backspace", "a", "b", "c")
+        await until(pilot, lambda: error(form, "connections") != "")
+        assert connections.value == "abc"
+        assert error(form, "connections") == "expected a whole number, got 'abc'"
+        await pilot.press("backspace", "backspace", "backspace", *"500000000")
+        # The command line's -c refuses it in the same words.
+        reason = "expected at most 1,000,000, got 500,000,000"
+        await until(pilot, lambda: error(form, "connections") == reason)
+        assert status(form) == f"connections -c: {reason}" and not start_enabled(form)
+        for field, text in [("threads", "5000"), ("streams", "3000000000")]:
+            await type_into(pilot, field, text)
+            await until(pilot, lambda f=field: "expected at most" in error(form, f))  # type: ignore[misc]
+        await type_into(pilot, "connections", "100")
+        await type_into(pilot, "threads", "2")
+        await type_into(pilot, "streams", "10")
+        await until(pilot, lambda: start_enabled(form))
+
+
 async def test_the_specs_own_error_shows_under_the_form() -> None:
     async with FormApp(LABELLED).run_test(size=(160, 48)) as pilot:
         form = await ready(pilot)

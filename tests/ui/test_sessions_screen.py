@@ -376,13 +376,27 @@ async def test_export_errors_and_escape(store_dir: Path, tmp_path: Path) -> None
         await pilot.press("x", "escape")
         assert isinstance(app.screen, SessionsScreen)
         await pilot.press("x")
+        dialog = app.screen
+        assert isinstance(dialog, SaveDialog)
+        # The format has the focus: arrows and space pick it, the path stays as it was.
+        assert isinstance(app.focused, RadioSet)
+        path = dialog.query_one("#path", Input)
+        await pilot.press("right", "space")
+        await until(pilot, lambda: dialog.fmt == "csv", "csv picked")
+        assert path.value == f"./{NEWEST}.csv"
         target = tmp_path / "missing" / "out.json"
-        app.screen.query_one("#path", Input).value = str(target)
+        path.value = str(target)
         await pilot.press("enter")
-        await until(pilot, lambda: any("cannot write" in n for n in notes(app)), "the error")
-        (error,) = [n for n in notes(app) if "cannot write" in n]
-        assert "\n" not in error and "No such file or directory" in error
-        await pilot.press("ctrl+end", "x")
+        # A path that cannot be written keeps the dialog, the reason under the field.
+        error = dialog.query_one("#path-error", Static)
+        await until(pilot, lambda: error.display, "the reason under the path")
+        reason = str(error.render())
+        assert reason == f"cannot write {target}: No such file or directory"
+        assert app.screen is dialog and path.has_focus
+        assert not any("cannot write" in n for n in notes(app))
+        path.value = str(tmp_path / "out.json")
+        await until(pilot, lambda: not error.display, "the reason gone once typed on")
+        await pilot.press("escape", "ctrl+end", "x")
         assert isinstance(app.screen, SessionsScreen)
         assert any("cannot export" in n for n in notes(app))
 
@@ -393,13 +407,21 @@ async def test_export_of_a_vanished_file_or_onto_itself_is_refused(store_dir: Pa
         table = await loaded(pilot)
         source = table.shown_rows[0].path
         await pilot.press("x")
-        app.screen.query_one("#path", Input).value = str(source)
+        dialog = app.screen
+        dialog.query_one("#path", Input).value = str(source)
         await pilot.press("enter", "y")  # it exists: even a yes does not write over it
-        await until(pilot, lambda: any("session file itself" in n for n in notes(app)), "no")
+        await until(pilot, lambda: "session file itself" in said(dialog), "no")
         assert source.read_text().lstrip().startswith("{")
         source.unlink()
-        await pilot.press("x", "enter")
-        await until(pilot, lambda: any("no such session file" in n for n in notes(app)), "no")
+        dialog.query_one("#path", Input).value = str(source.with_name("out.json"))
+        await pilot.press("enter")
+        await until(pilot, lambda: "no such session file" in said(dialog), "no")
+
+
+def said(dialog: Screen[Any]) -> str:
+    """What the export dialog says under its file's field."""
+    error = dialog.query_one("#path-error", Static)
+    return str(error.render()) if error.display else ""
 
 
 async def test_r_reloads_the_store(store_dir: Path) -> None:

@@ -5,7 +5,7 @@ the store's index keeps (`storage.index`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -14,6 +14,7 @@ from typing import Any
 from tui_bench.analysis.change_points import ALPHA, PENALTY_PER_LOG_N, find_change_points
 from tui_bench.errors import UsageError
 from tui_bench.storage.index import Indexed
+from tui_bench.storage.refs import did_you_mean
 from tui_bench.validity import VERDICTS
 
 # The metrics of a history, by their key in a point's figures, and how they are written.
@@ -193,12 +194,18 @@ class History:
         }
 
 
-def history_of(name: str, entries: Iterable[Indexed]) -> History:
+def history_of(
+    name: str, entries: Iterable[Indexed], known_names: Callable[[], Iterable[str]] | None = None
+) -> History:
     """The history of benchmark `name` from the store's entries; UsageError when no
-    session has that name."""
+    session has that name, with the names it may stand for among `known_names()` (asked
+    only then; by default the entries')."""
+    entries = list(entries)
     mine = [e for e in entries if e.head is not None and e.head.get("name") == name]
     if not mine:
-        raise UsageError(f"no saved session is named {name!r} (tuibench sessions lists them)")
+        known = known_names() if known_names else [e.row.name for e in entries]
+        hint = did_you_mean(name, known) or " (tuibench sessions lists them)"
+        raise UsageError(f"no saved session is named {name!r}{hint}")
     rows = sorted(
         ((entry.row, entry) for entry in mine),
         key=lambda pair: (pair[0].started is None, pair[0].started, pair[0].id),

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from tui_bench.errors import UsageError
+from tui_bench.spec import read_connections, read_threads
 from tui_bench.typed_values import parse_duration, parse_percent, parse_positive_int, parse_rate
 
 T = TypeVar("T")
@@ -19,6 +20,14 @@ def duration(text: str) -> float:
 
 def positive_int(text: str) -> int:
     return argparse_type(parse_positive_int, text)
+
+
+def connections(text: str) -> int:
+    return argparse_type(read_connections, text)
+
+
+def threads(text: str) -> int:
+    return argparse_type(read_threads, text)
 
 
 def positive_rate(text: str) -> float:

@@ -13,7 +13,15 @@ from tui_bench.analysis.regression import DEFAULT_TOLERANCE_PCT, TIERS
 from tui_bench.analysis.run_counts import MIN_RUNS
 from tui_bench.analysis.significance import DEFAULT_PRIMARY
 from tui_bench.analysis.sweep_charts import CURVE, METRICS, RUN_METRICS, SWEEP_METRICS
-from tui_bench.cli.arg_types import argparse_type, duration, percent, positive_int, positive_rate
+from tui_bench.cli.arg_types import (
+    argparse_type,
+    connections,
+    duration,
+    percent,
+    positive_int,
+    positive_rate,
+    threads,
+)
 from tui_bench.cli.capacity_args import CAPACITY_DESCRIPTION, add_capacity_options
 from tui_bench.cli.command_help import (
     COMPARE_DESCRIPTION,
@@ -141,9 +149,9 @@ def add_run_options(run: argparse.ArgumentParser) -> None:
     defaults = DEFAULT_REQUEST.spec
     run.add_argument("--tool", choices=TOOLS, default=defaults.tool)
     run.add_argument(
-        "-c", "--connections", type=positive_int, default=defaults.connections, metavar="N"
+        "-c", "--connections", type=connections, default=defaults.connections, metavar="N"
     )
-    run.add_argument("-t", "--threads", type=positive_int, default=defaults.threads, metavar="N")
+    run.add_argument("-t", "--threads", type=threads, default=defaults.threads, metavar="N")
     mode = run.add_mutually_exclusive_group()
     mode.add_argument("-n", "--requests", type=positive_int, metavar="N", help="run N requests")
     mode.add_argument(

@@ -20,7 +20,7 @@ def print_history(args: argparse.Namespace) -> History | None:
     # Imported here: they pull in scipy, which the rest of the CLI does not wait for.
     from tui_bench.analysis.history import history_of
     from tui_bench.report.history_report import history_export, history_text
-    from tui_bench.storage.index import indexed
+    from tui_bench.storage.index import bench_names, indexed
 
     fmt = "json" if args.json else args.format
     if args.output and fmt is None:
@@ -30,7 +30,7 @@ def print_history(args: argparse.Namespace) -> History | None:
         if entry.head is None:
             # Whose run it was is unknown: said, and the rest shown without it.
             sys.stderr.write(f"tuibench: skipped: {entry.error}\n")
-    history = history_of(args.name, entries)
+    history = history_of(args.name, entries, bench_names)
     if fmt is not None:
         write_output(args, history_export(history, fmt), "history")
         return None

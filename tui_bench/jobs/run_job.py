@@ -4,6 +4,7 @@ checked, baseline gate checked) before any load, and judged when it ends."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tui_bench.engine.events import Listener
@@ -12,11 +13,13 @@ from tui_bench.engine.fleet_check import find_fleet
 from tui_bench.engine.generators import version_warning
 from tui_bench.engine.load_split import split_spec
 from tui_bench.engine.options import EngineOptions
+from tui_bench.engine.reach import h2c_refused
+from tui_bench.errors import UsageError
 from tui_bench.jobs.baseline_gate import BaselineGate, Planned, prepare_gate
 from tui_bench.jobs.judge import judged
 from tui_bench.jobs.settings import JobSettings
 from tui_bench.remote.server import check
-from tui_bench.request.run import RunRequest
+from tui_bench.request.run import LOCAL_GENERATOR, RunRequest
 from tui_bench.runners.tools import Tool
 from tui_bench.spec import RunSpec
 from tui_bench.storage.refs import Located
@@ -61,6 +64,7 @@ async def prepare_run(request: RunRequest, settings: JobSettings) -> RunJob:
         find_fleet, request.generators, [spec.tool], settings.find_here
     )
     tool = tools[spec.tool]
+    await refuse_h2c_to_http1(request, [spec])
     gate = await asyncio.to_thread(prepare_gate, judging, [Planned(None, first, tool)])
     # Finding the server walks every process's sockets.
     server = await asyncio.to_thread(request.server)
@@ -82,3 +86,14 @@ async def prepare_run(request: RunRequest, settings: JobSettings) -> RunJob:
         judge=judged(thresholds, gate),
     )
     return RunJob(request, tool, engine, gate, tuple(notes))
+
+
+async def refuse_h2c_to_http1(request: RunRequest, specs: Sequence[RunSpec]) -> None:
+    """UsageError when a run would speak h2c to a server that answers HTTP/1.1 only: every
+    request would fail and the tool would not say why. Asked from here, so only when the load
+    is sent from here (another host may reach another server by the same URL)."""
+    if any(g.strip() != LOCAL_GENERATOR for g in request.generators):
+        return
+    refused = await h2c_refused(specs)
+    if refused is not None:
+        raise UsageError(refused)

@@ -15,7 +15,7 @@ from tui_bench.errors import UsageError
 from tui_bench.remote.ssh import SshHost
 from tui_bench.request.run import parse_generators
 from tui_bench.request.sweep_plan import parse_ramp, parse_vary
-from tui_bench.spec import RunSpec, validate_url
+from tui_bench.spec import RunSpec, read_connections, read_threads, validate_url
 from tui_bench.spec import with_scheme as url_with_scheme
 from tui_bench.typed_values import parse_duration, parse_percent, parse_positive_int, parse_rate
 
@@ -101,8 +101,8 @@ class TextField(Generic[T_co]):
 
 
 URLS = TextField("urls", "URL(s)", read_urls, "http://127.0.0.1:8080/ (several: h2load)")
-CONNECTIONS = TextField("connections", "connections -c", required(parse_positive_int))
-THREADS = TextField("threads", "threads -t", required(parse_positive_int))
+CONNECTIONS = TextField("connections", "connections -c", required(read_connections))
+THREADS = TextField("threads", "threads -t", required(read_threads))
 STREAMS = TextField("streams", "streams -m", optional(parse_positive_int), "h2load's default: 1")
 RATE = TextField("rate", "rate --rate", optional(parse_rate), "open loop: req/s in total")
 DURATION = TextField("duration", "duration -d", required(parse_duration), "10s, 500ms, 2m")

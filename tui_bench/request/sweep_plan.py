@@ -18,7 +18,14 @@ from typing import Any
 
 from tui_bench.errors import UsageError
 from tui_bench.request.run import RunRequest
-from tui_bench.spec import COMPRESSIONS, TOOLS, RunSpec, with_scheme
+from tui_bench.spec import (
+    COMPRESSIONS,
+    TOOLS,
+    RunSpec,
+    read_connections,
+    read_threads,
+    with_scheme,
+)
 from tui_bench.storage.sweep_doc import shown
 from tui_bench.typed_values import parse_duration, parse_positive_int, parse_rate
 
@@ -61,8 +68,8 @@ def _with_protocol(spec: RunSpec, protocol: str) -> RunSpec:
 
 
 _PARAMETERS = (
-    Parameter("c", parse_positive_int, lambda s, v: replace(s, connections=v), ramp="whole"),
-    Parameter("t", parse_positive_int, lambda s, v: replace(s, threads=v), ramp="whole"),
+    Parameter("c", read_connections, lambda s, v: replace(s, connections=v), ramp="whole"),
+    Parameter("t", read_threads, lambda s, v: replace(s, threads=v), ramp="whole"),
     Parameter("m", parse_positive_int, lambda s, v: replace(s, streams=v), ramp="whole"),
     # -n and -d are the two run modes: setting one clears the other.
     Parameter(

@@ -120,6 +120,11 @@ def indexed(
     return out
 
 
+def bench_names(directory: Path | None = None) -> set[str]:
+    """Every --name in the store, from the index: to suggest one for a name not there."""
+    return {str(e.head.get("name") or "") for e in indexed(directory) if e.head} - {""}
+
+
 def indexed_rows(directory: Path | None = None, newest: int | None = None) -> list[SessionRow]:
     """The rows of the sessions browser and `tuibench sessions`, through the index."""
     return [entry.row for entry in indexed(directory, newest)]

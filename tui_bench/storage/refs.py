@@ -212,13 +212,21 @@ def _order(c: Candidate) -> tuple[bool, datetime | str, str]:
     return (c.started is not None, c.started or "", c.id)
 
 
+def did_you_mean(name: str, known: Iterable[str]) -> str:
+    """`; did you mean a, b?` with up to three of `known` that `name` may stand for: those it
+    begins (a name cut short), then those spelt alike; empty when none is near."""
+    names = sorted(set(known) - {"", name})
+    begun = [n for n in names if n.startswith(name)]
+    near = list(dict.fromkeys([*begun, *difflib.get_close_matches(name, names, n=3)]))[:3]
+    return f"; did you mean {', '.join(near)}?" if near else ""
+
+
 def pick(ref: Named, runs: list[Candidate], known_names: Iterable[str] = ()) -> Candidate:
     """The session `ref` names among `runs` (its name's, oldest first); SessionError in one
     line when there is none."""
     text = f"{ref.name}@{ref.which}"
     if not runs:
-        close = difflib.get_close_matches(ref.name, list(known_names), n=3)
-        hint = f"; did you mean {', '.join(close)}?" if close else " (names are set with --name)"
+        hint = did_you_mean(ref.name, known_names) or " (names are set with --name)"
         raise SessionError(f"{text}: no saved session is named {ref.name!r}{hint}")
     if ref.which == BEST:
         valid = [c for c in runs if c.verdict == "valid" and c.rps is not None]

@@ -37,7 +37,7 @@ from tui_bench.analysis.significance import (
     median_deltas,
     side_title,
 )
-from tui_bench.errors import TuibenchError
+from tui_bench.errors import UsageError
 from tui_bench.report.comparison import COMPARE_FORMATS, comparison_text
 from tui_bench.storage import store
 from tui_bench.storage.atomic import write_new
@@ -229,33 +229,32 @@ class CompareScreen(Screen[None]):
         stem = self._exports_dir / f"compare-{file_part(a.label)}-vs-{file_part(b.label)}"
         title = Text.assemble("Export ", (f"{side_title(b)} against {side_title(a)}", "bold"))
         hint = "md the tables · json every figure of the comparison"
-        dialog = SaveDialog(title, COMPARE_FORMATS, str(stem), hint)
 
-        def chosen(choice: SaveChoice | None) -> None:
-            if choice is not None:
-                self.run_worker(self._export(a, b, choice), group="compare-export")
+        async def write(choice: SaveChoice) -> Path:
+            return await self._export(a, b, choice)
 
-        self.app.push_screen(dialog, chosen)
+        def written(path: Path | None) -> None:
+            if path is not None:
+                self.notify(f"comparison written to {path}", timeout=10)
 
-    async def _export(self, a: Side, b: Side, choice: SaveChoice) -> None:
+        dialog = SaveDialog(title, COMPARE_FORMATS, str(stem), hint, write)
+        self.app.push_screen(dialog, written)
+
+    async def _export(self, a: Side, b: Side, choice: SaveChoice) -> Path:
+        """The comparison written as `choice` says; UsageError (one line) when it cannot."""
         report = self.report if (a, b) == (self.a, self.b) else None
         if report is None:
             # The tests have not finished yet: wait for a run of them.
             report = await asyncio.to_thread(compare_sides, a, b)
         # Off the loop too: the document reads every run's result again.
         text = await asyncio.to_thread(comparison_text, report, choice.fmt)
-        try:
-            if choice.path.parent == self._exports_dir:
-                # The directory offered is made; one the user typed must be there already.
+        if choice.path.parent == self._exports_dir:
+            # The directory offered is made; one the user typed must be there already.
+            try:
                 await asyncio.to_thread(self._exports_dir.mkdir, parents=True, exist_ok=True)
-            written = await asyncio.to_thread(write_new, choice.path, text, force=choice.overwrite)
-        except TuibenchError as exc:
-            self.notify(str(exc), severity="error", timeout=10)
-            return
-        except OSError as exc:
-            self.notify(f"cannot write {choice.path}: {exc.strerror}", severity="error", timeout=10)
-            return
-        self.notify(f"comparison written to {written}", timeout=10)
+            except OSError as exc:
+                raise UsageError(f"cannot write {choice.path}: {exc.strerror}") from None
+        return await asyncio.to_thread(write_new, choice.path, text, force=choice.overwrite)
 
     @property
     def _exports_dir(self) -> Path:

@@ -47,9 +47,10 @@ class HomeScreen(Screen[None]):
     HomeScreen.-wide #form-box { width: 1fr; }
     HomeScreen #recent-sessions { height: 1fr; }
     """
-    # What the user fills in first.
-    AUTO_FOCUS = "#urls"
+    # Not a text field: a newcomer's first `?` opens the help and `q` quits.
+    AUTO_FOCUS = "#recent-sessions"
     BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("n", "new_run", "New run", tooltip="to the run form's URL (outside the form)"),
         Binding("s", "sessions", "Sessions", tooltip="browse every session (outside the form)"),
         Binding("q", "quit", "Quit", tooltip="leave tuibench (outside the form)"),
         Binding("escape", "to_recent", "Recent", tooltip="from the form to the recent sessions"),
@@ -77,7 +78,7 @@ class HomeScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#title", Static).update(
-            f"[b]tuibench[/b]  sessions in {self._directory()}  ·  tab: next field  ·  esc: recent"
+            f"[b]tuibench[/b]  sessions in {self._directory()}  ·  n: new run  ·  esc: recent"
         )
         recent = self.query_one("#recent-box")
         recent.border_title = "Recent sessions"
@@ -102,7 +103,7 @@ class HomeScreen(Screen[None]):
         # In the form a letter is typed (or meant for a field): the screen's letters act
         # only outside it, and escape leads out.
         in_form = self.query_one(RunForm).has_focus_within
-        if action in ("sessions", "quit"):
+        if action in ("sessions", "quit", "new_run"):
             return not in_form
         if action == "to_recent":
             return in_form
@@ -110,6 +111,9 @@ class HomeScreen(Screen[None]):
 
     def action_to_recent(self) -> None:
         self.query_one(SessionTable).focus()
+
+    def action_new_run(self) -> None:
+        self.query_one("#urls").focus()
 
     def action_sessions(self) -> None:
         self.post_message(OpenSessions())

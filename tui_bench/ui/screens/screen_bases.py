@@ -10,6 +10,7 @@ the same panels from a saved session instead of a process; `DrivingScreen` the d
 
 from __future__ import annotations
 
+from functools import partial
 from typing import ClassVar, Protocol
 
 from textual.app import ComposeResult
@@ -337,6 +338,8 @@ class DrivingScreen(Screen[None]):
         self._crashed = False
         # After the job ends: None stays, False leaves this screen, True leaves the app.
         self._leave_after: bool | None = None
+        # "Stop it and quit?", while it is asked: the job's end answers it.
+        self._asking: ConfirmQuit | None = None
 
     @property
     def exit_code(self) -> int:
@@ -352,8 +355,14 @@ class DrivingScreen(Screen[None]):
         self._engine = engine
         self._stopping = self._crashed = False
         self.refresh_bindings()
+        # The coroutine is made when the worker starts: a worker cancelled before (a quit
+        # just after `r`) leaves none behind unawaited. (mypy cannot solve Textual's WorkType
+        # union for a coroutine function.)
         self.run_worker(
-            self._drive(engine), name=self.JOB_NAME, exclusive=True, exit_on_error=False
+            partial(self._drive, engine),  # type: ignore[arg-type]
+            name=self.JOB_NAME,
+            exclusive=True,
+            exit_on_error=False,
         )
 
     async def _drive(self, engine: Job) -> None:
@@ -366,6 +375,10 @@ class DrivingScreen(Screen[None]):
         finally:
             self._engine = None
             self.refresh_bindings()
+        asking, self._asking = self._asking, None
+        if asking is not None and asking.is_current:
+            # Nothing is going any more: the question would hang over the finished job.
+            asking.dismiss(None)
         self.paint(force=True)
         if self._leave_after is not None:
             self._leave(self._leave_after, self.exit_code)
@@ -387,10 +400,12 @@ class DrivingScreen(Screen[None]):
             return
 
         def answered(yes: bool | None) -> None:
+            self._asking = None
             if yes:
                 self.stop_and_quit(leave_app=leave_app)
 
-        self.app.push_screen(ConfirmQuit(), answered)
+        self._asking = ConfirmQuit()
+        self.app.push_screen(self._asking, answered)
 
     def stop_and_quit(self, *, leave_app: bool = True) -> None:
         """Stop the job, let it save itself, then leave."""

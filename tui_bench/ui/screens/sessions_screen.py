@@ -26,7 +26,7 @@ from tui_bench.ui.messages import OpenCompare, OpenHistory, OpenReplay, OpenRunF
 from tui_bench.ui.text.session_cells import local_time
 from tui_bench.ui.tones import Tones, follow_theme, tones_of
 from tui_bench.ui.widgets.dialogs import Confirm, HelpScreen
-from tui_bench.ui.widgets.save_dialog import SaveChoice, SaveDialog
+from tui_bench.ui.widgets.save_dialog import SaveChoice, SaveDialog, Writer
 from tui_bench.ui.widgets.session_table import COLUMNS, SessionTable
 
 MARKS = ("A", "B")
@@ -48,14 +48,14 @@ class ConfirmDelete(Confirm):
         self.row = row
 
 
-def export_dialog(row: SessionRow) -> SaveDialog:
+def export_dialog(row: SessionRow, write: Writer) -> SaveDialog:
     hint = (
         "json the whole sweep · csv its runs and points · md its tables"
         if row.kind == "sweep"
         else "json the whole session · csv the series · md the result"
     )
     title = Text.assemble("Export ", (row_title(row), "bold"))
-    return SaveDialog(title, FORMATS, f"./{row.id}", hint)
+    return SaveDialog(title, FORMATS, f"./{row.id}", hint, write)
 
 
 class SessionsScreen(Screen[None]):
@@ -309,15 +309,8 @@ class SessionsScreen(Screen[None]):
         if row is None:
             return
 
-        def chosen(choice: SaveChoice | None) -> None:
-            if choice is not None:
-                self.run_worker(self._export(row, choice), group="sessions-io")
-
-        self.app.push_screen(export_dialog(row), chosen)
-
-    async def _export(self, row: SessionRow, choice: SaveChoice) -> None:
-        try:
-            written = await asyncio.to_thread(
+        async def write(choice: SaveChoice) -> Path:
+            return await asyncio.to_thread(
                 export_to_file,
                 row.path,
                 choice.fmt,
@@ -325,10 +318,12 @@ class SessionsScreen(Screen[None]):
                 self.directory,
                 force=choice.overwrite,
             )
-        except TuibenchError as exc:
-            self.notify(str(exc), severity="error", timeout=10)
-            return
-        self.notify(f"wrote {written}", timeout=10)
+
+        def written(path: Path | None) -> None:
+            if path is not None:
+                self.notify(f"wrote {path}", timeout=10)
+
+        self.app.push_screen(export_dialog(row, write), written)
 
     def action_escape(self) -> None:
         field = self.query_one("#filter", Input)

@@ -43,7 +43,7 @@ class ConfirmQuit(ModalScreen[bool]):
 
 class HelpScreen(ModalScreen[None]):
     DEFAULT_CSS = DIALOG_CSS.format(name="HelpScreen")
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,question_mark,q", "close", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,question_mark,q,f1", "close", "Close")]
 
     def __init__(self, bindings: Iterable[Binding]) -> None:
         super().__init__()
@@ -55,7 +55,7 @@ class HelpScreen(ModalScreen[None]):
             key = binding.key_display or binding.key.replace("question_mark", "?")
             text.append(f"{key:>3}  ", "bold")
             text.append(f"{binding.tooltip or binding.description}\n")
-        text.append("\nescape or ? closes this help", "dim")
+        text.append("\nescape, ? or f1 closes this help", "dim")
         with Vertical():
             yield Static(text, id="help")
 

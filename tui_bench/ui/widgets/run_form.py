@@ -142,6 +142,8 @@ class RunForm(Vertical):
             key_display="^s",
             tooltip="start the run or the sweep (once the form is valid)",
         ),
+        # In the form `?` is typed (URLs have queries): help needs a key that is no letter.
+        Binding("f1", "screen.help", "Help", tooltip="this help (in the form, where ? is text)"),
     ]
 
     def __init__(self, request: RunRequest | None = None, *, id: str | None = None) -> None:

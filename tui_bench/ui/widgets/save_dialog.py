@@ -1,10 +1,11 @@
 """Where to write a file, and in which format: the one dialog of every export (a session from
 the browser, a comparison from its screen). The file's extension follows the format; a file
-that exists is written over only after a yes."""
+that exists is written over only after a yes. The dialog writes the file itself: a path that
+cannot be written keeps it open, the reason under the field."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
@@ -17,6 +18,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, RadioButton, RadioSet, Static
 
+from tui_bench.errors import TuibenchError
 from tui_bench.ui.widgets.dialogs import DIALOG_CSS, Confirm
 
 
@@ -34,9 +36,23 @@ class ConfirmOverwrite(Confirm):
         self.path = path
 
 
-class SaveDialog(ModalScreen[SaveChoice | None]):
+# What writes the file chosen: the absolute path written, or TuibenchError (one line).
+Writer = Callable[[SaveChoice], Awaitable[Path]]
+
+
+class FormatChoice(RadioSet, inherit_bindings=False):
+    """A RadioSet whose enter is the dialog's (write): space picks the format."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("down,right", "next_button", "Next option", show=False),
+        Binding("space", "toggle_button", "Toggle", show=False),
+        Binding("up,left", "previous_button", "Previous option", show=False),
+    ]
+
+
+class SaveDialog(ModalScreen[Path | None]):
     """`title`, a format of `formats` (the first chosen) and the file: at first `stem` with
-    the format's extension."""
+    the format's extension. `write` writes it; the dialog ends with the path written."""
 
     DEFAULT_CSS = (
         DIALOG_CSS.format(name="SaveDialog")
@@ -44,33 +60,41 @@ class SaveDialog(ModalScreen[SaveChoice | None]):
     SaveDialog > Vertical { width: 80; }
     SaveDialog RadioSet { layout: horizontal; width: auto; margin: 1 0; }
     SaveDialog RadioSet > RadioButton { width: auto; margin-right: 2; }
-    SaveDialog #path { margin-bottom: 1; }
-    SaveDialog .hint { color: $text-muted; }
+    SaveDialog #path-error { color: $error; height: auto; display: none; }
+    SaveDialog .hint { color: $text-muted; margin-top: 1; }
     """
     )
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel"),
+        Binding("enter", "write", "Write", show=False),
+    ]
 
-    def __init__(self, title: Text, formats: Sequence[str], stem: str, hint: str) -> None:
+    def __init__(
+        self, title: Text, formats: Sequence[str], stem: str, hint: str, write: Writer
+    ) -> None:
         super().__init__()
         self.title_text = title
         self.formats = tuple(formats)
         self.path = f"{stem}.{self.formats[0]}"
         self.hint = hint
+        self._write = write
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(self.title_text)
-            with RadioSet(id="format"):
+            with FormatChoice(id="format"):
                 for i, fmt in enumerate(self.formats):
                     yield RadioButton(fmt, value=i == 0, id=f"format-{fmt}")
             yield Input(self.path, id="path")
+            yield Static(id="path-error")
             yield Static(
-                f"{self.hint}\nenter writes · tab switches field · escape cancels",
+                f"{self.hint}\n←/→ space: format · tab: file · enter writes · escape cancels",
                 classes="hint",
             )
 
     def on_mount(self) -> None:
-        self.query_one("#path", Input).focus()
+        # The format first: arrows and space pick it, where in the path they would be text.
+        self.query_one(FormatChoice).focus()
 
     @property
     def fmt(self) -> str:
@@ -82,10 +106,10 @@ class SaveDialog(ModalScreen[SaveChoice | None]):
         stem, dot, ext = path.value.rpartition(".")
         if dot and ext in self.formats:
             path.value = f"{stem}.{self.fmt}"
-        path.focus()
 
     @on(Input.Changed, "#path")
     def _path_changed(self, event: Input.Changed) -> None:
+        self._say("")
         ext = event.value.rpartition(".")[2]
         if ext in self.formats and ext != self.fmt:
             self.query_one(f"#format-{ext}", RadioButton).value = True
@@ -93,21 +117,41 @@ class SaveDialog(ModalScreen[SaveChoice | None]):
     @on(Input.Submitted, "#path")
     def _submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        if not event.value.strip():
-            self.notify("give the file to write", severity="warning")
+        self.action_write()
+
+    def action_write(self) -> None:
+        text = self.query_one("#path", Input).value.strip()
+        if not text:
+            self._say("give the file to write")
             return
-        choice = SaveChoice(self.fmt, Path(event.value.strip()).expanduser())
+        choice = SaveChoice(self.fmt, Path(text).expanduser())
         if not choice.path.exists():
-            self.dismiss(choice)
+            self.run_worker(self._written(choice), group="save", exclusive=True)
             return
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self.dismiss(SaveChoice(choice.fmt, choice.path, overwrite=True))
+                overwrite = SaveChoice(choice.fmt, choice.path, overwrite=True)
+                self.run_worker(self._written(overwrite), group="save", exclusive=True)
             else:
                 self.query_one("#path", Input).focus()
 
         self.app.push_screen(ConfirmOverwrite(choice.path.absolute()), answered)
+
+    async def _written(self, choice: SaveChoice) -> None:
+        try:
+            written = await self._write(choice)
+        except TuibenchError as exc:
+            self._say(str(exc))
+            self.query_one("#path", Input).focus()
+            return
+        self.dismiss(written)
+
+    def _say(self, reason: str) -> None:
+        """`reason` under the file's field; nothing (and no room taken) when empty."""
+        error = self.query_one("#path-error", Static)
+        error.update(Text(reason))
+        error.display = bool(reason)
 
     def action_cancel(self) -> None:
         self.dismiss(None)
