@@ -133,6 +133,15 @@ def shown(form: RunForm, field: str) -> bool:
     return form.query_one(f"#row-{field}").display
 
 
+async def pick_by_keys(pilot: Pilot[Any], picker: Select[Any], downs: int) -> None:
+    """Open the picker, go down `downs` options and take that one, as a user would."""
+    picker.focus()
+    await pilot.press("enter")
+    # Keys pressed before the list has opened would go to the closed picker.
+    await until(pilot, lambda: picker.expanded, "the picker's list")
+    await pilot.press(*["down"] * downs, "enter")
+
+
 async def toggle_sweep(pilot: Pilot[Any]) -> None:
     form = form_of(pilot)
     ticked = form.query_one("#sweep", Checkbox)
@@ -258,8 +267,7 @@ async def test_switching_the_tool_takes_away_what_it_does_not_take() -> None:
         only_h2load = ["#streams", "#warm_up", "#protocol"]
         assert not any(form.query_one(s).disabled for s in only_h2load)
         assert form.query_one("#keepalive", Checkbox).disabled
-        form.query_one("#tool", Select).focus()
-        await pilot.press("enter", "down", "enter")
+        await pick_by_keys(pilot, form.query_one("#tool", Select), downs=1)
         await until(pilot, lambda: "ready: wrk" in status(form))
         assert all(form.query_one(s).disabled for s in only_h2load)
         assert not any(form.query_one(f"#row-{s[1:]}").display for s in only_h2load)
@@ -382,8 +390,7 @@ async def test_picking_a_recent_sweep_ticks_and_fills_the_group(config_home: Pat
         assert value(form, "vary") == "c=10,50,100; m=1,10"
         assert (value(form, "repeat"), value(form, "cool_down")) == ("3", "1s")
         picker = form.query_one("#recent", Select)
-        picker.focus()
-        await pilot.press("enter", "down", "down", "enter")
+        await pick_by_keys(pilot, picker, downs=2)
         await until(pilot, lambda: "ready: ab" in status(form))
         assert not form.query_one("#sweep", Checkbox).value and not shown(form, "vary")
         assert form.config() == Config(AB)
@@ -413,8 +420,7 @@ async def test_picking_a_recent_config_fills_the_form(config_home: Path) -> None
         form = await ready(pilot, "before [nginx] [h2c]")
         assert form.typed().request() == LABELLED  # opened without a request: the newest
         picker = form.query_one("#recent", Select)
-        picker.focus()
-        await pilot.press("enter", "down", "down", "enter")
+        await pick_by_keys(pilot, picker, downs=2)
         await until(pilot, lambda: "ready: ab" in status(form))
         assert form.typed().request() == AB
         assert (value(form, "connections"), value(form, "requests")) == ("8", "20000")
