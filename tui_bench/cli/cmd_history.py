@@ -8,8 +8,9 @@ import asyncio
 import sys
 from typing import TYPE_CHECKING
 
-from tui_bench.cli.output import write_output
+from tui_bench.cli.output import EXACT, write_output
 from tui_bench.errors import UsageError
+from tui_bench.printable import printable_lines
 
 if TYPE_CHECKING:
     from tui_bench.analysis.history import History
@@ -27,10 +28,10 @@ def print_history(args: argparse.Namespace) -> History | None:
         raise UsageError("-o needs --format json, csv or md")
     history = history_of(args.name, indexed(named=args.name))
     if fmt is not None:
-        write_output(args, history_export(history, fmt), "history")
+        write_output(args, history_export(history, fmt), "history", exact=fmt in EXACT)
         return None
     if args.headless or not sys.stdout.isatty():
-        sys.stdout.write(history_text(history))
+        sys.stdout.write(printable_lines(history_text(history)))
         return None
     return history
 

@@ -10,6 +10,7 @@ from tui_bench.analysis.verdicts import Verdicts
 from tui_bench.engine.sweep import (
     SweepRunFinished,
 )
+from tui_bench.printable import printable
 from tui_bench.formats import (
     fmt_bytes,
     fmt_count,
@@ -135,7 +136,8 @@ def verdict_lines(verdicts: Verdicts) -> list[str]:
 
 def text_table(rows: Sequence[Sequence[str]], *, numbers: bool = False) -> list[str]:
     """Rows as aligned columns two spaces apart, the first row the header; with `numbers`
-    every column after the first is right-aligned."""
+    every column after the first is right-aligned. A cell is one line, whatever it holds."""
+    rows = [[printable(cell) for cell in row] for row in rows]
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     return [
         "  ".join(
