@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from tui_bench.errors import SessionError, UsageError
-from tui_bench.report.baseline import baseline_markdown
 from tui_bench.printable import printable, printable_lines
+from tui_bench.report.baseline import baseline_markdown
 from tui_bench.report.md_tables import threshold_markdown
 from tui_bench.report.text import generator_cells, resource_rows, result_rows
 from tui_bench.storage import store

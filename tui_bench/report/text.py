@@ -10,7 +10,6 @@ from tui_bench.analysis.verdicts import Verdicts
 from tui_bench.engine.sweep import (
     SweepRunFinished,
 )
-from tui_bench.printable import printable
 from tui_bench.formats import (
     fmt_bytes,
     fmt_count,
@@ -19,6 +18,7 @@ from tui_bench.formats import (
     fmt_seconds,
     metric_label,
 )
+from tui_bench.printable import printable
 from tui_bench.result import Distribution, Result
 from tui_bench.runners.tools import tool_label
 from tui_bench.typed_values import format_duration
