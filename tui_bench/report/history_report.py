@@ -139,7 +139,7 @@ def summary_line(history: History) -> str:
     invalid = sum(1 for run in history.runs if run.invalid)
     first, last = history.runs[0].started, history.runs[-1].started
     return (
-        f"history of {history.name}: {len(history.runs)} session"
+        f"history of {printable(history.name)}: {len(history.runs)} session"
         + "s" * (len(history.runs) != 1)
         + (f", {invalid} invalid" if invalid else "")
         + f", {when(first)} to {when(last)}"
