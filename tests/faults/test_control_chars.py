@@ -5,14 +5,19 @@ JSON keeps every field exact."""
 
 from __future__ import annotations
 
+import html
+import re
 from pathlib import Path
 
 import orjson
 import pytest
 
 from tests.conftest import FIXTURES
+from tests.ui import until
 from tui_bench.cli.main import main
 from tui_bench.printable import printable, printable_lines
+from tui_bench.ui.app import TuibenchApp
+from tui_bench.ui.screens.sessions_screen import SessionsScreen
 
 # A window title set and a bell, a line rewritten, a forged line, a CSI that clears the
 # screen (C1), text read right to left.
@@ -102,3 +107,23 @@ def test_escapes(text: str, line: str, lines: str) -> None:
     assert printable(text) == line and printable_lines(text) == lines
     # Past C0 as JSON reads it: the same character again inside a JSON string.
     assert orjson.loads('"' + printable("\x85") + '"') == "\x85"
+
+
+async def test_the_app_shows_names_as_text(sessions: Path) -> None:
+    # Markup in a name is text, not styling, and an unbalanced tag breaks nothing.
+    name = "[b]x[/] [/]\x1b]0;pwned"
+    fixture = str(FIXTURES / "h2load-1.52-h2c-n.txt")
+    tag = "[/]\x1b]0;pwned"
+    assert main(["import", fixture, "--json", "--save", "--name", name, "--tag", tag]) == 0
+    app = TuibenchApp(lambda app: SessionsScreen(sessions))
+    async with app.run_test(size=(160, 30)) as pilot:
+        await until(pilot, lambda: "[b]x[/]" in screen_text(app), "the name")
+        await pilot.pause(0.5)
+        shown = screen_text(app)
+    assert "[b]x[/] [/]\\x1b]0;pwned" in shown, shown  # the table's row
+    assert "#[/]\\x1b]0;pwned" in shown, shown  # the detail line
+    assert_safe(shown, "the app")
+
+
+def screen_text(app: TuibenchApp) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", "", app.export_screenshot())).replace("\xa0", " ")

@@ -38,6 +38,7 @@ from tui_bench.analysis.significance import (
     side_title,
 )
 from tui_bench.errors import TuibenchError
+from tui_bench.printable import printable
 from tui_bench.report.comparison import COMPARE_FORMATS, comparison_text
 from tui_bench.storage import store
 from tui_bench.storage.atomic import write_new
@@ -253,9 +254,14 @@ class CompareScreen(Screen[None]):
             self.notify(str(exc), severity="error", timeout=10)
             return
         except OSError as exc:
-            self.notify(f"cannot write {choice.path}: {exc.strerror}", severity="error", timeout=10)
+            self.notify(
+                printable(f"cannot write {choice.path}: {exc.strerror}"),
+                severity="error",
+                timeout=10,
+                markup=False,
+            )
             return
-        self.notify(f"comparison written to {written}", timeout=10)
+        self.notify(printable(f"comparison written to {written}"), timeout=10, markup=False)
 
     @property
     def _exports_dir(self) -> Path:

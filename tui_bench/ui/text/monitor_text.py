@@ -12,6 +12,7 @@ from tui_bench.analysis.compare import protocol_label
 from tui_bench.analysis.verdicts import Verdicts
 from tui_bench.engine.live_state import CLIENT_BOUND_PCT, LiveState
 from tui_bench.formats import fmt_bytes, fmt_compact, fmt_count, fmt_latency
+from tui_bench.printable import printable
 from tui_bench.redaction import redact_text
 from tui_bench.report.text import FROM_DUE, FROM_SEND, resource_rows, result_rows, verdict_line
 from tui_bench.result import STATUS_CLASSES
@@ -66,7 +67,7 @@ def _run_title(tool_label: str, state: LiveState) -> Text:
         "  ",
         connection(state),
         "  ",
-        redact_text(" ".join(state.spec.urls)),
+        printable(redact_text(" ".join(state.spec.urls))),
     )
 
 
