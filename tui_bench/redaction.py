@@ -5,7 +5,8 @@ A secret-looking value is replaced by `redacted:` and a fingerprint of 8 hex dig
 - the value of a header whose name says it holds a credential (Authorization,
   Proxy-Authorization, Cookie, X-API-Key and the like: see SECRET_NAME), wherever a
   `Name: value` appears: a spec's headers, an argv word, a line of tool output;
-- the password of a URL (`http://user:PASSWORD@host/`);
+- the password of a URL (`http://user:PASSWORD@host/`), and of a host named the way ab
+  prints one, without its scheme (`user:PASSWORD@host`);
 - the value of a query parameter with such a name (`?api_key=VALUE`).
 
 The fingerprint is the start of an HMAC-SHA256 of the value, keyed with a random key kept
