@@ -34,7 +34,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
             if gated and fmt == "json"
             else comparison_text(report, fmt)
         )
-        write_output(args, text, "comparison", exact=fmt in EXACT)
+        write_output(args, text, "comparison", as_is=fmt in EXACT)
     if gated is not None:
         verdicts = Verdicts(baseline=BaselineVerdict.of(gated, sweep=False))
         # Standard output holds the comparison (json, md) when asked for.

@@ -28,7 +28,7 @@ def print_history(args: argparse.Namespace) -> History | None:
         raise UsageError("-o needs --format json, csv or md")
     history = history_of(args.name, indexed(named=args.name))
     if fmt is not None:
-        write_output(args, history_export(history, fmt), "history", exact=fmt in EXACT)
+        write_output(args, history_export(history, fmt), "history", as_is=fmt in EXACT)
         return None
     if args.headless or not sys.stdout.isatty():
         sys.stdout.write(printable_lines(history_text(history)))

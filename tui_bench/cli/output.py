@@ -19,10 +19,11 @@ from tui_bench.storage.atomic import write_new
 EXACT = ("json", "csv")
 
 
-def write_output(args: argparse.Namespace, text: str, what: str, *, exact: bool = False) -> None:
+def write_output(args: argparse.Namespace, text: str, what: str, *, as_is: bool = False) -> None:
     """`text` into -o FILE, saying where it went, else on standard output; its control
-    characters escaped unless it is `exact` (JSON, CSV)."""
-    if not exact:
+    characters escaped unless it goes `as_is` (JSON and CSV, exact; or a text whose fields
+    were escaped one by one)."""
+    if not as_is:
         text = printable_lines(text)
     if args.output:
         written = write_new(Path(args.output), text, force=args.force)
