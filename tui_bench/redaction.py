@@ -34,6 +34,8 @@ from typing import Any
 from tui_bench.errors import UsageError
 
 MARK = "redacted:"
+# The version of what is redacted: a session redacted by older rules is redacted again.
+RULES = 2
 FINGERPRINT_DIGITS = 8
 KEY_FILE = "fingerprint.key"
 _KEY_BYTES = 32
