@@ -36,6 +36,12 @@ def printable(text: str) -> str:
     return _CONTROL.sub(_escape, text)
 
 
+def printable_line(line: str) -> str:
+    """A line of a tool's output as shown: escaped, its line end (LF or CRLF) kept as LF."""
+    body = line.rstrip("\r\n")
+    return printable(body) + ("\n" if len(body) < len(line) else "")
+
+
 def printable_lines(text: str) -> str:
     """Lines of text with every control character but the newline written as its escape: for
     a whole output (a table, a report) whose fields were not escaped one by one."""

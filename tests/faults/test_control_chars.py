@@ -15,7 +15,7 @@ import pytest
 from tests.conftest import FIXTURES
 from tests.ui import until
 from tui_bench.cli.main import main
-from tui_bench.printable import printable, printable_lines
+from tui_bench.printable import printable, printable_line, printable_lines
 from tui_bench.ui.app import TuibenchApp
 from tui_bench.ui.screens.sessions_screen import SessionsScreen
 
@@ -127,3 +127,10 @@ async def test_the_app_shows_names_as_text(sessions: Path) -> None:
 
 def screen_text(app: TuibenchApp) -> str:
     return html.unescape(re.sub(r"<[^>]+>", "", app.export_screenshot())).replace("\xa0", " ")
+
+
+def test_a_line_of_tool_output_keeps_its_end() -> None:
+    # ab's report quotes the server's own Server header.
+    line = "Server Software:        nginx\x1b]0;pwned\x07\r\n"
+    assert printable_line(line) == "Server Software:        nginx\\x1b]0;pwned\\x07\n"
+    assert printable_line("no end") == "no end"
