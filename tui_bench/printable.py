@@ -46,3 +46,8 @@ def printable_lines(text: str) -> str:
     """Lines of text with every control character but the newline written as its escape: for
     a whole output (a table, a report) whose fields were not escaped one by one."""
     return _CONTROL_BUT_NEWLINE.sub(_escape, text)
+
+
+def md_cell(text: str) -> str:
+    """`text` as one cell of a markdown table: on one line, its bars escaped."""
+    return printable(text).replace("|", "\\|")

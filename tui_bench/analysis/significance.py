@@ -37,7 +37,7 @@ from tui_bench.analysis.compare import (
 )
 from tui_bench.analysis.run_counts import MIN_RUNS, can_reach, fewest_runs, smallest_p
 from tui_bench.errors import UsageError
-from tui_bench.printable import printable
+from tui_bench.printable import md_cell, printable
 from tui_bench.storage import sweep_doc
 from tui_bench.storage.session import Session
 from tui_bench.validity import Validity, of_point, of_session
@@ -433,4 +433,4 @@ def side_title(side: Side) -> str:
 
 
 def _cell(value: str | None) -> str:
-    return printable(_unknown(value)).replace("|", "\\|")
+    return md_cell(_unknown(value))

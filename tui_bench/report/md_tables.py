@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tui_bench.formats import fmt_metric
-from tui_bench.printable import printable
+from tui_bench.printable import md_cell
 
 
 def threshold_markdown(verdicts: Sequence[Mapping[str, Any]]) -> list[str]:
@@ -31,8 +31,3 @@ def md_table(header: Sequence[str], rows: Sequence[Sequence[str]], align: str) -
     rule = ["---:" if a == "r" else "---" for a in align]
     rows = [[md_cell(cell) for cell in row] for row in rows]
     return [f"| {' | '.join(cells)} |" for cells in (header, rule, *rows)]
-
-
-def md_cell(text: str) -> str:
-    """`text` as one cell of a markdown table: on one line, its bars escaped."""
-    return printable(text).replace("|", "\\|")
