@@ -42,6 +42,12 @@ def marked(value: str) -> str:
         ("h2load http://h/ -H 'Cookie: c6' -c 2", "h2load http://h/ -H 'Cookie: {c6}' -c 2"),
         ('["Authorization: Bearer t7"]', '["Authorization: {Bearer t7}"]'),
         ("Running 1s test @ http://u:p8@h:80/", "Running 1s test @ http://u:{p8}@h:80/"),
+        # ab prints the host without the scheme.
+        ("get() for alice:p9@127.0.0.1: Name", "get() for alice:{p9}@127.0.0.1: Name"),
+        ("(bench:p10@[::1]:80)", "(bench:{p10}@[::1]:80)"),
+        ("http://u:p11@h/x?next=http://v:p12@g/", "http://u:{p11}@h/x?next=http://v:{p12}@g/"),
+        # A header's value is redacted whole, whatever it holds.
+        ("X-Trace: 1 Cookie: c13 http://u:p@h", "X-Trace: 1 Cookie: {c13 http://u:p@h}"),
     ],
 )
 def test_secret_looking_values_are_marked(text: str, expected: str) -> None:
@@ -62,6 +68,9 @@ def test_secret_looking_values_are_marked(text: str, expected: str) -> None:
         "time for request:      1.10ms      3.94ms",
         "http://127.0.0.1:8080/path?q=1&size=10",
         "http://user@127.0.0.1/",
+        "git@github.com:org/repo",
+        "GET / HTTP/1.1 @ 12:30",
+        "a@b:c@d",
     ],
 )
 def test_other_values_are_kept(text: str) -> None:

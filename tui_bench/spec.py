@@ -8,6 +8,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from tui_bench.errors import UsageError
+from tui_bench.printable import is_control
 from tui_bench.redaction import check_no_redacted, redact_text
 from tui_bench.typed_values import MAX_COUNT, format_duration, parse_positive_int
 
@@ -30,6 +31,10 @@ MAX_CONNECTIONS = 1_000_000
 MAX_THREADS = 4_096
 # ab refuses more (its MAX_CONCURRENCY).
 MAX_AB_CONNECTIONS = 20_000
+# One header at most this long (name, colon and value): servers refuse far shorter ones
+# (nginx 8 KiB, Apache 8,190 bytes by default), and Linux will not pass an argv word past
+# 128 KiB to a tool at all.
+MAX_HEADER_BYTES = 64 * 1024
 
 
 def read_connections(text: str) -> int:
@@ -131,6 +136,7 @@ class RunSpec:
             raise UsageError(f"unknown tool {self.tool!r}: choose one of {', '.join(TOOLS)}")
         if not self.urls:
             raise UsageError("no URL given")
+        self._validate_headers()
         check_no_redacted([*self.headers, *self.urls])
         for url in self.urls:
             validate_url(url)
@@ -158,10 +164,6 @@ class RunSpec:
             raise UsageError("-m must be at least 1")
         if self.compress is not None and self.compress not in COMPRESSIONS:
             raise UsageError(f"--compress takes one of {', '.join(COMPRESSIONS)}")
-        for header in self.headers:
-            name, sep, _ = header.partition(":")
-            if not sep or not name.strip() or any(c in header for c in "\r\n"):
-                raise UsageError(f"bad header {redact_text(header)!r}: expected 'Name: value'")
         if self.tool == "wrk" and self.duration_s is None:
             raise UsageError("wrk runs for a duration: give -d SECONDS")
         if self.tool != "h2load" and (self.streams or self.h1 or self.warm_up_s):
@@ -187,6 +189,22 @@ class RunSpec:
             if value is not None and value > limit:
                 tool = f" for {self.tool}" if flag == "-c" and self.tool == "ab" else ""
                 raise UsageError(f"{flag} {value:,} is more than {limit:,}{tool}")
+
+    def _validate_headers(self) -> None:
+        for header in self.headers:
+            name, sep, _ = header.partition(":")
+            size = len(header.encode(errors="surrogateescape"))
+            if size > MAX_HEADER_BYTES:
+                raise UsageError(
+                    f"header {name[:40]!r} is {size:,} bytes: at most "
+                    f"{MAX_HEADER_BYTES:,} are sent (servers refuse far less: nginx 8 KiB)"
+                )
+            # A tab may stand in a value; no other control character belongs in a header.
+            if not sep or not name.strip() or any(c != "\t" and is_control(c) for c in header):
+                raise UsageError(
+                    f"bad header {redact_text(header)!r}: expected 'Name: value' "
+                    "without control characters"
+                )
 
     def _validate_rate(self) -> None:
         if self.rate is None:

@@ -16,6 +16,7 @@ from statistics import fmean
 from typing import Any, Literal
 
 from tui_bench.formats import fmt_bytes, fmt_count, fmt_latency, fmt_seconds
+from tui_bench.printable import printable
 from tui_bench.result import Result
 from tui_bench.runners import tools
 from tui_bench.spec import RunSpec
@@ -373,7 +374,8 @@ def _signed(value: float, magnitude: str) -> str:
 
 
 def session_title(session: Session) -> str:
-    return session.name or session.id
+    """The session's name (or id) on one line, as every view shows it."""
+    return printable(session.name or session.id)
 
 
 def started(session: Session) -> str:

@@ -37,6 +37,7 @@ from tui_bench.analysis.compare import (
 )
 from tui_bench.analysis.run_counts import MIN_RUNS, can_reach, fewest_runs, smallest_p
 from tui_bench.errors import UsageError
+from tui_bench.printable import md_cell, printable
 from tui_bench.storage import sweep_doc
 from tui_bench.storage.session import Session
 from tui_bench.validity import Validity, of_point, of_session
@@ -375,7 +376,7 @@ def report_markdown(report: Report) -> str:
     for letter, side in (("A", a), ("B", b)):
         lines.append(
             f"- {letter}: {side.label}, {side.runs_label}, {started(side.session)}, "
-            f"{tool_label(side.shown)}, {target(side.shown)}"
+            f"{tool_label(side.shown)}, {printable(target(side.shown))}"
         )
     lines += ["", "## Tested, run by run", "", *tested_table(m.to_dict() for m in report.metrics)]
     if report.notes:
@@ -432,4 +433,4 @@ def side_title(side: Side) -> str:
 
 
 def _cell(value: str | None) -> str:
-    return _unknown(value).replace("|", "\\|")
+    return md_cell(_unknown(value))

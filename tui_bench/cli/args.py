@@ -34,7 +34,7 @@ from tui_bench.report.export import FORMATS
 from tui_bench.request.fields import tolerance_pct
 from tui_bench.request.run_defaults import DEFAULT_REQUEST
 from tui_bench.request.sweep_settings import DEFAULT_COOL_DOWN_S
-from tui_bench.spec import COMPRESSIONS, TOOLS
+from tui_bench.spec import COMPRESSIONS, MAX_HEADER_BYTES, TOOLS
 from tui_bench.validity import DEFAULT_MAX_ERRORS
 
 
@@ -178,7 +178,14 @@ def add_run_options(run: argparse.ArgumentParser) -> None:
     )
     run.add_argument("--h1", action="store_true", help="h2load: HTTP/1.1")
     run.add_argument("-k", "--keepalive", action="store_true", help="ab: keep-alive")
-    run.add_argument("-H", "--header", action="append", default=[], metavar="'K: V'")
+    run.add_argument(
+        "-H",
+        "--header",
+        action="append",
+        default=[],
+        metavar="'K: V'",
+        help=f"a request header, at most {MAX_HEADER_BYTES // 1024} KiB",
+    )
     run.add_argument("--compress", choices=COMPRESSIONS, help="send Accept-Encoding")
     server = run.add_mutually_exclusive_group()
     server.add_argument("--server-pid", type=positive_int, metavar="PID")

@@ -12,7 +12,7 @@ import orjson
 from tui_bench.analysis.regression import Judgement, judge
 from tui_bench.analysis.significance import Side, compare_sides, side_of
 from tui_bench.analysis.verdicts import BaselineVerdict, Verdicts
-from tui_bench.cli.output import needs_terminal, say, write_output
+from tui_bench.cli.output import EXACT, needs_terminal, say, write_output
 from tui_bench.errors import UsageError
 from tui_bench.jobs.baseline_gate import chosen_tier
 from tui_bench.report.comparison import comparison_text
@@ -34,7 +34,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
             if gated and fmt == "json"
             else comparison_text(report, fmt)
         )
-        write_output(args, text, "comparison")
+        write_output(args, text, "comparison", as_is=fmt in EXACT)
     if gated is not None:
         verdicts = Verdicts(baseline=BaselineVerdict.of(gated, sweep=False))
         # Standard output holds the comparison (json, md) when asked for.

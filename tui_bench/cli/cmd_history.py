@@ -8,8 +8,9 @@ import asyncio
 import sys
 from typing import TYPE_CHECKING
 
-from tui_bench.cli.output import write_output
+from tui_bench.cli.output import EXACT, write_output
 from tui_bench.errors import UsageError
+from tui_bench.printable import printable_lines
 
 if TYPE_CHECKING:
     from tui_bench.analysis.history import History
@@ -32,10 +33,10 @@ def print_history(args: argparse.Namespace) -> History | None:
             sys.stderr.write(f"tuibench: skipped: {entry.error}\n")
     history = history_of(args.name, entries, bench_names)
     if fmt is not None:
-        write_output(args, history_export(history, fmt), "history")
+        write_output(args, history_export(history, fmt), "history", as_is=fmt in EXACT)
         return None
     if args.headless or not sys.stdout.isatty():
-        sys.stdout.write(history_text(history))
+        sys.stdout.write(printable_lines(history_text(history)))
         return None
     return history
 

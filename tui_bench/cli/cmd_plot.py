@@ -18,6 +18,7 @@ import plotext as plt
 from tui_bench.analysis.sweep_charts import Chart, charts, curve_of, metrics_of
 from tui_bench.cli.cmd_replay import the_run
 from tui_bench.cli.output import write_output
+from tui_bench.printable import printable
 from tui_bench.report.ticks import log_ticks, nice_ticks, tick_label
 from tui_bench.storage import store
 from tui_bench.storage.session import Session
@@ -75,8 +76,9 @@ def draw(chart: Chart, canvas: Canvas) -> str:
     plt.plotsize(canvas.width, canvas.height)
     plt.theme("clear")
     # plotext leaves out a title wider than the chart.
-    plt.title(shortened(chart.title, canvas.width))
-    plt.xlabel(chart.x.label)
+    # The chart's own colours are escape sequences: the texts in it are escaped one by one.
+    plt.title(shortened(printable(chart.title), canvas.width))
+    plt.xlabel(printable(chart.x.label))
     plt.ylabel(chart.unit)
     # A log axis drawn as the logarithms on a linear one: plotext's own log scale takes the
     # logarithm of its data again at every build.
@@ -92,7 +94,7 @@ def draw(chart: Chart, canvas: Canvas) -> str:
                 [at(y) for y in line.y],
                 marker=marker,
                 color=color,
-                label=line.name or None,
+                label=printable(line.name) or None,
             )
     labelled: set[str] = set()
     for mark in chart.marks:
@@ -120,7 +122,8 @@ def _x_ticks(chart: Chart, width: int) -> None:
     pad = (high - low) * 0.05 or 0.5
     plt.xlim(low - pad, high + pad)
     room = max(int(width / (len(chart.x.ticks) + 1) * TICK_ROOM), 3)
-    plt.xticks(list(chart.x.ticks), [shortened(text, room) for text in chart.x.labels])
+    labels = [shortened(printable(text), room) for text in chart.x.labels]
+    plt.xticks(list(chart.x.ticks), labels)
 
 
 def _y_position(chart: Chart) -> Callable[[float], float]:
@@ -146,5 +149,5 @@ def cmd_plot(args: argparse.Namespace) -> int:
     session = the_run(store.select(args.session))
     # A file is not a terminal: its charts have the fixed size and no colour.
     canvas = Canvas.of(args.width, args.height, io.StringIO() if args.output else sys.stdout)
-    write_output(args, plot_session(session, args.metric, canvas), "charts")
+    write_output(args, plot_session(session, args.metric, canvas), "charts", as_is=True)
     return 0

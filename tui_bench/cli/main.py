@@ -9,6 +9,7 @@ from importlib import import_module
 
 from tui_bench.cli.args import build_parser
 from tui_bench.errors import TuibenchError
+from tui_bench.printable import printable
 from tui_bench.redaction import redact_text
 
 EXIT_INTERRUPTED = 130
@@ -26,7 +27,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return dispatch(args)
     except TuibenchError as exc:
-        sys.stderr.write(f"tuibench: error: {redact_text(str(exc))}\n")
+        sys.stderr.write(f"tuibench: error: {printable(redact_text(str(exc)))}\n")
         return exc.exit_code
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED

@@ -11,12 +11,20 @@ from pathlib import Path
 from typing import TextIO
 
 from tui_bench.errors import UsageError
+from tui_bench.printable import printable_lines
 from tui_bench.redaction import redact_text
 from tui_bench.storage.atomic import write_new
 
+# Formats written as they are: JSON escapes control characters itself, CSV is data.
+EXACT = ("json", "csv")
 
-def write_output(args: argparse.Namespace, text: str, what: str) -> None:
-    """`text` into -o FILE, saying where it went, else on standard output."""
+
+def write_output(args: argparse.Namespace, text: str, what: str, *, as_is: bool = False) -> None:
+    """`text` into -o FILE, saying where it went, else on standard output; its control
+    characters escaped unless it goes `as_is` (JSON and CSV, exact; or a text whose fields
+    were escaped one by one)."""
+    if not as_is:
+        text = printable_lines(text)
     if args.output:
         written = write_new(Path(args.output), text, force=args.force)
         print(redact_text(f"{what} written to {written}"), file=sys.stderr)
@@ -26,7 +34,7 @@ def write_output(args: argparse.Namespace, text: str, what: str) -> None:
 
 def say(text: str, out: TextIO | None = None) -> None:
     """A line on standard output (or `out`); it may quote a URL or a header as given."""
-    print(redact_text(text), file=out or sys.stdout)
+    print(printable_lines(redact_text(text)), file=out or sys.stdout)
 
 
 def on_terminal() -> bool:

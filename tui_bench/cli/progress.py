@@ -8,6 +8,7 @@ from typing import Any, TextIO
 
 from tui_bench.engine.events import Event, Progress, RunFinished, RunWarning, SecondClosed
 from tui_bench.formats import fmt_bytes, fmt_count, fmt_latency
+from tui_bench.printable import printable
 from tui_bench.redaction import redact_text
 from tui_bench.report.text import resource_rows, result_rows
 from tui_bench.runners.durations import duration_text
@@ -98,7 +99,7 @@ class ProgressPrinter:
         if self._silent:
             return
         try:
-            self.out.write(redact_text(line) + "\n")
+            self.out.write(printable(redact_text(line)) + "\n")
             self.out.flush()
         except OSError:
             self._silent = True

@@ -25,6 +25,7 @@ from tui_bench.engine.events import (
     RunWarning,
     SecondClosed,
 )
+from tui_bench.printable import printable, printable_line
 from tui_bench.redaction import redact_text
 from tui_bench.result import STATUS_CLASSES, Distribution, Result
 from tui_bench.sampling.samples import ResourceSample
@@ -97,7 +98,7 @@ class LiveState:
             self.sample = event.sample
         elif isinstance(event, RunWarning):
             # Shown as it is saved: a message may quote the URL or a line of output.
-            self.warnings.append(replace(event, message=redact_text(event.message)))
+            self.warnings.append(replace(event, message=printable(redact_text(event.message))))
         elif isinstance(event, GeneratorsSeen):
             self.generators = event.generators
         elif isinstance(event, RunStarted):
@@ -106,7 +107,7 @@ class LiveState:
             self.pid = event.pid
             self.server = event.server
         elif isinstance(event, RunFinished):
-            message = event.message and redact_text(event.message)
+            message = event.message and printable(redact_text(event.message))
             self.finished = event = replace(event, message=message)
             if event.result is not None:
                 self.protocol = event.result.protocol or self.protocol
@@ -306,8 +307,9 @@ class LiveState:
         """Lines after the first `seen` ever received (those still kept)."""
         fresh = min(self.lines_seen - seen, len(self.output))
         lines = list(self.output)[len(self.output) - fresh :] if fresh > 0 else []
-        # Redacted here, as they are shown, not where they arrive at event rate.
-        return [replace(line, text=redact_text(line.text)) for line in lines]
+        # Redacted and escaped here, as they are shown, not where they arrive at event rate:
+        # a server's own text (ab's Server Software) may hold ESC sequences.
+        return [replace(line, text=printable_line(redact_text(line.text))) for line in lines]
 
 
 def _distribution(dist: Distribution | None, keys: Sequence[str]) -> dict[str, float | None]:

@@ -12,8 +12,10 @@ from __future__ import annotations
 import os
 import re
 import shlex
-from collections.abc import Sequence
+import subprocess
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from tui_bench.errors import UsageError
 
@@ -58,11 +60,9 @@ class SshHost:
 
     def argv(self, command: Sequence[str]) -> list[str]:
         """The ssh client's argv that runs `command` (an argv list) on this host."""
-        argv = ["ssh"]
-        config = os.environ.get(CONFIG_ENV)
-        if config:
-            argv += ["-F", config]
-        argv += [
+        argv = [
+            "ssh",
+            *_config(),
             "-o", "BatchMode=yes",
             "-o", "StrictHostKeyChecking=yes",
             "-o", f"ConnectTimeout={CONNECT_TIMEOUT_S}",
@@ -70,28 +70,75 @@ class SshHost:
             "-o", f"ServerAliveCountMax={ALIVE_COUNT}",
             "-o", "LogLevel=ERROR",
             "-T",
+            *self._login(),
         ]  # fmt: skip
-        if self.user:
-            argv += ["-l", self.user]
-        if self.port:
-            argv += ["-p", str(self.port)]
         return [*argv, "--", self.host, shlex.join(command)]
+
+    def _login(self) -> list[str]:
+        return [*(["-l", self.user] if self.user else []), *self._port()]
+
+    def _port(self) -> list[str]:
+        return ["-p", str(self.port)] if self.port else []
+
+    def settings(self) -> dict[str, str]:
+        """What ssh makes of this host with its config (`ssh -G`): `hostname`, `port`,
+        `userknownhostsfile` ...; empty when it cannot tell. Runs no remote command."""
+        try:
+            done = subprocess.run(
+                ["ssh", *_config(), "-G", *self._login(), "--", self.host],
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                text=True,
+                timeout=CONNECT_TIMEOUT_S,
+                check=False,
+            )
+        except (OSError, subprocess.TimeoutExpired):
+            return {}
+        if done.returncode != 0:
+            return {}
+        pairs = (line.split(" ", 1) for line in done.stdout.splitlines())
+        return {pair[0]: pair[1] for pair in pairs if len(pair) == 2}
+
+
+def _config() -> list[str]:
+    config = os.environ.get(CONFIG_ENV)
+    return ["-F", config] if config else []
+
+
+def keyscan_hint(host: SshHost, settings: Mapping[str, str]) -> str:
+    """The command that trusts `host`'s key, for the host and port ssh connects to (an
+    ssh_config alias names neither) and into the known_hosts file ssh reads."""
+    name = settings.get("hostname") or host.host
+    port = settings.get("port") or (str(host.port) if host.port else "22")
+    scan = shlex.join(["ssh-keyscan", *(["-p", port] if port != "22" else []), name])
+    files = settings.get("userknownhostsfile", "").split()
+    return f"{scan} >> {_home_relative(files[0] if files else '~/.ssh/known_hosts')}"
+
+
+def _home_relative(path: str) -> str:
+    # `~/…` unquoted, or the shell would not expand it.
+    home = str(Path.home())
+    if path.startswith("~/"):
+        return "~/" + shlex.quote(path[2:])
+    if path.startswith(home + "/"):
+        return "~/" + shlex.quote(path[len(home) + 1 :])
+    return shlex.quote(path)
 
 
 def failure(host: SshHost, stderr: str) -> str:
-    """What went wrong reaching `host`, in one line that says what to do about it."""
+    """What went wrong reaching `host`, in one line that says what to do about it. For an
+    unknown host key it asks ssh how it reads the host (a local process, no connection):
+    from a coroutine, call it in a thread."""
     text = " ".join(stderr.split())
-    port = ["-p", str(host.port)] if host.port else []
     if "REMOTE HOST IDENTIFICATION HAS CHANGED" in text:
         return (
             f"{host}: its host key has changed since it was trusted: if that is expected, "
             f"remove the old one with `ssh-keygen -R {host.host}`"
         )
     if "Host key verification failed" in text or "No ED25519 host key is known" in text:
-        scan = shlex.join(["ssh-keyscan", *port, host.host])
         return (
             f"{host}: its host key is not known: check its fingerprint, then trust it with "
-            f"`{scan} >> ~/.ssh/known_hosts` (or log in once with ssh)"
+            f"`{keyscan_hint(host, host.settings())}` (or log in once with ssh)"
         )
     if "Permission denied" in text:
         return f"{host}: the login was refused: load a key the host accepts into the ssh agent"

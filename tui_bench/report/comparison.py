@@ -6,6 +6,7 @@ from __future__ import annotations
 import orjson
 
 from tui_bench.analysis.significance import Report, report_markdown
+from tui_bench.printable import printable_lines
 
 # The screen's export offers the first one first.
 COMPARE_FORMATS = ("md", "json")
@@ -14,4 +15,4 @@ COMPARE_FORMATS = ("md", "json")
 def comparison_text(report: Report, fmt: str) -> str:
     if fmt == "json":
         return orjson.dumps(report.to_dict()).decode() + "\n"
-    return report_markdown(report)
+    return printable_lines(report_markdown(report))

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from tui_bench.errors import SessionError, UsageError
+from tui_bench.printable import printable, printable_lines
 from tui_bench.report.baseline import baseline_markdown
 from tui_bench.report.md_tables import threshold_markdown
 from tui_bench.report.text import generator_cells, resource_rows, result_rows
@@ -57,10 +58,10 @@ def export(session: Session, fmt: str) -> str:
 
         if fmt == "csv":
             return sweep_csv(session)
-        return sweep_markdown(session) + baseline_markdown(session.doc)
+        return printable_lines(sweep_markdown(session) + baseline_markdown(session.doc))
     if fmt == "csv":
         return series_csv(session.series)
-    return result_markdown(session) + baseline_markdown(session.doc)
+    return printable_lines(result_markdown(session) + baseline_markdown(session.doc))
 
 
 def _validity_text(doc: Mapping[str, Any]) -> str:
@@ -93,11 +94,11 @@ def result_markdown(session: Session) -> str:
     doc = session.doc
     spec = session.spec
     lines = [
-        f"# {session.name or session.id}",
+        f"# {printable(session.name or session.id)}",
         "",
         f"- status: {session.status}",
         f"- validity: {_validity_text(doc)}",
-        f"- url: {' '.join(spec.urls)}",
+        f"- url: {printable(' '.join(spec.urls))}",
         f"- started: {doc.get('started_at', '–')}",
         _argv_line(doc),
         "",
@@ -113,7 +114,7 @@ def result_markdown(session: Session) -> str:
     lines += [f"| {label} | {value} |" for label, value in resource_rows(kept)]
     lines += _generators_markdown(doc.get("generators"))
     for warning in doc.get("warnings") or []:
-        lines.append(f"\n> warning: {warning.get('message')}")
+        lines.append(f"\n> warning: {printable(str(warning.get('message')))}")
     thresholds = threshold_markdown(doc.get("thresholds") or [])
     return "\n".join([*lines, *([""] if thresholds else []), *thresholds]) + "\n"
 
@@ -122,7 +123,7 @@ def _argv_line(doc: Mapping[str, Any]) -> str:
     # A run of several has one argv per generator, each as it ran on its host.
     if doc.get("generators"):
         return "- argv: one per load generator, below"
-    return f"- argv: `{' '.join(doc.get('argv') or [])}`"
+    return f"- argv: `{printable(' '.join(doc.get('argv') or []))}`"
 
 
 _GENERATOR_COLUMNS = (

@@ -17,6 +17,7 @@ import orjson
 
 from tui_bench.analysis.history import METHOD, METRICS, History, HistoryRun, PointFigures, Step
 from tui_bench.formats import fmt_count, fmt_latency
+from tui_bench.printable import printable, printable_lines
 
 HISTORY_FORMATS = ("json", "csv", "md")
 # The table's columns: key, header, whether it is a number (right-aligned).
@@ -138,7 +139,7 @@ def summary_line(history: History) -> str:
     invalid = sum(1 for run in history.runs if run.invalid)
     first, last = history.runs[0].started, history.runs[-1].started
     return (
-        f"history of {history.name}: {len(history.runs)} session"
+        f"history of {printable(history.name)}: {len(history.runs)} session"
         + "s" * (len(history.runs) != 1)
         + (f", {invalid} invalid" if invalid else "")
         + f", {when(first)} to {when(last)}"
@@ -189,7 +190,7 @@ def history_export(history: History, fmt: str) -> str:
         return orjson.dumps(history.to_dict()).decode() + "\n"
     if fmt == "csv":
         return _csv(history)
-    return _markdown(history)
+    return printable_lines(_markdown(history))
 
 
 def _csv(history: History) -> str:
@@ -220,7 +221,7 @@ def _number(value: float | None) -> str:
 
 def _markdown(history: History) -> str:
     table = rows(history)
-    lines = [f"# History of {history.name}", "", summary_line(history), ""]
+    lines = [f"# History of {printable(history.name)}", "", summary_line(history), ""]
     for title, part in (
         ("Runs", [r for r in table if r.counts]),
         (

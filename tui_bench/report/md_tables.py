@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from tui_bench.printable import md_cell
 from tui_bench.report.text import measured_text
 
 
@@ -28,4 +29,5 @@ def threshold_markdown(verdicts: Sequence[Mapping[str, Any]]) -> list[str]:
 def md_table(header: Sequence[str], rows: Sequence[Sequence[str]], align: str) -> list[str]:
     """A markdown table; `align` has an `l` (text) or `r` (a number) per column."""
     rule = ["---:" if a == "r" else "---" for a in align]
+    rows = [[md_cell(cell) for cell in row] for row in rows]
     return [f"| {' | '.join(cells)} |" for cells in (header, rule, *rows)]

@@ -18,6 +18,7 @@ from tui_bench.formats import (
     fmt_seconds,
     metric_label,
 )
+from tui_bench.printable import printable
 from tui_bench.result import Distribution, Result
 from tui_bench.runners.tools import tool_label
 from tui_bench.typed_values import format_duration
@@ -154,7 +155,8 @@ def verdict_lines(verdicts: Verdicts) -> list[str]:
 
 def text_table(rows: Sequence[Sequence[str]], *, numbers: bool = False) -> list[str]:
     """Rows as aligned columns two spaces apart, the first row the header; with `numbers`
-    every column after the first is right-aligned."""
+    every column after the first is right-aligned. A cell is one line, whatever it holds."""
+    rows = [[printable(cell) for cell in row] for row in rows]
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     return [
         "  ".join(

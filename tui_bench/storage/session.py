@@ -38,6 +38,9 @@ Keys added within schema version 1, each optional (a document without them stays
   the last its own session document. Its runs are journaled in `<id>.runs/` while it goes.
 - `redacted`: true when the file was written with its secrets redacted (every file from the
   version that added it on); a file without it is redacted as it is read.
+- `redaction`: the version of the rules it was redacted by (none: 1); a file redacted by
+  older rules is redacted again as it is read (version 2 found a password ab prints as
+  `user:password@host`).
 """
 
 from __future__ import annotations
@@ -51,14 +54,15 @@ import orjson
 
 from tui_bench.errors import SessionError
 from tui_bench.histogram import LatencyHistogram
-from tui_bench.redaction import redact, redact_document
+from tui_bench.redaction import RULES, redact, redact_document
 from tui_bench.result import Result
 from tui_bench.spec import RunSpec
 
 SCHEMA = "tuibench.session"
 SCHEMA_VERSION = 1
-# True in a document whose secrets were redacted as it was written.
+# True in a document whose secrets were redacted as it was written; by which rules.
 REDACTED = "redacted"
+REDACTION = "redaction"
 SWEEP = "sweep"
 
 # Percentiles of the whole run up to the end of each second, in the series' rows; only runs
@@ -193,7 +197,7 @@ class Session:
 
     def to_json(self) -> bytes:
         """The document as saved and exported: its secrets redacted (redaction)."""
-        doc = {**redact(self.doc), REDACTED: True}
+        doc = {**redact(self.doc), REDACTED: True, REDACTION: RULES}
         return orjson.dumps(doc, option=orjson.OPT_INDENT_2 | orjson.OPT_SERIALIZE_NUMPY)
 
 
@@ -321,8 +325,9 @@ def parse(data: bytes, origin: str) -> Session:
     except orjson.JSONDecodeError as exc:
         raise SessionError(f"{origin}: not a session file (corrupt JSON: {exc.msg})") from None
     check(doc, origin)
-    if doc.get(REDACTED) is not True:
-        doc = {**redact_document(doc, data.decode(errors="replace")), REDACTED: True}
+    if doc.get(REDACTED) is not True or doc.get(REDACTION) != RULES:
+        redacted = redact_document(doc, data.decode(errors="replace"))
+        doc = {**redacted, REDACTED: True, REDACTION: RULES}
     return Session(doc)
 
 

@@ -38,6 +38,7 @@ from tui_bench.analysis.significance import (
     side_title,
 )
 from tui_bench.errors import UsageError
+from tui_bench.printable import printable
 from tui_bench.report.comparison import COMPARE_FORMATS, comparison_text
 from tui_bench.storage import store
 from tui_bench.storage.atomic import write_new
@@ -235,7 +236,7 @@ class CompareScreen(Screen[None]):
 
         def written(path: Path | None) -> None:
             if path is not None:
-                self.notify(f"comparison written to {path}", timeout=10)
+                self.notify(printable(f"comparison written to {path}"), timeout=10, markup=False)
 
         dialog = SaveDialog(title, COMPARE_FORMATS, str(stem), hint, write)
         self.app.push_screen(dialog, written)

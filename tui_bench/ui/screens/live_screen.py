@@ -13,6 +13,7 @@ from textual.binding import Binding, BindingType
 from tui_bench.engine.events import Event, RunFinished
 from tui_bench.engine.live_state import LiveState
 from tui_bench.errors import TuibenchError
+from tui_bench.printable import printable
 from tui_bench.report.exit_codes import EXIT_CODES, run_exit_code
 from tui_bench.spec import RunSpec
 from tui_bench.storage import store
@@ -198,9 +199,9 @@ class LiveScreen(MonitorScreen, DrivingScreen):
             try:
                 await asyncio.to_thread(store.amend, path, labels.changes())
             except (TuibenchError, OSError) as exc:
-                self.notify(f"labels not saved: {exc}", severity="error")
+                self.notify(printable(f"labels not saved: {exc}"), severity="error", markup=False)
                 return
-            self.notify(f"saved: {labels.name or 'no name'}", timeout=3)
+            self.notify(printable(f"saved: {labels.name or 'no name'}"), timeout=3, markup=False)
 
         await self.app.push_screen(LabelDialog(Labels.of(session.doc)), save)
 

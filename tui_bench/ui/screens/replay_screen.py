@@ -16,6 +16,7 @@ from typing import ClassVar
 
 from textual.binding import Binding, BindingType
 
+from tui_bench.analysis.compare import session_title
 from tui_bench.engine.live_state import LiveState
 from tui_bench.engine.replay import Player, timeline
 from tui_bench.errors import SessionError
@@ -122,7 +123,7 @@ class ReplayScreen(MonitorScreen):
         self.player: Player | None = None
         self.playing = False
         self.speed_index = 0
-        self._title = Title(session.name or session.id, "")
+        self._title = Title(session_title(session), "")
         self._note: str | None = "loading…"
         self._clock = clock
         self._played_until = 0.0
@@ -255,4 +256,4 @@ def _open(session: Session, path: Path | None) -> tuple[Player, Title]:
     tool = session.doc.get("tool")
     tool = tool if isinstance(tool, Mapping) else {}
     label = tool_label(tool.get("name"), tool.get("version"))
-    return Player(tl), Title(session.name or session.id, label)
+    return Player(tl), Title(session_title(session), label)

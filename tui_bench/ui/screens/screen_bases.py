@@ -21,6 +21,7 @@ from textual.widgets import Footer, ProgressBar, RichLog
 
 from tui_bench.engine.live_state import LiveState
 from tui_bench.formats import fmt_bytes, fmt_compact, fmt_latency
+from tui_bench.printable import printable
 from tui_bench.ui.text import monitor_text
 from tui_bench.ui.tones import Tones, follow_theme
 from tui_bench.ui.widgets.dialogs import ConfirmQuit, HelpScreen
@@ -371,7 +372,12 @@ class DrivingScreen(Screen[None]):
         except Exception as exc:
             # It broke (a sweep has saved what it had): say so instead of vanishing.
             self._crashed = True
-            self.notify(f"the {self.JOB_NAME} failed: {exc}", severity="error", timeout=30)
+            self.notify(
+                printable(f"the {self.JOB_NAME} failed: {exc}"),
+                severity="error",
+                timeout=30,
+                markup=False,
+            )
         finally:
             self._engine = None
             self.refresh_bindings()

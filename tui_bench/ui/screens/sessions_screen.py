@@ -19,6 +19,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, Label, Static
 
 from tui_bench.errors import TuibenchError
+from tui_bench.printable import printable
 from tui_bench.report.export import FORMATS, export_to_file
 from tui_bench.storage import store
 from tui_bench.storage.catalog import SessionRow
@@ -33,7 +34,7 @@ MARKS = ("A", "B")
 
 
 def row_title(row: SessionRow) -> str:
-    return (row.name or row.id) if row.readable else row.path.name
+    return printable(row.name or row.id) if row.readable else row.path.name
 
 
 class ConfirmDelete(Confirm):
@@ -213,7 +214,8 @@ class SessionsScreen(Screen[None]):
                 *(f"#{tag}" for tag in row.tags),
                 row.path.name,
             ]
-            detail.update("  ".join(part for part in parts if part))
+            # Text, not markup: a tag or a URL may hold `[`.
+            detail.update(Text(printable("  ".join(part for part in parts if part))))
 
     # Actions
 
@@ -231,7 +233,11 @@ class SessionsScreen(Screen[None]):
             self.notify(f"no session to {doing}", severity="warning")
             return None
         if readable and not row.readable:
-            self.notify(f"cannot {doing} {row.path.name}: not a readable session", severity="error")
+            self.notify(
+                printable(f"cannot {doing} {row.path.name}: not a readable session"),
+                severity="error",
+                markup=False,
+            )
             return None
         return row
 
@@ -301,7 +307,7 @@ class SessionsScreen(Screen[None]):
         except TuibenchError as exc:
             self.notify(str(exc), severity="error", timeout=10)
             return
-        self.notify(f"deleted {row.path.name}")
+        self.notify(printable(f"deleted {row.path.name}"), markup=False)
         self.table.reload()
 
     def action_export(self) -> None:
@@ -321,7 +327,7 @@ class SessionsScreen(Screen[None]):
 
         def written(path: Path | None) -> None:
             if path is not None:
-                self.notify(f"wrote {path}", timeout=10)
+                self.notify(printable(f"wrote {path}"), timeout=10, markup=False)
 
         self.app.push_screen(export_dialog(row, write), written)
 

@@ -12,6 +12,7 @@ from tui_bench.analysis.compare import protocol_label
 from tui_bench.analysis.verdicts import Verdicts
 from tui_bench.engine.live_state import CLIENT_BOUND_PCT, LiveState
 from tui_bench.formats import fmt_bytes, fmt_compact, fmt_count, fmt_latency, fmt_metric
+from tui_bench.printable import printable
 from tui_bench.redaction import redact_text
 from tui_bench.report.text import (
     APPROX_MARK,
@@ -74,7 +75,7 @@ def _run_title(tool_label: str, state: LiveState) -> Text:
         "  ",
         connection(state),
         "  ",
-        redact_text(" ".join(state.spec.urls)),
+        printable(redact_text(" ".join(state.spec.urls))),
     )
 
 

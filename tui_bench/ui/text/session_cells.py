@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 from rich.text import Text
 
 from tui_bench.formats import fmt_count, fmt_latency
+from tui_bench.printable import printable
 from tui_bench.storage.catalog import SessionRow
 from tui_bench.ui.tones import Tones, validity_text
 
@@ -76,16 +77,16 @@ def cell_texts(row: SessionRow, marks: Mapping[str, Path], tones: Tones) -> dict
         # Narrow tables drop the tool column, which says "sweep": the name says it too.
         "name": Text.assemble(
             ("sweep ", "cyan") if row.kind == "sweep" else "",
-            Text(row.name) if row.name else missing,
+            Text(printable(row.name)) if row.name else missing,
         ),
         "tool": Text(row.tool),
-        "url": Text(short_url(row.url)),
+        "url": Text(printable(short_url(row.url))),
         "c": Text(str(row.c)) if row.c is not None else missing,
         "m": Text(str(row.m)) if row.m is not None else missing,
         "rps": Text(fmt_count(row.rps)),
         "p99": Text(fmt_latency(row.p99_s)),
         "errors": errors if row.errors is not None else missing,
-        "tags": Text(",".join(row.tags)),
+        "tags": Text(printable(",".join(row.tags))),
         "status": status,
         "validity": validity_text(row.validity, tones) if row.validity else missing,
     }

@@ -11,6 +11,7 @@ from rich.text import Text
 
 from tui_bench.engine.sweep_state import SweepState, SweepTitle
 from tui_bench.formats import fmt_count, fmt_latency
+from tui_bench.printable import printable
 from tui_bench.redaction import redact_text
 from tui_bench.report.text import run_line
 from tui_bench.storage.sweep_doc import shown
@@ -22,8 +23,9 @@ from tui_bench.ui.widgets.sweep_chart import KNEE_MARKER
 def header(title: SweepTitle, state: SweepState) -> Text:
     """What is swept: name, tools and URL, then what varies, how often and the SLO."""
     top = Text.assemble((" SWEEP ", "reverse bold"))
-    target = redact_text(title.target)
-    for part, style in ((title.name, "bold"), (title.tool_label, "bold"), (target, "")):
+    target = printable(redact_text(title.target))
+    name = printable(title.name)
+    for part, style in ((name, "bold"), (title.tool_label, "bold"), (target, "")):
         if part:
             top.append(f"  {part}", style)
     varied = [

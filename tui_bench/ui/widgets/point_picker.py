@@ -20,6 +20,7 @@ from textual.widgets import DataTable, Static
 
 from tui_bench.analysis.compare import METRICS, fmt_value, session_title
 from tui_bench.analysis.significance import Side, median_of, point_refs, side_of
+from tui_bench.printable import printable
 from tui_bench.storage.session import Session
 from tui_bench.storage.sweep_doc import point_latency, point_rps
 from tui_bench.ui.widgets.dialogs import DIALOG_CSS
@@ -126,7 +127,11 @@ class PointPicker(ModalScreen[PointChoice | None]):
         event.stop()
         choice = self.choices[event.cursor_row]
         if choice.ref == self.taken:
-            self.notify(f"{choice.ref} is A already: pick another point for B", severity="warning")
+            self.notify(
+                printable(f"{choice.ref} is A already: pick another point for B"),
+                severity="warning",
+                markup=False,
+            )
             return
         self.dismiss(choice)
 

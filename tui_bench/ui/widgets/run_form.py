@@ -33,6 +33,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, Select
 
 from tui_bench.errors import UsageError
+from tui_bench.printable import printable
 from tui_bench.redaction import Redacted
 from tui_bench.request import recent
 from tui_bench.request.fields import (
@@ -403,7 +404,9 @@ class RunForm(Vertical):
         try:
             self.recent = await asyncio.to_thread(recent.remember, config)
         except OSError as exc:
-            self.notify(f"recent configs not saved: {exc}", severity="warning")
+            self.notify(
+                printable(f"recent configs not saved: {exc}"), severity="warning", markup=False
+            )
             return
         self._offer_recent()
 

@@ -19,6 +19,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, RadioButton, RadioSet, Static
 
 from tui_bench.errors import TuibenchError
+from tui_bench.printable import printable
 from tui_bench.ui.widgets.dialogs import DIALOG_CSS, Confirm
 
 
@@ -150,7 +151,7 @@ class SaveDialog(ModalScreen[Path | None]):
     def _say(self, reason: str) -> None:
         """`reason` under the file's field; nothing (and no room taken) when empty."""
         error = self.query_one("#path-error", Static)
-        error.update(Text(reason))
+        error.update(Text(printable(reason)))
         error.display = bool(reason)
 
     def action_cancel(self) -> None:

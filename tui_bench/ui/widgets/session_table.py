@@ -25,6 +25,7 @@ from textual.message import Message
 from textual.widgets import DataTable
 
 from tui_bench.errors import TuibenchError
+from tui_bench.printable import printable
 from tui_bench.storage import store
 from tui_bench.storage.catalog import (
     SORT_KEYS,
@@ -225,7 +226,12 @@ class SessionTable(DataTable[Text]):
             # Many files are read and parsed: never on the event loop.
             self._stamp, rows = await asyncio.to_thread(read)
         except (TuibenchError, OSError) as exc:
-            self.notify(f"cannot read the sessions: {exc}", severity="error", timeout=10)
+            self.notify(
+                printable(f"cannot read the sessions: {exc}"),
+                severity="error",
+                timeout=10,
+                markup=False,
+            )
             rows = self.all_rows
         self.all_rows = rows
         paths = {row.path for row in rows}
@@ -388,4 +394,9 @@ class SessionTable(DataTable[Text]):
         if row.readable:
             self.post_message(self.Picked(self, row.path))
         else:
-            self.notify(f"{row.path.name}: {row.error}", severity="error", timeout=10)
+            self.notify(
+                printable(f"{row.path.name}: {row.error}"),
+                severity="error",
+                timeout=10,
+                markup=False,
+            )

@@ -13,6 +13,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rich.markup import escape
 from textual import events
 from textual_plotext import PlotextPlot
 
@@ -26,6 +27,7 @@ from tui_bench.analysis.sweep_charts import (
 )
 from tui_bench.analysis.thresholds import Threshold
 from tui_bench.formats import fmt_compact
+from tui_bench.printable import printable
 from tui_bench.report.ticks import log_ticks, nice_ticks
 
 # Told apart on light and dark themes and by the common colour-vision deficiencies.
@@ -114,7 +116,7 @@ class SweepChart(PlotextPlot):
                 plt.scatter(list(line.x), ys, color=colour, marker="●")
             values += [*line.y, *line.low, *line.high]
             if line.name:
-                legend.append(f"[{hex_of(colour)}]━━ {line.name}[/]")
+                legend.append(f"[{hex_of(colour)}]━━ {escape(printable(line.name))}[/]")
         for threshold in self._slo:
             # A level for the clauses on what the chart shows: req/s, a latency.
             metric = next((m for m in metrics if m.column == threshold.metric), None)
