@@ -97,7 +97,7 @@ def test_a_new_form_asks_for_the_command_lines_defaults() -> None:
          "ab takes one URL; only h2load takes several"),
         (["-H", "no colon", "http://a/"],
          form({"urls": "http://a/", "headers": "no colon"}),
-         "bad header 'no colon': expected 'Name: value'"),
+         "bad header 'no colon': expected 'Name: value' without control characters"),
         (["-c", "100", "-n", "10", "http://a/"],
          form({"urls": "http://a/", "connections": "100", "requests": "10"}, mode="count"),
          "-n 10 is fewer than -c 100: every connection needs at least one request"),
