@@ -28,6 +28,15 @@ from tui_bench.analysis.warnings import (
     run_warnings,
 )
 from tui_bench.engine.count_seconds import CountSeconds
+from tui_bench.engine.cut_short import (
+    END_GRACE_S,
+    AnswerClock,
+    CutShort,
+    ab_gave_up,
+    refused,
+    server_lost,
+    stall_timeout,
+)
 from tui_bench.engine.events import (
     Event,
     Listener,
@@ -65,7 +74,7 @@ from tui_bench.engine.tool_start import (
 )
 from tui_bench.histogram import LatencyHistogram
 from tui_bench.remote.server import ServerOnHost
-from tui_bench.runners.invocation import Invocation, build
+from tui_bench.runners.invocation import STALL_TIMEOUT_S, Invocation, build
 from tui_bench.runners.tools import Tool
 from tui_bench.sampling.discover import same_machine
 from tui_bench.sampling.host import host_facts
@@ -124,6 +133,12 @@ class RunController:
         self._launched: Launched | None = None
         self._stop_requested = False
         self._overran = False
+        # ab stopped at the end of its time, as it would have stopped itself.
+        self._ended_on_time = False
+        self._cut = CutShort(self._cut_run)
+        self._answers = AnswerClock()
+        # Whether the target took a connection beside the tool's at the start.
+        self._reached = False
         self._warned: set[str] = set()
         # Found during the run beside what the tool's output and result tell (run_warnings).
         self._run_warnings: list[Warning] = []
@@ -230,6 +245,11 @@ class RunController:
                 await proc.wait()
         await asyncio.gather(*readers, return_exceptions=True)
         end_s = time.monotonic() - self._t0
+        if exit_code != 0 and self._reached and not self._stop_requested:
+            # A tool that gives up on a reset connection (ab) ends before a probe sees why.
+            message = await unreachable(self.spec.urls[0])
+            if message is not None:
+                self._cut.cut(server_lost(end_s, message))
         await self._final_log(end_s)
         return await self._finish(invocation, journal, exit_code, shared, end_s)
 
@@ -241,10 +261,13 @@ class RunController:
             done, _ = await asyncio.wait({waiter}, timeout=0.1)
             if done:
                 return waiter.result()
-            if self._stop_requested:
+            if self._stop_requested or self._cut.warning is not None:
                 break
             if time.monotonic() > deadline:
                 self._overran = True
+                launched.interrupt()
+                break
+            if self._out_of_time(time.monotonic() - self._t0):
                 launched.interrupt()
                 break
         try:
@@ -272,11 +295,39 @@ class RunController:
                 self._run_warnings.append(warning)
             self._emit(RunWarning(warning.code, warning.message))
 
+    def _cut_run(self, warning: Warning) -> None:
+        self._warn(warning)
+        if self._launched is not None:
+            self._launched.interrupt()
+
+    def _out_of_time(self, elapsed_s: float) -> bool:
+        """Whether the tool is to be stopped now: a count that nothing answers for the
+        stall timeout (h2load; ab bounds its own wait), or ab past the end of its time."""
+        spec = self.spec
+        if spec.count_mode and self._ingest is not None:
+            done = self._progress.done
+            silent_s = self._answers.silent_for(done, elapsed_s)
+            if silent_s >= STALL_TIMEOUT_S:
+                self._cut.cut(stall_timeout(elapsed_s, silent_s, done, spec.requests))
+                return True
+        planned = spec.planned_s
+        if spec.tool == "ab" and planned is not None and elapsed_s > planned + END_GRACE_S:
+            self._ended_on_time = True
+            return True
+        return False
+
     async def _check_reach(self, launched: Launched) -> None:
-        message = await unreachable(self.spec.urls[0])
-        if message is not None and launched.process.returncode is None:
-            self._unreachable = message
-            launched.interrupt()
+        """Whether the target can be reached at all; once it could, whether it is lost."""
+        url = self.spec.urls[0]
+        message = await unreachable(url)
+        if message is not None:
+            if launched.process.returncode is None:
+                self._unreachable = message
+                launched.interrupt()
+            return
+        self._reached = True
+        at_s, seen = await refused(url, lambda: time.monotonic() - self._t0)
+        self._cut.cut(server_lost(at_s, seen))
 
     def _deadline(self) -> float:
         """A duration run that has not stopped well after its time is hung: stop it."""
@@ -314,9 +365,17 @@ class RunController:
                 break
             next_at += self.interval_s
             self._record(await asyncio.to_thread(sampler.sample))
+            self._check_server(sampler)
         closing = await asyncio.to_thread(sampler.sample_if_due, CLOSING_SAMPLE_MIN_S)
         if closing is not None:
             self._record(closing)
+            # A tool that gives up on a reset connection (ab) ends before a tick sees why.
+            self._check_server(sampler)
+
+    def _check_server(self, sampler: ResourceSampler) -> None:
+        seen = self._watch.exited(sampler.server_exited)
+        if seen is not None:
+            self._cut.cut(server_lost(time.monotonic() - self._t0, seen))
 
     def _record(self, sample: ResourceSample) -> None:
         sample = self._watch.merged(sample)
@@ -394,9 +453,14 @@ class RunController:
         rate = rate_figures(self.spec, self._rows)
         if result is not None and rate is not None:
             result = result.with_(rate=rate)
-        status, message = judge(self._stop_requested, self._overran, exit_code, result, stderr)
+        # Stopped on time, ab ends as it would have by itself.
+        ended = 0 if self._ended_on_time else exit_code
+        status, message = judge(self._stop_requested, self._overran, ended, result, stderr)
+        cut = self._cut.warning or ab_gave_up(self.spec, stderr, end_s, self._progress.done)
         if self._unreachable is not None:
             status, message = "failed", self._unreachable
+        elif cut is not None:
+            status, message = "failed", cut.message
         warnings = run_warnings(
             self.spec,
             result,
@@ -406,6 +470,8 @@ class RunController:
             client_bound=client_bound(self._samples, self.spec.threads),
         )
         warnings += self._run_warnings
+        if cut is not None:
+            warnings.append(cut)
         overall = self._ingest.overall if self._ingest is not None else None
         warnings += stall_of_run(self.spec, result, self._rows, self._stalls, overall)
         for warning in warnings:

@@ -16,6 +16,9 @@ from tui_bench.spec import RATE_DECIMALS, RunSpec
 # count, reaches first. ab is single-threaded and stays far below this rate.
 AB_MAX_RPS = 200_000
 AB_MAX_REQUESTS = 2**31 - 1
+# A run in which nothing is answered for this long is stopped: ab's own per-answer wait
+# (-s, 30 s by default) in count mode, the engine for h2load.
+STALL_TIMEOUT_S = 10
 
 
 @dataclass(frozen=True)
@@ -95,7 +98,8 @@ def _wrk(spec: RunSpec, exe: str, live_hook: bool) -> Invocation:
 def _ab(spec: RunSpec, exe: str) -> Invocation:
     argv = [exe, "-c", str(spec.connections)]
     if spec.count_mode:
-        argv += ["-n", str(spec.requests)]
+        # ab prints no progress under a tenth of -n: only ab itself can tell it waits.
+        argv += ["-n", str(spec.requests), "-s", str(STALL_TIMEOUT_S)]
     else:
         seconds = max(1, math.ceil(spec.duration_s or 0))
         # -t resets -n, so -n must come after it.

@@ -83,6 +83,8 @@ class ResourceSampler:
         self._clock = clock
         self._lock = threading.Lock()
         self._root = server
+        # Set once the server sampled here is seen gone: it never comes back in a run.
+        self.server_exited = False
         self._tree: dict[int, _Tracked] = {}
         self._client: _Client | None = None
         self._slow_at: float | None = None
@@ -125,7 +127,8 @@ class ResourceSampler:
         now = time.monotonic()
         readings = [r for r in (_read(t, now) for t in self._tree.values()) if r is not None]
         if self._root is not None and not readings:
-            self._root = None  # the server exited
+            self._root = None
+            self.server_exited = True
             self._tree.clear()
         self._refresh_slow()
         system_cpu = self._system_cpu()
