@@ -90,7 +90,9 @@ def test_ab_duration_puts_n_after_t_and_adds_a_path(tmp_path: Path) -> None:
 def test_ab_count_waits_for_an_answer_at_most_the_stall_timeout(tmp_path: Path) -> None:
     spec = RunSpec(urls=(URL,), tool="ab", connections=5, requests=10)
     argv = build(spec, "ab", "2.3", tmp_path).argv
-    assert argv[argv.index("-s") + 1] == str(STALL_TIMEOUT_S)
+    assert argv[argv.index("-s") + 1] == f"{STALL_TIMEOUT_S:.0f}"
+    shorter = build(spec, "ab", "2.3", tmp_path, stall_timeout_s=1.5).argv
+    assert shorter[shorter.index("-s") + 1] == "2", "ab takes whole seconds"
 
 
 def test_version_tuple() -> None:

@@ -28,15 +28,7 @@ from tui_bench.analysis.warnings import (
     run_warnings,
 )
 from tui_bench.engine.count_seconds import CountSeconds
-from tui_bench.engine.cut_short import (
-    END_GRACE_S,
-    AnswerClock,
-    CutShort,
-    ab_gave_up,
-    refused,
-    server_lost,
-    stall_timeout,
-)
+from tui_bench.engine.cut_short import CutShort
 from tui_bench.engine.events import (
     Event,
     Listener,
@@ -50,7 +42,6 @@ from tui_bench.engine.events import (
 )
 from tui_bench.engine.log_ingest import LogIngest, LogTail
 from tui_bench.engine.outcome import build_result, judge
-from tui_bench.engine.reach import unreachable
 from tui_bench.engine.recorder import Judge, record_end
 from tui_bench.engine.schedule import Schedule
 from tui_bench.engine.series import (
@@ -91,7 +82,6 @@ TAIL_INTERVAL_S = 0.2
 # After SIGINT a tool gets this long to print what it has (wrk and ab do) before SIGKILL.
 STOP_GRACE_S = 3.0
 READ_CHUNK = 65536
-OVERRUN_GRACE_S = 10.0
 # A last stretch shorter than this gives a CPU figure of noise, not of the load.
 CLOSING_SAMPLE_MIN_S = 0.1
 
@@ -114,6 +104,7 @@ class RunController:
         server_host: ServerOnHost | None = None,
         launcher: Launcher | None = None,
         judge: Judge | None = None,
+        stall_timeout_s: float = STALL_TIMEOUT_S,
     ) -> None:
         self.spec = spec
         self.tool = tool
@@ -126,19 +117,11 @@ class RunController:
         self.max_errors = max_errors
         self._judge = judge
         self._watch = ServerWatch(server, server_host, interval_s, self._warn)
-        # Why the target cannot be reached, once a probe beside the tool has found out.
-        self._unreachable: str | None = None
         self._listener = listener or (lambda event: None)
         self._launcher: Launcher = launcher or LocalLauncher(spawn or spawn_subprocess)
         self._launched: Launched | None = None
         self._stop_requested = False
-        self._overran = False
-        # ab stopped at the end of its time, as it would have stopped itself.
-        self._ended_on_time = False
-        self._cut = CutShort(self._cut_run)
-        self._answers = AnswerClock()
-        # Whether the target took a connection beside the tool's at the start.
-        self._reached = False
+        self._cut = CutShort(spec, stall_timeout_s, self._run_s, self._warn)
         self._warned: set[str] = set()
         # Found during the run beside what the tool's output and result tell (run_warnings).
         self._run_warnings: list[Warning] = []
@@ -177,7 +160,12 @@ class RunController:
 
     async def _run(self, workdir: Path) -> RunFinished:
         invocation = build(
-            self.spec, self.tool.path, self.tool.version, workdir, live_hook=self.live_hook
+            self.spec,
+            self.tool.path,
+            self.tool.version,
+            workdir,
+            live_hook=self.live_hook,
+            stall_timeout_s=self._cut.stall_timeout_s,
         )
         started = datetime.now(UTC)
         session_id = new_session_id(started.astimezone(), self.spec.tool, self.name)
@@ -230,7 +218,11 @@ class RunController:
         sampling = asyncio.create_task(self._sample_loop(sampler, tool_ended))
         traffic = asyncio.create_task(self._traffic_loop())
         # Only a tool here reaches the target as this machine does.
-        reach = asyncio.create_task(self._check_reach(launched) if launched.local else _idle())
+        reach = asyncio.create_task(
+            self._cut.watch_target(launched.process, launched.interrupt)
+            if launched.local
+            else _idle()
+        )
         try:
             exit_code = await self._wait(launched)
         finally:
@@ -245,29 +237,20 @@ class RunController:
                 await proc.wait()
         await asyncio.gather(*readers, return_exceptions=True)
         end_s = time.monotonic() - self._t0
-        if exit_code != 0 and self._reached and not self._stop_requested:
-            # A tool that gives up on a reset connection (ab) ends before a probe sees why.
-            message = await unreachable(self.spec.urls[0])
-            if message is not None:
-                self._cut.cut(server_lost(end_s, message))
+        await self._cut.after_exit(exit_code, self._stop_requested)
         await self._final_log(end_s)
         return await self._finish(invocation, journal, exit_code, shared, end_s)
 
     async def _wait(self, launched: Launched) -> int:
         proc = launched.process
         waiter = asyncio.ensure_future(proc.wait())
-        deadline = self._deadline()
         while True:
             done, _ = await asyncio.wait({waiter}, timeout=0.1)
             if done:
                 return waiter.result()
-            if self._stop_requested or self._cut.warning is not None:
+            if self._stop_requested:
                 break
-            if time.monotonic() > deadline:
-                self._overran = True
-                launched.interrupt()
-                break
-            if self._out_of_time(time.monotonic() - self._t0):
+            if self._cut.due(self._progress.done, counted=self._ingest is not None):
                 launched.interrupt()
                 break
         try:
@@ -295,46 +278,8 @@ class RunController:
                 self._run_warnings.append(warning)
             self._emit(RunWarning(warning.code, warning.message))
 
-    def _cut_run(self, warning: Warning) -> None:
-        self._warn(warning)
-        if self._launched is not None:
-            self._launched.interrupt()
-
-    def _out_of_time(self, elapsed_s: float) -> bool:
-        """Whether the tool is to be stopped now: a count that nothing answers for the
-        stall timeout (h2load; ab bounds its own wait), or ab past the end of its time."""
-        spec = self.spec
-        if spec.count_mode and self._ingest is not None:
-            done = self._progress.done
-            silent_s = self._answers.silent_for(done, elapsed_s)
-            if silent_s >= STALL_TIMEOUT_S:
-                self._cut.cut(stall_timeout(elapsed_s, silent_s, done, spec.requests))
-                return True
-        planned = spec.planned_s
-        if spec.tool == "ab" and planned is not None and elapsed_s > planned + END_GRACE_S:
-            self._ended_on_time = True
-            return True
-        return False
-
-    async def _check_reach(self, launched: Launched) -> None:
-        """Whether the target can be reached at all; once it could, whether it is lost."""
-        url = self.spec.urls[0]
-        message = await unreachable(url)
-        if message is not None:
-            if launched.process.returncode is None:
-                self._unreachable = message
-                launched.interrupt()
-            return
-        self._reached = True
-        at_s, seen = await refused(url, lambda: time.monotonic() - self._t0)
-        self._cut.cut(server_lost(at_s, seen))
-
-    def _deadline(self) -> float:
-        """A duration run that has not stopped well after its time is hung: stop it."""
-        planned = self.spec.planned_s
-        if planned is None:
-            return float("inf")
-        return self._t0 + planned + max(OVERRUN_GRACE_S, planned * 0.2)
+    def _run_s(self) -> float:
+        return time.monotonic() - self._t0
 
     def _line(self, stream: str, text: str) -> None:
         self._output[stream].append(text)
@@ -365,17 +310,12 @@ class RunController:
                 break
             next_at += self.interval_s
             self._record(await asyncio.to_thread(sampler.sample))
-            self._check_server(sampler)
+            self._cut.lost(self._watch.exited(sampler.server_exited))
         closing = await asyncio.to_thread(sampler.sample_if_due, CLOSING_SAMPLE_MIN_S)
         if closing is not None:
             self._record(closing)
             # A tool that gives up on a reset connection (ab) ends before a tick sees why.
-            self._check_server(sampler)
-
-    def _check_server(self, sampler: ResourceSampler) -> None:
-        seen = self._watch.exited(sampler.server_exited)
-        if seen is not None:
-            self._cut.cut(server_lost(time.monotonic() - self._t0, seen))
+            self._cut.lost(self._watch.exited(sampler.server_exited))
 
     def _record(self, sample: ResourceSample) -> None:
         sample = self._watch.merged(sample)
@@ -454,11 +394,11 @@ class RunController:
         if result is not None and rate is not None:
             result = result.with_(rate=rate)
         # Stopped on time, ab ends as it would have by itself.
-        ended = 0 if self._ended_on_time else exit_code
-        status, message = judge(self._stop_requested, self._overran, ended, result, stderr)
-        cut = self._cut.warning or ab_gave_up(self.spec, stderr, end_s, self._progress.done)
-        if self._unreachable is not None:
-            status, message = "failed", self._unreachable
+        ended = 0 if self._cut.ended_on_time else exit_code
+        status, message = judge(self._stop_requested, self._cut.overran, ended, result, stderr)
+        cut = self._cut.reason(stderr, self._progress.done)
+        if self._cut.unreachable is not None:
+            status, message = "failed", self._cut.unreachable
         elif cut is not None:
             status, message = "failed", cut.message
         warnings = run_warnings(
@@ -485,7 +425,7 @@ class RunController:
             [asdict(w) for w in warnings],
             stdout,
             max_errors=self.max_errors,
-            unreachable=self._unreachable is not None,
+            unreachable=self._cut.unreachable is not None,
         )
         resources = {
             **summarize(self._samples),

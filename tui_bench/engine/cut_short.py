@@ -11,12 +11,11 @@ stopped (it prints what it has) and what came before is kept.
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Callable
 
 from tui_bench.analysis.warnings import Warning
 from tui_bench.engine.reach import unreachable
-from tui_bench.runners.invocation import STALL_TIMEOUT_S
+from tui_bench.engine.tool_start import Process
 from tui_bench.spec import RunSpec
 
 SERVER_LOST = "server-lost"
@@ -26,8 +25,12 @@ REFUSED_IN_A_ROW = 2
 PROBE_EVERY_S = 0.5
 # ab checks its time limit only when an answer comes: this long past its end it is stopped.
 END_GRACE_S = 1.0
+# A duration run that has not stopped this long (or a fifth of it) after its time is hung.
+OVERRUN_GRACE_S = 10.0
 # ab's own -s timeout ends it with this line and no summary.
 AB_TIMED_OUT = "The timeout specified has expired"
+
+Clock = Callable[[], float]
 
 
 def server_lost(at_s: float, seen: str) -> Warning:
@@ -38,63 +41,107 @@ def server_lost(at_s: float, seen: str) -> Warning:
     )
 
 
-def stall_timeout(at_s: float, silent_s: float, done: int | None, asked: int | None) -> Warning:
+def stall_timeout(
+    at_s: float, silent_s: float, timeout_s: float, done: int | None, asked: int | None
+) -> Warning:
     count = "–" if done is None else f"{done:,}"
     of = f" of {asked:,}" if asked is not None else ""
     return Warning(
         STALL_TIMEOUT,
-        f"nothing answered for {silent_s:.1f} s (the stall timeout is {STALL_TIMEOUT_S:g} s): "
+        f"nothing answered for {silent_s:.1f} s (the stall timeout is {timeout_s:g} s): "
         f"stopped {at_s:.1f} s into the run with {count}{of} requests done",
     )
 
 
 class CutShort:
-    """The first reason to end the run early; `on_cut` is told it once, at once."""
+    """What ends one run early: the server's account, or a tool past its time. `on_cut` is
+    told the first reason at once; `clock` gives seconds into the run."""
 
-    def __init__(self, on_cut: Callable[[Warning], None]) -> None:
+    def __init__(
+        self,
+        spec: RunSpec,
+        stall_timeout_s: float,
+        clock: Clock,
+        on_cut: Callable[[Warning], None],
+    ) -> None:
+        self.spec = spec
+        self.stall_timeout_s = stall_timeout_s
         self.warning: Warning | None = None
+        # Why the target could not be reached at the start (then it is never "lost").
+        self.unreachable: str | None = None
+        # ab stopped at the end of its time, as it would have stopped itself.
+        self.ended_on_time = False
+        # The tool did not stop after its time and was stopped.
+        self.overran = False
+        self._reached = False
+        self._clock = clock
         self._on_cut = on_cut
+        self._done: int | None = None
+        self._moved_s = 0.0
 
     def cut(self, warning: Warning) -> None:
         if self.warning is None:
             self.warning = warning
             self._on_cut(warning)
 
+    def lost(self, seen: str | None) -> None:
+        """The server's exit, as the sampler saw it (None: it is there)."""
+        if seen is not None:
+            self.cut(server_lost(self._clock(), seen))
 
-class AnswerClock:
-    """How long the count of requests done has stood still (from the run's start)."""
-
-    def __init__(self) -> None:
-        self._done: int | None = None
-        self._moved_s = 0.0
-
-    def silent_for(self, done: int | None, now_s: float) -> float:
+    def due(self, done: int | None, counted: bool) -> bool:
+        """Whether the tool is to be stopped now: the run was cut, a count (`done` of it,
+        `counted` as each request ends) that nothing answered for the stall timeout, ab
+        past its time, or any tool well past it."""
+        spec = self.spec
+        now_s = self._clock()
         if done != self._done:
             self._done, self._moved_s = done, now_s
-        return now_s - self._moved_s
+        silent_s = now_s - self._moved_s
+        if spec.count_mode and counted and silent_s >= self.stall_timeout_s:
+            self.cut(stall_timeout(now_s, silent_s, self.stall_timeout_s, done, spec.requests))
+        planned = spec.planned_s
+        if planned is not None and now_s > planned + max(OVERRUN_GRACE_S, planned * 0.2):
+            self.overran = True
+        elif spec.tool == "ab" and planned is not None and now_s > planned + END_GRACE_S:
+            self.ended_on_time = True
+        return self.warning is not None or self.overran or self.ended_on_time
 
-
-async def refused(url: str, clock: Callable[[], float] = time.monotonic) -> tuple[float, str]:
-    """Waits until REFUSED_IN_A_ROW connections to `url` in a row fail: when the first of
-    them was made (on `clock`) and what the last one said."""
-    streak = 0
-    first_s = 0.0
-    while True:
-        await asyncio.sleep(PROBE_EVERY_S)
-        at_s = clock()
+    async def watch_target(self, tool: Process, stop: Callable[[], None]) -> None:
+        """Whether the target can be reached at all (else the `tool` still running is
+        stopped); once it could, whether it is lost."""
+        url = self.spec.urls[0]
         message = await unreachable(url)
-        if message is None:
-            streak = 0
-            continue
-        streak += 1
-        if streak == 1:
-            first_s = at_s
-        if streak >= REFUSED_IN_A_ROW:
-            return first_s, message
+        if message is not None:
+            if tool.returncode is None:
+                self.unreachable = message
+                stop()
+            return
+        self._reached = True
+        streak = 0
+        first_s = 0.0
+        while streak < REFUSED_IN_A_ROW:
+            await asyncio.sleep(PROBE_EVERY_S)
+            at_s = self._clock()
+            message = await unreachable(url)
+            streak = streak + 1 if message is not None else 0
+            if streak == 1:
+                first_s = at_s
+        assert message is not None
+        self.cut(server_lost(first_s, message))
 
+    async def after_exit(self, exit_code: int, stopped: bool) -> None:
+        """A tool that gives up on a reset connection (ab) ends before a probe sees why."""
+        if exit_code != 0 and self._reached and not stopped and self.warning is None:
+            message = await unreachable(self.spec.urls[0])
+            if message is not None:
+                self.cut(server_lost(self._clock(), message))
 
-def ab_gave_up(spec: RunSpec, stderr: str, at_s: float, done: int | None) -> Warning | None:
-    """ab's own stall timeout (-s in count mode), said as the engine says its own."""
-    if spec.tool != "ab" or not spec.count_mode or AB_TIMED_OUT not in stderr:
-        return None
-    return stall_timeout(at_s, STALL_TIMEOUT_S, done, spec.requests)
+    def reason(self, stderr: str, done: int | None) -> Warning | None:
+        """Why the run was cut short, ab's own stall timeout (-s, in count mode) included."""
+        spec = self.spec
+        ab_gave_up = spec.tool == "ab" and spec.count_mode and AB_TIMED_OUT in stderr
+        if self.warning is None and ab_gave_up:
+            timeout_s = self.stall_timeout_s
+            return stall_timeout(self._clock(), timeout_s, timeout_s, done, spec.requests)
+        return self.warning
