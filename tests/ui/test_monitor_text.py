@@ -13,6 +13,7 @@ from tui_bench.engine.events import (
     OutputLine,
     Progress,
     RunFinished,
+    RunWarning,
     SecondClosed,
 )
 from tui_bench.engine.live_state import LiveState
@@ -117,3 +118,22 @@ def test_the_header_says_stall_while_it_lasts() -> None:
     assert "STALL" not in header_at(1.0, 100)
     assert "STALL" in header_at(1.6, 100)
     assert "STALL" not in header_at(1.8, 200)
+
+
+@pytest.mark.parametrize(
+    ("code", "badge"), [("server-lost", "SERVER LOST"), ("stall-timeout", "NO ANSWER")]
+)
+def test_the_header_says_a_run_cut_short_at_once(code: str, badge: str) -> None:
+    state = LiveState(RunSpec(urls=("http://127.0.0.1:8080/",), tool="wrk", duration_s=6))
+    state.apply(SecondClosed({"t_s": 0, "rps": 120_000.0, "good_rps": 120_000.0}, None))
+
+    def header() -> str:
+        return monitor_text.header(state, "wrk 4.1.0", paused=False, stopping=False).plain
+
+    assert badge not in header()
+    state.apply(RunWarning(code, "the server was lost 1.5 s into the run (pid 1 exited)"))
+    assert badge in header()
+    assert "STALL" not in header()
+    lost = code == "server-lost"
+    now = monitor_text.throughput(state).plain
+    assert ("now     – req/s" in now) is lost, now

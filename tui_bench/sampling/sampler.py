@@ -160,7 +160,11 @@ class ResourceSampler:
             return
         root = self._root
         tree: dict[int, _Tracked] = {}
-        for pid in [root.pid, *_child_pids(root)]:
+        members = [root.pid, *_child_pids(root)]
+        # Workers outlive a killed master (nginx's serve on): the server is gone only once
+        # every process of it is.
+        members += [pid for pid, t in self._tree.items() if pid not in members and _alive(t)]
+        for pid in members:
             # Linux hands out pids in sequence up to pid_max (4M), so a known pid is not a
             # recycled one within a tick or two.
             known = self._tree.get(pid)
@@ -240,6 +244,13 @@ def _read(tracked: _Tracked, now: float) -> _Reading | None:
         return None
     before = tracked.cpu_s
     return _Reading(_pct(cpu_s - before, tracked.advance(cpu_s, now)), rss)
+
+
+def _alive(tracked: _Tracked) -> bool:
+    try:
+        return tracked.proc.is_running() and tracked.proc.status() != psutil.STATUS_ZOMBIE
+    except _GONE:
+        return False
 
 
 def _child_pids(root: psutil.Process) -> list[int]:
