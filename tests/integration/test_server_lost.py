@@ -201,3 +201,23 @@ def test_ab_stops_on_time_against_a_server_that_never_answers(
     assert payload["duration_s"] < 2.5, "ab stopped a second after its time, not ten"
     assert "did not stop" not in payload["message"]
     assert took < 10
+
+
+def test_a_server_killed_on_its_host_is_lost(
+    own_nginx: DemoTarget, sessions: Path, ssh_config: Path, ssh_hosts: tuple[Path, list[Any]]
+) -> None:
+    need("h2load")
+    _, (server_host, _) = ssh_hosts
+    proc = subprocess.Popen(
+        [*TUIBENCH, "run", "--headless", "--json", "--interval", "0.1",
+         "--server-host", server_host.alias, "-d", str(RUN_S), "-c", "4", own_nginx.urls["h2c"]],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    wait_for_run(sessions)
+    time.sleep(KILL_AFTER_S)
+    kill(own_nginx)
+    out, err = proc.communicate(timeout=30)
+    payload = orjson.loads(out)
+    assert codes(payload["validity"]) == ["server-lost"], err
+    # As the probe on that host saw it, before a refused connection here could.
+    assert f"({server_host.alias}: the server (pid {own_nginx.pid}) exited)" in payload["message"]
