@@ -226,6 +226,7 @@ class RunController:
         try:
             exit_code = await self._wait(launched)
         finally:
+            self._cut.stop_watching()
             reach.cancel()
             traffic.cancel()
             if proc.returncode is None:

@@ -74,6 +74,7 @@ class CutShort:
         # The tool did not stop after its time and was stopped.
         self.overran = False
         self._reached = False
+        self._watching = True
         self._clock = clock
         self._on_cut = on_cut
         self._done: int | None = None
@@ -107,6 +108,11 @@ class CutShort:
             self.ended_on_time = True
         return self.warning is not None or self.overran or self.ended_on_time
 
+    def stop_watching(self) -> None:
+        """The tool ended: watch_target ends too, even when its cancellation is lost (until
+        Python 3.12, `wait_for` can swallow one that comes as its connection is made)."""
+        self._watching = False
+
     async def watch_target(self, tool: Process, stop: Callable[[], None]) -> None:
         """Whether the target can be reached at all (else the `tool` still running is
         stopped); once it could, whether it is lost."""
@@ -122,6 +128,8 @@ class CutShort:
         first_s = 0.0
         while streak < REFUSED_IN_A_ROW:
             await asyncio.sleep(PROBE_EVERY_S)
+            if not self._watching:
+                return
             at_s = self._clock()
             message = await unreachable(url)
             streak = streak + 1 if message is not None else 0

@@ -248,7 +248,7 @@ def _read(tracked: _Tracked, now: float) -> _Reading | None:
 
 def _alive(tracked: _Tracked) -> bool:
     try:
-        return tracked.proc.is_running() and tracked.proc.status() != psutil.STATUS_ZOMBIE
+        return bool(tracked.proc.is_running() and tracked.proc.status() != psutil.STATUS_ZOMBIE)
     except _GONE:
         return False
 
