@@ -139,11 +139,17 @@ class CutShort:
         self.cut(server_lost(first_s, message))
 
     async def after_exit(self, exit_code: int, stopped: bool) -> None:
-        """A tool that gives up on a reset connection (ab) ends before a probe sees why."""
-        if exit_code != 0 and self._reached and not stopped and self.warning is None:
+        """A tool that gives up on a reset connection (ab) ends before the watch sees why,
+        and a killed server's listening socket can outlive it by a moment: asked twice."""
+        if exit_code == 0 or not self._reached or stopped or self.warning is not None:
+            return
+        for attempt in range(REFUSED_IN_A_ROW):
+            if attempt:
+                await asyncio.sleep(PROBE_EVERY_S)
             message = await unreachable(self.spec.urls[0])
             if message is not None:
                 self.cut(server_lost(self._clock(), message))
+                return
 
     def reason(self, stderr: str, done: int | None) -> Warning | None:
         """Why the run was cut short, ab's own stall timeout (-s, in count mode) included."""
