@@ -75,6 +75,24 @@ def test_warnings_that_touch_the_figures_are_reasons() -> None:
     assert codes(validity) == ["client-bound", "connections-dying"]
 
 
+@pytest.mark.parametrize("code", ["server-lost", "stall-timeout"])
+def test_a_run_cut_short_says_that_not_what_followed_from_it(code: str) -> None:
+    cut = {"code": code, "message": "the server was lost 2.1 s into the run (pid 7 exited)"}
+    warnings = [
+        {"code": "client-bound", "message": "the load generator saturated its threads"},
+        {"code": "connections-dying", "message": "req/s collapsed mid-run"},
+        {"code": "protocol-mismatch", "message": "asked for h2c, the server negotiated h1"},
+        cut,
+        SAME_MACHINE,
+    ]
+    failing = h2load_result(duration_s=2.1, rps=100.0, total=210, failed=100)
+    validity = judge_run(SPEC, "failed", cut["message"], failing, warnings)
+    assert validity.verdict == "invalid"
+    # Failures, dying clients, a short run: all from the loss. Not the protocol.
+    assert codes(validity) == ["protocol-mismatch", code]
+    assert Validity.from_dict(validity.to_dict()) == validity
+
+
 def test_warm_up_asked_for_but_never_ended_is_suspect() -> None:
     spec = RunSpec(urls=SPEC.urls, duration_s=10.0, warm_up_s=2.0)
     assert judge_run(

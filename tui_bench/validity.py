@@ -38,7 +38,26 @@ _WARNING_VERDICTS: Mapping[str, Verdict] = {
     "generator-lost": "suspect",
     # Connections waited on a stalled server: closed-loop percentiles understate it.
     "stall": "suspect",
+    # The run was stopped early: the server went away, or answered nothing for too long.
+    "server-lost": "invalid",
+    "stall-timeout": "invalid",
 }
+# What follows from a server lost or silent (failures, dying connections, a generator
+# spinning on refused connects, a short run): not a further reason to act on.
+_FOLLOWS_FROM_CUT = frozenset(
+    {
+        "tool-failed",
+        "interrupted",
+        "errors",
+        "connections-dying",
+        "client-bound",
+        "stall",
+        "short-run",
+        "few-samples",
+        "rate-not-held",
+        "warm-up-not-applied",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -146,6 +165,8 @@ def judge_run(
                 "suspect",
             )
         )
+    if any(r.code in ("server-lost", "stall-timeout") for r in reasons):
+        reasons = [r for r in reasons if r.code not in _FOLLOWS_FROM_CUT]
     return Validity.of(reasons)
 
 

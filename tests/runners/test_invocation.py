@@ -3,7 +3,7 @@ from pathlib import Path
 import pytest
 
 from tui_bench.errors import UsageError
-from tui_bench.runners.invocation import build, lua_script, version_tuple
+from tui_bench.runners.invocation import STALL_TIMEOUT_S, build, lua_script, version_tuple
 from tui_bench.spec import RunSpec
 
 URL = "http://127.0.0.1:8080"
@@ -85,6 +85,14 @@ def test_ab_duration_puts_n_after_t_and_adds_a_path(tmp_path: Path) -> None:
     assert argv.index("-t") < argv.index("-n")
     assert argv[-1] == URL + "/"
     assert "-k" in argv
+
+
+def test_ab_count_waits_for_an_answer_at_most_the_stall_timeout(tmp_path: Path) -> None:
+    spec = RunSpec(urls=(URL,), tool="ab", connections=5, requests=10)
+    argv = build(spec, "ab", "2.3", tmp_path).argv
+    assert argv[argv.index("-s") + 1] == f"{STALL_TIMEOUT_S:.0f}"
+    shorter = build(spec, "ab", "2.3", tmp_path, stall_timeout_s=1.5).argv
+    assert shorter[shorter.index("-s") + 1] == "2", "ab takes whole seconds"
 
 
 def test_version_tuple() -> None:

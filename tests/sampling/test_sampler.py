@@ -1,3 +1,4 @@
+import contextlib
 import os
 import subprocess
 import sys
@@ -207,3 +208,33 @@ def test_cpu_only_over_a_window_of_the_minimum_and_memory_always(
     assert sampler.sample(5.0).server_cpu_pct is None  # a window of a few ticks is noise
     time.sleep(0.15)
     assert sampler.sample(0.1).server_cpu_pct is not None
+
+
+def test_the_server_exits_only_with_its_last_process() -> None:
+    """Workers outlive a killed master (nginx's go on serving): still a server."""
+    parent = python(
+        "import subprocess, sys, time\n"
+        "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'])\n"
+        "print(child.pid, flush=True)\n"
+        "time.sleep(60)\n",
+        stdin=None,
+    )
+    proc = psutil.Process(parent.pid)
+    wait_until(lambda: len(proc.children()) == 1)
+    worker = proc.children()[0]
+    try:
+        sampler = ResourceSampler(proc)
+        assert sampler.sample().server_procs == 2
+        parent.kill()
+        parent.wait()
+        assert sampler.sample().server_procs == 1
+        assert not sampler.server_exited
+        worker.kill()
+        worker.wait(5)
+        assert sampler.sample().server_procs is None
+        assert sampler.server_exited
+    finally:
+        parent.kill()
+        parent.wait()
+        with contextlib.suppress(psutil.NoSuchProcess):
+            worker.kill()

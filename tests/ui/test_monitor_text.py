@@ -13,6 +13,7 @@ from tui_bench.engine.events import (
     OutputLine,
     Progress,
     RunFinished,
+    RunWarning,
     SecondClosed,
 )
 from tui_bench.engine.live_state import LiveState
@@ -142,3 +143,22 @@ def test_an_ended_fixed_rate_run_shows_what_it_achieved_and_both_latencies() -> 
     lines = monitor_text.latency(state).plain.splitlines()
     assert lines[1:] == ["p50 200 µs · 150 µs", "p99 900.00 ms · 300 µs"]
     assert monitor_text.latency_title(state) == "Latency (whole run)"
+
+
+@pytest.mark.parametrize(
+    ("code", "badge"), [("server-lost", "SERVER LOST"), ("stall-timeout", "NO ANSWER")]
+)
+def test_the_header_says_a_run_cut_short_at_once(code: str, badge: str) -> None:
+    state = LiveState(RunSpec(urls=("http://127.0.0.1:8080/",), tool="wrk", duration_s=6))
+    state.apply(SecondClosed({"t_s": 0, "rps": 120_000.0, "good_rps": 120_000.0}, None))
+
+    def header() -> str:
+        return monitor_text.header(state, "wrk 4.1.0", paused=False, stopping=False).plain
+
+    assert badge not in header()
+    state.apply(RunWarning(code, "the server was lost 1.5 s into the run (pid 1 exited)"))
+    assert badge in header()
+    assert "STALL" not in header()
+    lost = code == "server-lost"
+    now = monitor_text.throughput(state).plain
+    assert ("now     – req/s" in now) is lost, now

@@ -26,6 +26,7 @@ from tui_bench.analysis.warnings import (
     whole_seconds,
 )
 from tui_bench.engine.count_seconds import CountSeconds
+from tui_bench.engine.cut_short import CutShort
 from tui_bench.engine.events import (
     Event,
     Listener,
@@ -39,7 +40,6 @@ from tui_bench.engine.events import (
 )
 from tui_bench.engine.log_ingest import LogIngest, LogTail
 from tui_bench.engine.outcome import build_result, judge
-from tui_bench.engine.reach import unreachable
 from tui_bench.engine.recorder import Judge, record_end
 from tui_bench.engine.schedule import Schedule
 from tui_bench.engine.series import (
@@ -64,7 +64,7 @@ from tui_bench.engine.tool_start import (
 from tui_bench.engine.workdir import run_workdir
 from tui_bench.histogram import LatencyHistogram
 from tui_bench.remote.server import ServerOnHost
-from tui_bench.runners.invocation import Invocation, build
+from tui_bench.runners.invocation import STALL_TIMEOUT_S, Invocation, build
 from tui_bench.runners.tools import Tool
 from tui_bench.sampling.discover import same_machine
 from tui_bench.sampling.host import host_facts
@@ -82,8 +82,6 @@ TAIL_INTERVAL_S = 0.2
 # After SIGINT a tool gets this long to print what it has (wrk and ab do) before SIGKILL.
 STOP_GRACE_S = 3.0
 READ_CHUNK = 65536
-OVERRUN_GRACE_S = 10.0
-# A stretch shorter than this gives a CPU figure of noise, not of the load.
 
 
 class RunController:
@@ -104,6 +102,7 @@ class RunController:
         server_host: ServerOnHost | None = None,
         launcher: Launcher | None = None,
         judge: Judge | None = None,
+        stall_timeout_s: float = STALL_TIMEOUT_S,
     ) -> None:
         self.spec = spec
         self.tool = tool
@@ -116,13 +115,11 @@ class RunController:
         self.max_errors = max_errors
         self._judge = judge
         self._watch = ServerWatch(server, server_host, interval_s, self._warn)
-        # Why the target cannot be reached, once a probe beside the tool has found out.
-        self._unreachable: str | None = None
         self._listener = listener or (lambda event: None)
         self._launcher: Launcher = launcher or LocalLauncher(spawn or spawn_subprocess)
         self._launched: Launched | None = None
         self._stop_requested = False
-        self._overran = False
+        self._cut = CutShort(spec, stall_timeout_s, self._run_s, self._warn)
         self._warned: set[str] = set()
         # Found during the run beside what the tool's output and result tell (run_warnings).
         self._run_warnings: list[Warning] = []
@@ -160,7 +157,12 @@ class RunController:
 
     async def _run(self, workdir: Path) -> RunFinished:
         invocation = build(
-            self.spec, self.tool.path, self.tool.version, workdir, live_hook=self.live_hook
+            self.spec,
+            self.tool.path,
+            self.tool.version,
+            workdir,
+            live_hook=self.live_hook,
+            stall_timeout_s=self._cut.stall_timeout_s,
         )
         started = datetime.now(UTC)
         session_id = new_session_id(started.astimezone(), self.spec.tool, self.name)
@@ -215,10 +217,15 @@ class RunController:
         sampling = asyncio.create_task(self._sample_loop(sampler, tool_ended))
         traffic = asyncio.create_task(self._traffic_loop())
         # Only a tool here reaches the target as this machine does.
-        reach = asyncio.create_task(self._check_reach(launched) if launched.local else _idle())
+        reach = asyncio.create_task(
+            self._cut.watch_target(launched.process, launched.interrupt)
+            if launched.local
+            else _idle()
+        )
         try:
             exit_code = await self._wait(launched)
         finally:
+            self._cut.stop_watching()
             reach.cancel()
             traffic.cancel()
             if proc.returncode is None:
@@ -230,21 +237,20 @@ class RunController:
                 await proc.wait()
         await asyncio.gather(*readers, return_exceptions=True)
         end_s = time.monotonic() - self._t0
+        await self._cut.after_exit(exit_code, self._stop_requested)
         await self._final_log(end_s)
         return await self._finish(invocation, journal, exit_code, shared, end_s)
 
     async def _wait(self, launched: Launched) -> int:
         proc = launched.process
         waiter = asyncio.ensure_future(proc.wait())
-        deadline = self._deadline()
         while True:
             done, _ = await asyncio.wait({waiter}, timeout=0.1)
             if done:
                 return waiter.result()
             if self._stop_requested:
                 break
-            if time.monotonic() > deadline:
-                self._overran = True
+            if self._cut.due(self._progress.done, counted=self._ingest is not None):
                 launched.interrupt()
                 break
         try:
@@ -272,18 +278,8 @@ class RunController:
                 self._run_warnings.append(warning)
             self._emit(RunWarning(warning.code, warning.message))
 
-    async def _check_reach(self, launched: Launched) -> None:
-        message = await unreachable(self.spec.urls[0])
-        if message is not None and launched.process.returncode is None:
-            self._unreachable = message
-            launched.interrupt()
-
-    def _deadline(self) -> float:
-        """A duration run that has not stopped well after its time is hung: stop it."""
-        planned = self.spec.planned_s
-        if planned is None:
-            return float("inf")
-        return self._t0 + planned + max(OVERRUN_GRACE_S, planned * 0.2)
+    def _run_s(self) -> float:
+        return time.monotonic() - self._t0
 
     def _line(self, stream: str, text: str) -> None:
         self._output[stream].append(text)
@@ -301,8 +297,13 @@ class RunController:
             self._counts.observe(arrived, progress.done)
 
     async def _sample_loop(self, sampler: ResourceSampler, tool_ended: asyncio.Event) -> None:
-        # The tool has exited by the last reading: no client figures in that one.
-        await sample_until(sampler, self.interval_s, tool_ended, self._record)
+        def read(sample: ResourceSample) -> None:
+            self._record(sample)
+            # The last reading looks too: a tool that gives up on a reset connection (ab)
+            # ends before a tick sees why. The tool has exited by then: no client figures.
+            self._cut.lost(self._watch.exited(sampler.server_exited))
+
+        await sample_until(sampler, self.interval_s, tool_ended, read)
 
     def _record(self, sample: ResourceSample) -> None:
         sample = self._watch.merged(sample)
@@ -380,9 +381,14 @@ class RunController:
         rate = rate_figures(self.spec, self._rows)
         if result is not None and rate is not None:
             result = result.with_(rate=rate)
-        status, message = judge(self._stop_requested, self._overran, exit_code, result, stderr)
-        if self._unreachable is not None:
-            status, message = "failed", self._unreachable
+        # Stopped on time, ab ends as it would have by itself.
+        ended = 0 if self._cut.ended_on_time else exit_code
+        status, message = judge(self._stop_requested, self._cut.overran, ended, result, stderr)
+        cut = self._cut.reason(stderr, self._progress.done)
+        if self._cut.unreachable is not None:
+            status, message = "failed", self._cut.unreachable
+        elif cut is not None:
+            status, message = "failed", cut.message
         warnings = run_warnings(
             self.spec,
             result,
@@ -392,6 +398,8 @@ class RunController:
             client_bound=client_bound(self._samples, self.spec.threads),
         )
         warnings += self._run_warnings
+        if cut is not None:
+            warnings.append(cut)
         overall = self._ingest.overall if self._ingest is not None else None
         warnings += stall_of_run(self.spec, result, self._rows, self._stalls, overall)
         for warning in warnings:
@@ -405,7 +413,7 @@ class RunController:
             [asdict(w) for w in warnings],
             stdout,
             max_errors=self.max_errors,
-            unreachable=self._unreachable is not None,
+            unreachable=self._cut.unreachable is not None,
         )
         resources = {
             **summarize(self._samples),

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from tui_bench.analysis.stalls import stalled_live
+from tui_bench.engine.cut_short import SERVER_LOST, STALL_TIMEOUT
 from tui_bench.engine.events import (
     Event,
     GeneratorsSeen,
@@ -177,13 +178,25 @@ class LiveState:
         return self.rows[-1] if self.rows else {}
 
     @property
+    def cut_short(self) -> RunWarning | None:
+        """Why the run was ended early on the server's account (lost, or answering nothing
+        for the stall timeout), from the moment it is said."""
+        return next((w for w in self.warnings if w.code in (SERVER_LOST, STALL_TIMEOUT)), None)
+
+    @property
+    def server_lost(self) -> bool:
+        cut = self.cut_short
+        return cut is not None and cut.code == SERVER_LOST
+
+    @property
     def rps_now(self) -> float | None:
-        value: float | None = self.last_row.get("rps")
+        # What a tool counts against a lost server (wrk: its sends) is no server's rate.
+        value: float | None = None if self.server_lost else self.last_row.get("rps")
         return value
 
     @property
     def good_rps_now(self) -> float | None:
-        value: float | None = self.last_row.get("good_rps")
+        value: float | None = None if self.server_lost else self.last_row.get("good_rps")
         return value
 
     @property

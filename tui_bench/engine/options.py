@@ -15,6 +15,7 @@ from tui_bench.engine.generators import Generator
 from tui_bench.engine.recorder import Judge
 from tui_bench.engine.tool_start import Launcher
 from tui_bench.remote.server import ServerOnHost
+from tui_bench.runners.invocation import STALL_TIMEOUT_S
 from tui_bench.runners.tools import Tool
 from tui_bench.spec import RunSpec
 from tui_bench.storage.store import sessions_dir
@@ -33,6 +34,8 @@ class EngineOptions:
     max_errors: float = DEFAULT_MAX_ERRORS
     # The server on another host, sampled there over SSH (then `server` is None).
     server_host: ServerOnHost | None = None
+    # A request count that nothing answers for this long is stopped.
+    stall_timeout_s: float = STALL_TIMEOUT_S
 
     # Several load generators sharing the load (engine/fleet.py); none: the tool here.
     generators: tuple[Generator, ...] = ()
@@ -88,4 +91,5 @@ class EngineOptions:
             server_host=self.server_host if observe_server else None,
             launcher=launcher,
             judge=judge,
+            stall_timeout_s=self.stall_timeout_s,
         )

@@ -141,7 +141,7 @@ def judge(
         return "failed", last_error or "the tool printed no summary that tuibench can read"
     total = result.requests.total
     if result.requests.succeeded == 0 or total == 0:
-        return "failed", f"all {total or 0} requests failed" + (
-            f" ({last_error})" if last_error else ""
-        )
+        # None failed when none came back: a server that accepts and never answers.
+        said = f"all {total} requests failed" if total else "no request was answered"
+        return "failed", said + (f" ({last_error})" if last_error else "")
     return "completed", None

@@ -64,6 +64,16 @@ class ServerWatch:
         """What sampling cost the server's host, on average (None: sampled here)."""
         return fmean(self._probe_cpu) if self._probe_cpu else None
 
+    def exited(self, here: bool) -> str | None:
+        """What was seen of the server's exit, if it exited: `here`, as the local sampler
+        saw it; on its host, as the probe there said it."""
+        remote = self._remote
+        if remote is not None:
+            return remote.lost if remote.exited else None
+        if here and self.local is not None:
+            return f"pid {self.local.pid} exited"
+        return None
+
     def merged(self, sample: ResourceSample) -> ResourceSample:
         """The local sample with the server and its host as read there; no server figures
         once the readings stop (the connection dropped), told once."""

@@ -176,7 +176,7 @@ def main():
         if now - scanned >= RESCAN_EVERY_S:
             members, scanned = tree(root), now
         if stat(root) is None:
-            say({"error": "the server (pid %d) exited" % root})
+            say({"error": "the server (pid %d) exited" % root, "exited": root})
             return
         elapsed, used, rss, alive, seen = now - last, 0, 0, 0, {}
         for pid in members:

@@ -94,6 +94,8 @@ class RemoteServer:
     latest: RemoteReading | None = None
     # Why the readings stopped coming (the connection dropped, the server exited).
     lost: str | None = None
+    # Set with `lost` when it is the server that exited, not the connection that dropped.
+    exited: bool = False
     _proc: asyncio.subprocess.Process | None = None
     _pongs: asyncio.Queue[float] = field(default_factory=asyncio.Queue)
     _reader: asyncio.Task[None] | None = None
@@ -172,6 +174,7 @@ class RemoteServer:
                 self._pongs.put_nowait(float(data["pong"]))
             elif "error" in data:
                 self.lost = f"{self.host}: {data['error']}"
+                self.exited = "exited" in data
             else:
                 with contextlib.suppress(KeyError, TypeError, ValueError):
                     self.latest = RemoteReading.of(data)

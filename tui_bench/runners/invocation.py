@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from importlib import resources
@@ -15,6 +16,9 @@ from tui_bench.spec import RATE_DECIMALS, RunSpec
 # count, reaches first. ab is single-threaded and stays far below this rate.
 AB_MAX_RPS = 200_000
 AB_MAX_REQUESTS = 2**31 - 1
+# A run in which nothing is answered for this long is stopped: ab's own per-answer wait
+# (-s, 30 s by default) in count mode, the engine for h2load.
+STALL_TIMEOUT_S = 10.0
 
 
 @dataclass(frozen=True)
@@ -38,14 +42,20 @@ def lua_script() -> Path:
 
 
 def build(
-    spec: RunSpec, exe: str, version: str | None, workdir: Path, *, live_hook: bool = True
+    spec: RunSpec,
+    exe: str,
+    version: str | None,
+    workdir: Path,
+    *,
+    live_hook: bool = True,
+    stall_timeout_s: float = STALL_TIMEOUT_S,
 ) -> Invocation:
     """The argv for `spec`; `workdir` is a fresh directory for per-run files."""
     if spec.tool == "h2load":
         return _h2load(spec, exe, version, workdir)
     if spec.tool == "wrk":
         return _wrk(spec, exe, live_hook)
-    return _ab(spec, exe)
+    return _ab(spec, exe, stall_timeout_s)
 
 
 def _h2load(spec: RunSpec, exe: str, version: str | None, workdir: Path) -> Invocation:
@@ -90,10 +100,11 @@ def _wrk(spec: RunSpec, exe: str, live_hook: bool) -> Invocation:
     return Invocation(tuple(argv))
 
 
-def _ab(spec: RunSpec, exe: str) -> Invocation:
+def _ab(spec: RunSpec, exe: str, stall_timeout_s: float) -> Invocation:
     argv = [exe, "-c", str(spec.connections)]
     if spec.count_mode:
-        argv += ["-n", str(spec.requests)]
+        # ab prints no progress under a tenth of -n: only ab itself can tell it waits.
+        argv += ["-n", str(spec.requests), "-s", str(max(1, math.ceil(stall_timeout_s)))]
     else:
         seconds = _whole_seconds(spec)
         # -t resets -n, so -n must come after it.

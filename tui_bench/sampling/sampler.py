@@ -83,6 +83,8 @@ class ResourceSampler:
         self._clock = clock
         self._lock = threading.Lock()
         self._root = server
+        # Set once the server sampled here is seen gone: it never comes back in a run.
+        self.server_exited = False
         self._tree: dict[int, _Tracked] = {}
         self._client: _Client | None = None
         self._slow_at: float | None = None
@@ -123,7 +125,8 @@ class ResourceSampler:
         cpu = elapsed >= cpu_window_min_s
         readings = [r for r in (_read(t, now, cpu) for t in self._tree.values()) if r is not None]
         if self._root is not None and not readings:
-            self._root = None  # the server exited
+            self._root = None
+            self.server_exited = True
             self._tree.clear()
         self._refresh_slow()
         memory = psutil.virtual_memory()
@@ -158,7 +161,11 @@ class ResourceSampler:
             return
         root = self._root
         tree: dict[int, _Tracked] = {}
-        for pid in [root.pid, *_child_pids(root)]:
+        members = [root.pid, *_child_pids(root)]
+        # Workers outlive a killed master (nginx's serve on): the server is gone only once
+        # every process of it is.
+        members += [pid for pid, t in self._tree.items() if pid not in members and _alive(t)]
+        for pid in members:
             # Linux hands out pids in sequence up to pid_max (4M), so a known pid is not a
             # recycled one within a tick or two.
             known = self._tree.get(pid)
@@ -241,6 +248,13 @@ def _read(tracked: _Tracked, now: float, cpu: bool) -> _Reading | None:
         return _Reading(None, rss)
     before = tracked.cpu_s
     return _Reading(_pct(cpu_s - before, tracked.advance(cpu_s, now)), rss)
+
+
+def _alive(tracked: _Tracked) -> bool:
+    try:
+        return bool(tracked.proc.is_running() and tracked.proc.status() != psutil.STATUS_ZOMBIE)
+    except _GONE:
+        return False
 
 
 def _child_pids(root: psutil.Process) -> list[int]:

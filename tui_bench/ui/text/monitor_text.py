@@ -109,7 +109,11 @@ def header(
     )
     if paused:
         bottom.append("  PAUSED", "reverse bold")
-    if state.stalled:
+    cut = state.cut_short
+    if cut is not None:
+        # Said from the moment it is known, and kept: the run ended there.
+        bottom.append("  SERVER LOST" if state.server_lost else "  NO ANSWER", "reverse bold")
+    elif state.stalled:
         # The server answers nothing while connections wait: the numbers above stand still.
         bottom.append("  STALL", "reverse bold")
     return _lines(top, bottom, *([Text(note, LABEL)] if note else []))

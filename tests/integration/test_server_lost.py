@@ -1,0 +1,223 @@
+"""A server lost mid-run (nginx of each test's own, SIGKILLed by pid) and a server that
+accepts and never answers (a listening socket nobody reads): the run ends at once with its
+reason, `server-lost` or `stall-timeout`, the same in the headless summary, --json, the
+session (kept and judged again) and the live state."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import orjson
+import psutil
+import pytest
+
+from tests.conftest import need
+from tests.fakes import wait_for_run
+from tests.integration.test_cli_real_tools import TUIBENCH
+from tui_bench.demo.background import running_demo_target
+from tui_bench.demo.nginx_target import DemoTarget
+from tui_bench.engine.events import Event, RunFinished, RunWarning
+from tui_bench.engine.live_state import LiveState
+from tui_bench.engine.options import EngineOptions
+from tui_bench.runners.tools import find_tool
+from tui_bench.spec import RunSpec
+from tui_bench.storage import store
+from tui_bench.validity import of_session
+
+pytestmark = pytest.mark.integration
+
+KILL_AFTER_S = 0.7
+RUN_S = 4
+
+
+@pytest.fixture
+def own_nginx() -> Iterator[DemoTarget]:
+    """Killed by the test: never the session's shared nginx."""
+    need("nginx")
+    with running_demo_target("nginx") as target:
+        yield target
+
+
+@pytest.fixture
+def silent_url() -> Iterator[str]:
+    """Accepts connections (the kernel does) and never reads or answers."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(64)
+        yield f"http://127.0.0.1:{listener.getsockname()[1]}/"
+
+
+def kill(target: DemoTarget) -> None:
+    """SIGKILL nginx, master and workers, by pid."""
+    master = psutil.Process(target.pid)
+    for proc in [master, *master.children()]:
+        os.kill(proc.pid, signal.SIGKILL)
+
+
+def codes(validity: dict[str, Any]) -> list[str]:
+    return [r["code"] for r in validity["reasons"]]
+
+
+@pytest.mark.parametrize(
+    ("tool", "flags"),
+    [
+        ("h2load", ()),
+        ("wrk", ()),
+        ("ab", ("-k",)),
+        # Nothing sampled: every connection refused after the start is what tells.
+        ("wrk", ("--no-server",)),
+    ],
+)
+def test_a_killed_server_is_lost_in_every_view(
+    tool: str, flags: tuple[str, ...], own_nginx: DemoTarget, sessions: Path
+) -> None:
+    need(tool)
+    url = own_nginx.urls["h2c" if tool == "h2load" else "h1"]
+    argv = ["run", "--headless", "--json", "--interval", "0.1", "--tool", tool, *flags]
+    proc = subprocess.Popen(
+        [*TUIBENCH, *argv, "-d", str(RUN_S), "-c", "4", url],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    wait_for_run(sessions)
+    time.sleep(KILL_AFTER_S)
+    kill(own_nginx)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 1, err
+    payload = orjson.loads(out)
+    # The one reason: not keepalive_requests, errors, a client-bound generator nor a stall.
+    assert codes(payload["validity"]) == ["server-lost"], payload["validity"]
+    assert payload["run_status"] == "failed"
+    message = payload["message"]
+    assert message.startswith("the server was lost "), message
+    # Sampled, whichever sees it first: the server's exit or a refused connection.
+    seen = ("connection refused",) if "--no-server" in flags else ("exited)", "connection refused")
+    assert any(words in message for words in seen), message
+    lost_at = float(message.split(" s into")[0].rsplit(" ", 1)[1])
+    assert 0.3 <= lost_at <= RUN_S - 1, message
+    assert f"warning: {message}" in err, "said at once, as a warning"
+    assert f"invalid: {message} (server-lost)" in err, "and in the summary"
+    session = store.load(payload["session_path"])
+    assert session.doc["validity"] == payload["validity"]
+    assert "server-lost" in {w["code"] for w in session.doc["warnings"]}
+    rejudged = of_session({**session.doc, "validity": None})
+    assert rejudged is not None and [r.code for r in rejudged.reasons] == ["server-lost"]
+    # Stopped where it was lost: no seconds of a dead server's "req/s".
+    assert len(session.series) <= int(lost_at) + 2, session.series
+
+
+async def run_live(
+    spec: RunSpec, options: EngineOptions, store_dir: Path, on_start: Any = None
+) -> tuple[RunFinished, list[tuple[str, float | None, bool]], float]:
+    """The run, what the live state said at each warning (code, req/s now, server lost)
+    and how long the run took."""
+    state = LiveState(spec)
+    seen: list[tuple[str, float | None, bool]] = []
+    started = asyncio.Event()
+
+    def listen(event: Event) -> None:
+        state.apply(event)
+        if isinstance(event, RunWarning):
+            seen.append((event.code, state.rps_now, state.cut_short is not None))
+        elif state.session_id is not None:
+            started.set()
+
+    began = time.monotonic()
+    side = asyncio.create_task(on_start(started) if on_start else asyncio.sleep(0))
+    try:
+        controller = options.controller(spec, find_tool(spec.tool), listen, store_dir)
+        finished = await controller.run()
+    finally:
+        await side
+    return finished, seen, time.monotonic() - began
+
+
+async def test_the_live_state_says_server_lost_at_once(
+    own_nginx: DemoTarget, tmp_path: Path
+) -> None:
+    need("wrk")
+    spec = RunSpec(urls=(own_nginx.urls["h1"],), tool="wrk", connections=4, duration_s=RUN_S)
+    killed: list[float] = []
+
+    async def killer(started: asyncio.Event) -> None:
+        await started.wait()
+        await asyncio.sleep(1.2)
+        kill(own_nginx)
+        killed.append(time.monotonic())
+
+    options = EngineOptions(psutil.Process(own_nginx.pid), interval_s=0.1)
+    finished, seen, _ = await run_live(spec, options, tmp_path, killer)
+    ended = time.monotonic()
+    assert ("server-lost", None, True) in seen, seen
+    assert finished.validity is not None and finished.validity.verdict == "invalid"
+    assert ended - killed[0] < 1.5, "stopped at once, not at the end of its time"
+
+
+@pytest.mark.parametrize("tool", ["h2load", "ab"])
+async def test_a_count_nothing_answers_ends_at_the_stall_timeout(
+    tool: str, silent_url: str, tmp_path: Path
+) -> None:
+    need(tool)
+    spec = RunSpec(urls=(silent_url,), tool=tool, connections=1, requests=10)
+    options = EngineOptions(None, stall_timeout_s=1.0)
+    finished, seen, took = await run_live(spec, options, tmp_path)
+    assert took < 4, "bounded, not waiting for ever"
+    assert finished.status == "failed"
+    assert finished.validity is not None
+    assert [r.code for r in finished.validity.reasons] == ["stall-timeout"]
+    assert finished.message is not None
+    assert "nothing answered for 1.0 s (the stall timeout is 1 s)" in finished.message
+    assert "of 10 requests done" in finished.message
+    assert [code for code, _, cut in seen if cut] == ["stall-timeout"]
+    assert finished.session_path is not None
+    doc = store.load(finished.session_path).doc
+    assert codes(doc["validity"]) == ["stall-timeout"]
+
+
+def test_ab_stops_on_time_against_a_server_that_never_answers(
+    silent_url: str, sessions: Path
+) -> None:
+    need("ab")
+    began = time.monotonic()
+    proc = subprocess.run(
+        [*TUIBENCH, "run", "--headless", "--json", "--tool", "ab", "-d", "1", silent_url],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+    took = time.monotonic() - began
+    assert proc.returncode == 1, proc.stderr
+    payload = orjson.loads(proc.stdout)
+    assert payload["duration_s"] < 2.5, "ab stopped a second after its time, not ten"
+    assert payload["message"] == "no request was answered", "none failed: none came back"
+    assert took < 10
+
+
+def test_a_server_killed_on_its_host_is_lost(
+    own_nginx: DemoTarget, sessions: Path, ssh_config: Path, ssh_hosts: tuple[Path, list[Any]]
+) -> None:
+    need("h2load")
+    _, (server_host, _) = ssh_hosts
+    proc = subprocess.Popen(
+        [*TUIBENCH, "run", "--headless", "--json", "--interval", "0.1",
+         "--server-host", server_host.alias, "-d", str(RUN_S), "-c", "4", own_nginx.urls["h2c"]],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    wait_for_run(sessions)
+    time.sleep(KILL_AFTER_S)
+    kill(own_nginx)
+    out, err = proc.communicate(timeout=30)
+    payload = orjson.loads(out)
+    assert codes(payload["validity"]) == ["server-lost"], err
+    # As the probe on that host saw it, before a refused connection here could.
+    assert f"({server_host.alias}: the server (pid {own_nginx.pid}) exited)" in payload["message"]
