@@ -385,8 +385,9 @@ class RunController:
         ended = 0 if self._cut.ended_on_time else exit_code
         status, message = judge(self._stop_requested, self._cut.overran, ended, result, stderr)
         cut = self._cut.reason(stderr, self._progress.done)
-        if self._cut.unreachable is not None:
-            status, message = "failed", self._cut.unreachable
+        unreachable = self._cut.unreachable if status != "completed" else None
+        if unreachable is not None:
+            status, message = "failed", unreachable
         elif cut is not None:
             status, message = "failed", cut.message
         warnings = run_warnings(
@@ -413,7 +414,7 @@ class RunController:
             [asdict(w) for w in warnings],
             stdout,
             max_errors=self.max_errors,
-            unreachable=self._cut.unreachable is not None,
+            unreachable=unreachable is not None,
         )
         resources = {
             **summarize(self._samples),

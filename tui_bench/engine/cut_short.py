@@ -119,8 +119,10 @@ class CutShort:
         url = self.spec.urls[0]
         message = await unreachable(url)
         if message is not None:
+            # Kept even when the tool has ended first: h2load gives up on a closed port
+            # within milliseconds, and this is the one line that says why.
+            self.unreachable = message
             if tool.returncode is None:
-                self.unreachable = message
                 stop()
             return
         self._reached = True
