@@ -127,37 +127,6 @@ def test_wrk_splits_its_connections_too(
     assert all(g["client_cpu_mean_pct"] is not None for g in generators), "CPU read there"
 
 
-def test_a_generator_lost_mid_run_leaves_the_others_running(
-    nginx: DemoTarget, sessions: Path, ssh_config: Path, ssh_hosts: tuple[Path, list[SshServer]]
-) -> None:
-    need("h2load")
-    _, (c, d) = ssh_hosts
-    url = nginx.urls["h2c"]
-    proc = start(url, "-d", "3", "-c", "2", "--generator", c.alias, "--generator", d.alias)
-    wait_for_run(sessions)
-    wait_until(lambda: tools_for(url).count("h2load") == 2)
-    time.sleep(0.8)
-    # The connection to one host drops: its ssh client dies.
-    for ssh in psutil.Process(proc.pid).children(recursive=True):
-        if ssh.name() == "ssh" and d.alias in ssh.cmdline():
-            ssh.kill()
-    out, err = proc.communicate(timeout=60)
-    assert proc.returncode == 0, err
-    doc = store.load(orjson.loads(out)["session_path"]).doc
-    assert doc["status"] == "completed"
-    assert doc["validity"]["verdict"] == "suspect"
-    assert "generator-lost" in {r["code"] for r in doc["validity"]["reasons"]}
-    lost = doc["generators"][1]
-    assert lost["lost"] and d.alias in lost["lost"]
-    kept = lost["session"]["result"]["requests"]["total"]
-    assert kept > 0, "what the lost host measured is kept"
-    assert (
-        doc["result"]["requests"]["total"]
-        == kept + (doc["generators"][0]["session"]["result"]["requests"]["total"])
-    )
-    wait_until(lambda: not tools_for(url))
-
-
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGKILL])
 def test_stopping_tuibench_leaves_no_tool_on_any_host(
     sig: signal.Signals,

@@ -46,8 +46,13 @@ def test_losing_the_first_generator_keeps_rates_and_the_server_whole(
     assert proc.returncode == 0, err
     shown = orjson.loads(out)
     doc = store.load(shown["session_path"]).doc
+    # The others ran on: the run completed, suspect for the host it lost.
+    assert doc["status"] == "completed"
+    assert doc["validity"]["verdict"] == "suspect"
+    assert "generator-lost" in {r["code"] for r in doc["validity"]["reasons"]}
     lost, kept = doc["generators"]
-    assert lost["lost"] and not kept["lost"]
+    assert lost["lost"] and c.alias in lost["lost"] and not kept["lost"]
+    assert lost["session"]["result"]["requests"]["total"] > 0, "what the lost host measured"
     result = Result.from_dict(doc["result"])
     window = result.duration_s
     done = result.requests.done
