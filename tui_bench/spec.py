@@ -169,9 +169,7 @@ class RunSpec:
 
     def all_headers(self) -> tuple[str, ...]:
         headers = self.headers
-        if self.content_type and self.header_value(CONTENT_TYPE) is None:
-            headers = (*headers, f"Content-Type: {self.content_type}")
-        elif self.body_file is not None and self.header_value(CONTENT_TYPE) is None:
+        if self.body_file is not None and self.header_value(CONTENT_TYPE) is None:
             headers = (*headers, f"Content-Type: {self.sent_content_type}")
         if self.compress is None:
             return headers

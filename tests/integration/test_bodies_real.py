@@ -177,7 +177,7 @@ def test_method_and_body_reach_the_server(
     assert spec["method"] == method and spec["content_type"] == "application/json"
     assert spec["body_size"] == len(PAYLOAD) and "body" not in spec
     # The session never holds the body's bytes.
-    assert b"order" not in Path(result["session_path"]).read_bytes()
+    assert b"quoted" not in Path(result["session_path"]).read_bytes()
 
 
 @pytest.mark.parametrize(("tool", "flags", "url", "protocol"), CASES)

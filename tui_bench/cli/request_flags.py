@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import functools
+import sys
 from dataclasses import replace
 
 from tui_bench.body import MAX_BODY_TEXT, STDIN, Body, read_body
+from tui_bench.errors import UsageError
 from tui_bench.spec import RunSpec
 
 
@@ -35,6 +37,9 @@ def add_request_options(run: argparse.ArgumentParser) -> None:
 def _read_once(source: str) -> Body:
     # A sweep's labelled commands start from a copy of the same flags: standard input (and
     # each file) is read once for all of them.
+    if source == STDIN and sys.stdin.isatty():
+        # It would wait for a body typed in, and the app then has no keyboard left.
+        raise UsageError(f"--body {STDIN} reads standard input: pipe the body in")
     return read_body(source)
 
 
