@@ -144,3 +144,21 @@ def test_payload_size_is_a_sweep(tmp_path: Path) -> None:
         parse_vary("body=@-")
     with pytest.raises(UsageError, match="No such file"):
         parse_vary(f"body={tmp_path / 'missing.json'}")
+
+
+def test_the_run_form_reads_the_body_file_as_the_command_line_does(tmp_path: Path) -> None:
+    from tests.request.test_form_input import form
+
+    path = tmp_path / "order.json"
+    path.write_bytes(PAYLOAD)
+    texts = {"urls": URL, "method": "PUT", "body": str(path)}
+    spec = form(texts).request().spec
+    assert (spec.request_method, spec.body, spec.sent_content_type) == (
+        "PUT",
+        PAYLOAD,
+        "application/json",
+    )
+    with pytest.raises(UsageError, match="standard input"):
+        form({**texts, "body": STDIN}).request()
+    with pytest.raises(UsageError, match="ab sends only GET, POST and PUT"):
+        form({**texts, "method": "PATCH"}, tool="ab").request()

@@ -191,10 +191,10 @@ class RunSpec:
         spec = cls(**known)
         # Kept as sent (to_dict); read back as asked, so that the body's own type and the
         # tool's own method stay what they would be for another body.
-        asked = {"method": None, "content_type": None}
-        if spec.method and replace(spec, **asked).request_method == spec.method:
+        asked = replace(spec, method=None, content_type=None)
+        if spec.method and asked.request_method == spec.method:
             spec = replace(spec, method=None)
-        if spec.content_type and replace(spec, **asked).sent_content_type == spec.content_type:
+        if spec.content_type and asked.sent_content_type == spec.content_type:
             spec = replace(spec, content_type=None)
         return spec
 
