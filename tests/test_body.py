@@ -95,19 +95,32 @@ def test_content_type_needs_a_body() -> None:
         RunSpec(urls=(URL,), content_type="application/json").validate()
 
 
-def test_ab_with_delete_is_refused_in_one_line() -> None:
-    flags = ["--headless", "--tool", "ab", "-X", "DELETE", "-n", "10"]
+@pytest.mark.parametrize(
+    ("flags", "said"),
+    [
+        (
+            ["--tool", "ab", "-X", "DELETE"],
+            "ab sends only GET, POST and PUT (-p, -u): DELETE needs h2load or wrk",
+        ),
+        (
+            ["--body", "{big}"],
+            "--body {big} is 10,000,000 bytes: at most 8,388,608 bytes (8 MiB) are sent",
+        ),
+    ],
+)
+def test_the_command_line_refuses_in_one_line(tmp_path: Path, flags: list[str], said: str) -> None:
+    big = tmp_path / "big.bin"
+    big.write_bytes(b"\0" * 10_000_000)
+    argv = [w.format(big=big) for w in ["run", "--headless", "-n", "10", *flags, URL]]
     done = subprocess.run(
-        [sys.executable, "-m", "tui_bench.cli.main", "run", *flags, URL],
+        [sys.executable, "-m", "tui_bench.cli.main", *argv],
         capture_output=True,
         text=True,
         timeout=30,
         check=False,
     )
     assert done.returncode == 2
-    assert done.stderr.strip().splitlines() == [
-        "tuibench: error: ab sends only GET, POST and PUT (-p, -u): DELETE needs h2load or wrk"
-    ]
+    assert done.stderr.strip().splitlines() == [f"tuibench: error: {said.format(big=big)}"]
 
 
 def test_each_tool_is_given_the_body_its_own_way(tmp_path: Path) -> None:
