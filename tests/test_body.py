@@ -18,8 +18,10 @@ from tui_bench.body import MAX_BODY_BYTES, STDIN, Body, looks_secret, read_body
 from tui_bench.engine.streamed import program_of
 from tui_bench.errors import UsageError
 from tui_bench.request.sweep_plan import parse_vary
+from tui_bench.result import NON_2XX, NON_2XX_3XX, Requests, Result
 from tui_bench.runners.invocation import build
 from tui_bench.spec import RunSpec
+from tui_bench.validity import judge_run
 
 URL = "http://127.0.0.1:8080/echo"
 PAYLOAD = b'{"id": 7, "name": "caf\xc3\xa9"}\n'
@@ -175,3 +177,27 @@ def test_the_run_form_reads_the_body_file_as_the_command_line_does(tmp_path: Pat
         form({**texts, "body": STDIN}).request()
     with pytest.raises(UsageError, match="ab sends only GET, POST and PUT"):
         form({**texts, "method": "PATCH"}, tool="ab").request()
+
+
+@pytest.mark.parametrize(
+    ("tool", "errors", "said"),
+    [
+        ("wrk", {NON_2XX_3XX: 900}, "a status outside 2xx and 3xx"),
+        ("ab", {NON_2XX: 900}, "a status outside 2xx"),
+    ],
+)
+def test_a_refused_run_says_what_was_sent(
+    tmp_path: Path, tool: str, errors: dict[str, int], said: str
+) -> None:
+    sent = spec_with(tmp_path, tool=tool, method="PUT", duration_s=1, requests=None)
+    result = Result(tool, requests=Requests(total=1000, succeeded=100), errors=errors)
+    reasons = {r.code: r.message for r in judge_run(sent, "completed", None, result, []).reasons}
+    assert reasons["refused"].startswith(
+        f"900 of 1,000 requests (90%) were answered {said}: the server refused PUT with a "
+        f"{len(PAYLOAD)}-byte application/json body"
+    )
+    # A GET without a body that meets 404s is an error count, not a refused request.
+    plain = replace(sent, method=None).with_body(None)
+    assert "refused" not in {
+        r.code for r in judge_run(plain, "completed", None, result, []).reasons
+    }

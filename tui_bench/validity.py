@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from tui_bench.result import Result
+from tui_bench.result import NON_2XX, NON_2XX_3XX, Result
 from tui_bench.spec import RunSpec
 
 Verdict = Literal["valid", "suspect", "invalid"]
@@ -200,12 +200,12 @@ def _result_reasons(spec: RunSpec, result: Result, max_errors: float) -> list[Re
     return reasons
 
 
-# How each tool counts the answers a server refuses with: h2load by status class, wrk (its
-# "Non-2xx or 3xx responses") and ab ("Non-2xx responses") as the parsers name those counts.
+# How each tool counts the answers a server refuses with: h2load by status class, wrk and ab
+# only as answers outside 2xx (and 3xx).
 _REFUSED_COUNTS = (
     ("status", "4xx", "4xx"),
-    ("errors", "non_2xx_3xx", "a status outside 2xx and 3xx"),
-    ("errors", "non_2xx", "a status outside 2xx"),
+    ("errors", NON_2XX_3XX, "a status outside 2xx and 3xx"),
+    ("errors", NON_2XX, "a status outside 2xx"),
 )
 # Most requests refused: the run measured the server saying no, not the work asked for.
 REFUSED_SHARE = 0.5
