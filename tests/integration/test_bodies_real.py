@@ -61,8 +61,9 @@ pid {prefix}/nginx.pid;
 error_log {prefix}/error.log warn;
 events {{ worker_connections 256; }}
 http {{
-{temp_paths}    log_format seen escape=json '{{"method":"$request_method","type":"$content_type",'
-        '"length":"$content_length","protocol":"$server_protocol","body":"$request_body"}}';
+{temp_paths}    log_format seen escape=json '{{"method":"$request_method","uri":"$request_uri",'
+        '"type":"$content_type","length":"$content_length","protocol":"$server_protocol",'
+        '"body":"$request_body"}}';
     server {{
         listen 127.0.0.1:{front};
         listen 127.0.0.1:{h2c} http2;
@@ -216,3 +217,15 @@ def test_a_refused_post_makes_the_run_invalid(
         f"20 of 20 requests (100%) were answered 4xx: the server refused POST with a "
         f"{len(PAYLOAD)}-byte application/json body"
     )
+
+
+def test_several_urls_each_get_the_same_body(
+    echo: EchoTarget, payload: Path, sessions: Path
+) -> None:
+    need("h2load")
+    echo.clear()
+    urls = (echo.h1, f"{echo.h1}?second")
+    code, _, stderr = run_json(*_run_args("h2load", ("--h1",), "POST", payload), *urls)
+    assert code == 0, stderr
+    check_seen(echo, 20, "POST", "HTTP/1.1")
+    assert {request["uri"] for request in echo.seen()} == {"/echo", "/echo?second"}
