@@ -229,3 +229,27 @@ def test_several_urls_each_get_the_same_body(
     assert code == 0, stderr
     check_seen(echo, 20, "POST", "HTTP/1.1")
     assert {request["uri"] for request in echo.seen()} == {"/echo", "/echo?second"}
+
+
+def test_a_large_body_reaches_a_generator_host_whole(
+    echo: EchoTarget,
+    tmp_path: Path,
+    sessions: Path,
+    ssh_config: Path,
+    ssh_hosts: tuple[Path, list[SshServer]],
+) -> None:
+    """Past a pipe's buffer and any argv word: it travels on the program's input."""
+    need("h2load")
+    echo.clear()
+    large = tmp_path / "large.json"
+    data = orjson.dumps({"items": [f"item-{i:06d}" for i in range(40_000)]})
+    large.write_bytes(data)
+    host = ssh_hosts[1][1].alias
+    code, _, stderr = run_json(
+        "--h1", "-n", "4", "-c", "2", "--body", str(large), "--no-server",
+        "--generator", host, echo.h1,
+    )  # fmt: skip
+    assert code == 0, stderr
+    seen = echo.seen()
+    assert len(data) > 512 * 1024 and len(seen) == 4
+    assert all(request["body"].encode() == data for request in seen)
