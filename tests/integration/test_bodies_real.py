@@ -148,6 +148,8 @@ CASES = [
     ("h2load", ("--h1",), "h1", "HTTP/1.1"),
     ("h2load", (), "h2c", "HTTP/2.0"),
     ("wrk", (), "h1", "HTTP/1.1"),
+    # Without the live hook wrk sends the request it built after the script's init().
+    ("wrk", ("--no-live-hook",), "h1", "HTTP/1.1"),
     ("ab", (), "h1", "HTTP/1.0"),
 ]
 
