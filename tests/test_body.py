@@ -201,3 +201,16 @@ def test_a_refused_run_says_what_was_sent(
     assert "refused" not in {
         r.code for r in judge_run(plain, "completed", None, result, []).reasons
     }
+
+
+def test_a_remembered_run_reads_its_body_file_again(tmp_path: Path) -> None:
+    from tui_bench.request.recent import Config
+    from tui_bench.request.run import RunRequest
+
+    spec = spec_with(tmp_path)
+    kept = orjson.loads(orjson.dumps(Config(RunRequest(spec)).to_dict()))
+    assert "caf" not in str(kept)  # the payload's bytes are not remembered
+    (tmp_path / "order.json").write_bytes(b"{}")
+    again = Config.from_dict(kept).request.spec
+    assert again.body == b"{}" and again.body_size == 2
+    again.validate()
