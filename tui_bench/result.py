@@ -11,6 +11,10 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 STATUS_CLASSES = ("2xx", "3xx", "4xx", "5xx")
+# The answers a tool counts by a status it did not like, as `errors` names them: wrk's "Non-2xx
+# or 3xx responses" and ab's "Non-2xx responses" (ab counts redirects among them).
+NON_2XX_3XX = "non_2xx_3xx"
+NON_2XX = "non_2xx"
 
 
 def percentile_key(q: float) -> str:

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
+import re
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 from urllib.parse import urlsplit
 
+from tui_bench.body import DEFAULT_CONTENT_TYPE as BODY_TYPE
+from tui_bench.body import MAX_BODY_BYTES, Body, content_type_for, too_large
 from tui_bench.errors import UsageError
 from tui_bench.printable import is_control
 from tui_bench.redaction import check_no_redacted, redact_text
@@ -35,6 +38,12 @@ MAX_AB_CONNECTIONS = 20_000
 # (nginx 8 KiB, Apache 8,190 bytes by default), and Linux will not pass an argv word past
 # 128 KiB to a tool at all.
 MAX_HEADER_BYTES = 64 * 1024
+# ab sends GET, POST (-p FILE) and PUT (-u FILE): no other method, and a body only with these.
+AB_METHODS = ("GET", "POST", "PUT")
+AB_BODY_METHODS = ("POST", "PUT")
+# A method is an HTTP token (RFC 9110): the tools put it in the request line as it is.
+_METHOD = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]{1,32}")
+CONTENT_TYPE = "content-type"
 
 
 def read_connections(text: str) -> int:
@@ -44,6 +53,15 @@ def read_connections(text: str) -> int:
 
 def read_threads(text: str) -> int:
     return parse_positive_int(text, MAX_THREADS)
+
+
+def read_method(text: str) -> str:
+    """`-X` as typed: an HTTP method, as the tools put it in the request line."""
+    if not _METHOD.fullmatch(text):
+        raise UsageError(
+            f"bad method {text[:40]!r}: expected one word such as GET, POST, PUT or DELETE"
+        )
+    return text
 
 
 def is_loopback(url: str) -> bool:
@@ -68,6 +86,46 @@ class RunSpec:
     # Requests per second in total (open loop: sent on a schedule, whatever comes back);
     # None for a closed loop, where each connection sends when its last answer came.
     rate: float | None = None
+    # The request: its method (None: POST with a body, GET without, as every tool does), the
+    # body's file as given (`@-`: standard input) and its content type (None: from the file's
+    # name, or the -H Content-Type). A session keeps the body's size and digest, never its
+    # bytes: `body` is only what was read for this run.
+    method: str | None = None
+    body_file: str | None = None
+    content_type: str | None = None
+    body_size: int | None = None
+    body_sha256: str | None = None
+    body: bytes | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def request_method(self) -> str:
+        if self.method:
+            return self.method
+        return "POST" if self.body_file is not None else "GET"
+
+    @property
+    def sent_content_type(self) -> str | None:
+        """What the Content-Type header says: --content-type, the -H one, else the body
+        file's (application/octet-stream when its name does not tell); None without a body."""
+        if self.content_type:
+            return self.content_type
+        given = self.header_value(CONTENT_TYPE)
+        if given is not None or self.body_file is None:
+            return given
+        return content_type_for(self.body_file) or BODY_TYPE
+
+    def header_value(self, name: str) -> str | None:
+        for header in self.headers:
+            key, _, value = header.partition(":")
+            if key.strip().lower() == name:
+                return value.strip()
+        return None
+
+    def sent_body(self) -> str:
+        """`POST with a 1,234-byte application/json body`: what each request carried."""
+        if self.body_size is None:
+            return self.request_method
+        return f"{self.request_method} with a {self.body_size:,}-byte {self.sent_content_type} body"
 
     @property
     def per_client_rate(self) -> float | None:
@@ -110,19 +168,47 @@ class RunSpec:
         return "h2" if self.tls else "h2c"
 
     def all_headers(self) -> tuple[str, ...]:
+        headers = self.headers
+        if self.body_file is not None and self.header_value(CONTENT_TYPE) is None:
+            headers = (*headers, f"Content-Type: {self.sent_content_type}")
         if self.compress is None:
-            return self.headers
-        return (*self.headers, f"Accept-Encoding: {self.compress}")
+            return headers
+        return (*headers, f"Accept-Encoding: {self.compress}")
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        data = asdict(self)
+        # The bytes may hold secrets and are large: what was sent is told by size and digest.
+        del data["body"]
+        data["method"] = self.request_method
+        data["content_type"] = self.sent_content_type
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RunSpec:
         known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
         for key in ("urls", "headers"):
             known[key] = tuple(known.get(key, ()))
-        return cls(**known)
+        spec = cls(**known)
+        # Kept as sent (to_dict); read back as asked, so that the body's own type and the
+        # tool's own method stay what they would be for another body.
+        asked = replace(spec, method=None, content_type=None)
+        if spec.method and asked.request_method == spec.method:
+            spec = replace(spec, method=None)
+        if spec.content_type and asked.sent_content_type == spec.content_type:
+            spec = replace(spec, content_type=None)
+        return spec
+
+    def with_body(self, body: Body | None) -> RunSpec:
+        """This spec sending `body` (None: none)."""
+        if body is None:
+            return replace(self, body_file=None, body=None, body_size=None, body_sha256=None)
+        return replace(
+            self,
+            body_file=body.source,
+            body=body.data,
+            body_size=body.size,
+            body_sha256=body.digest,
+        )
 
     @property
     def asked_rate(self) -> float | None:
@@ -175,7 +261,30 @@ class RunSpec:
                 "needs at least one request"
             )
         self._validate_rate()
+        self._validate_request()
         return self
+
+    def _validate_request(self) -> None:
+        method = read_method(self.request_method)
+        if self.content_type is not None:
+            if self.body_file is None:
+                raise UsageError("--content-type needs --body: it names the body's type")
+            if self.header_value(CONTENT_TYPE) is not None:
+                raise UsageError("give the content type once: --content-type or -H, not both")
+            if any(is_control(c) for c in self.content_type):
+                raise UsageError("bad --content-type: it holds a control character")
+        if self.body_file is not None:
+            if self.body is None:
+                raise UsageError(f"the body of --body {self.body_file} is not kept: give it again")
+            if len(self.body) > MAX_BODY_BYTES:
+                raise too_large(self.body_file, len(self.body))
+        if self.tool == "ab":
+            if method not in AB_METHODS:
+                raise UsageError(
+                    f"ab sends only GET, POST and PUT (-p, -u): {method} needs h2load or wrk"
+                )
+            if self.body_file is not None and method not in AB_BODY_METHODS:
+                raise UsageError(f"ab sends a body only with POST or PUT, not with {method}")
 
     def _validate_limits(self) -> None:
         most = MAX_AB_CONNECTIONS if self.tool == "ab" else MAX_CONNECTIONS

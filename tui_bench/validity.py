@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from tui_bench.result import Result
+from tui_bench.result import NON_2XX, NON_2XX_3XX, Result
 from tui_bench.spec import RunSpec
 
 Verdict = Literal["valid", "suspect", "invalid"]
@@ -122,6 +122,7 @@ _CODE_VERDICTS: Mapping[str, Verdict] = {
     "short-run": "suspect",
     "warm-up-not-applied": "suspect",
     "rate-not-held": "invalid",
+    "refused": "invalid",
     "no-runs": "invalid",
     "incomplete-runs": "suspect",
 }
@@ -185,6 +186,7 @@ def _result_reasons(spec: RunSpec, result: Result, max_errors: float) -> list[Re
         )
     if result.rate is not None:
         reasons += _rate_reasons(result)
+    reasons += _refused_reasons(spec, result)
     seconds = result.duration_s
     if not spec.count_mode and seconds is not None and seconds < MIN_SECONDS:
         reasons.append(
@@ -196,6 +198,38 @@ def _result_reasons(spec: RunSpec, result: Result, max_errors: float) -> list[Re
             )
         )
     return reasons
+
+
+# How each tool counts the answers a server refuses with: h2load by status class, wrk and ab
+# only as answers outside 2xx (and 3xx).
+_REFUSED_COUNTS = (
+    ("status", "4xx", "4xx"),
+    ("errors", NON_2XX_3XX, "a status outside 2xx and 3xx"),
+    ("errors", NON_2XX, "a status outside 2xx"),
+)
+# Most requests refused: the run measured the server saying no, not the work asked for.
+REFUSED_SHARE = 0.5
+
+
+def _refused_reasons(spec: RunSpec, result: Result) -> list[Reason]:
+    """A request the server would not take (405 method, 413 body too large, 415 content
+    type), told with what was sent; only where a method or a body was asked for."""
+    total = result.requests.total
+    if not total or (spec.request_method == "GET" and spec.body_file is None):
+        return []
+    for where, key, said in _REFUSED_COUNTS:
+        refused = (result.status if where == "status" else result.errors).get(key)
+        if refused is not None and refused / total > REFUSED_SHARE:
+            return [
+                Reason(
+                    "refused",
+                    f"{refused:,} of {total:,} requests ({refused / total:.0%}) were answered "
+                    f"{said}: the server refused {spec.sent_body()} (405: not a method it "
+                    "takes there, 413: a body too large, 415: a content type it does not take)",
+                    "invalid",
+                )
+            ]
+    return []
 
 
 def _rate_reasons(result: Result) -> list[Reason]:

@@ -236,6 +236,11 @@ def _set(path: str, value: Any) -> Callable[[dict[str, Any]], None]:
     return edit
 
 
+def _with_body(data: dict[str, Any]) -> None:
+    # The same method as before (GET), sending a body: only the body differs.
+    data["spec"].update(method="GET", body_file="a.json", body_size=12, body_sha256="ab" * 32)
+
+
 CHANGES = {
     "tool": _set("tool.name", "wrk"),
     "tool_version": _set("tool.version", "1.68.0"),
@@ -247,6 +252,8 @@ CHANGES = {
     "mode": _set("spec.duration_s", 30.0),
     "warm_up": _set("spec.warm_up_s", 2.0),
     "urls": _set("spec.urls", [URL, "http://127.0.0.1:8080/b"]),
+    "method": _set("spec.method", "DELETE"),
+    "request_body": _with_body,
     "headers": _set("spec.headers", ["X-Test: 1"]),
     "compression": _set("spec.compress", "gzip"),
     "flags": _set("argv", ["/opt/h2load", "-c", "10", "--h1", URL]),
@@ -284,6 +291,11 @@ def test_same_set_up_has_no_differences() -> None:
 def test_a_negotiated_protocol_unlike_the_expected_one_is_shown_beside_it() -> None:
     b = session(result=result(protocol="http/1.1"))
     assert setup_differences(session(), b)[0].b == "h2c (negotiated http/1.1)"
+
+
+def test_a_changed_body_is_named_by_size_type_and_digest() -> None:
+    b = edited(_with_body)
+    assert setup_differences(session(), b)[0].b == "12 B application/json, sha256 abababababab"
 
 
 def test_flags_leave_out_program_urls_and_per_run_files() -> None:

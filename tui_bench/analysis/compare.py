@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from tui_bench.formats import fmt_bytes, fmt_count, fmt_latency, fmt_seconds
 from tui_bench.printable import printable
+from tui_bench.redaction import MARK
 from tui_bench.result import Result
 from tui_bench.runners import tools
 from tui_bench.spec import RunSpec
@@ -191,6 +192,8 @@ SETUP_LABELS: Mapping[str, str] = {
     "mode": "mode",
     "warm_up": "warm-up",
     "urls": "URL",
+    "method": "method",
+    "request_body": "request body",
     "headers": "headers",
     "compression": "compression",
     "flags": "flags",
@@ -252,8 +255,8 @@ def setup(session: Session) -> dict[str, str | None]:
 
 def _spec_facts(spec: RunSpec | None) -> dict[str, str | None]:
     if spec is None:
-        keys = ("connections", "threads", "streams", "mode", "warm_up", "urls", "headers")
-        return dict.fromkeys((*keys, "compression"))
+        keys = ("connections", "threads", "streams", "mode", "warm_up", "urls", "method")
+        return dict.fromkeys((*keys, "request_body", "headers", "compression"))
     return {
         "connections": str(spec.connections),
         "threads": str(spec.threads),
@@ -261,9 +264,22 @@ def _spec_facts(spec: RunSpec | None) -> dict[str, str | None]:
         "mode": _mode(spec),
         "warm_up": f"{spec.warm_up_s:g} s" if spec.warm_up_s else UNSET,
         "urls": " ".join(spec.urls),
+        "method": spec.request_method,
+        "request_body": request_body(spec),
         "headers": "; ".join(spec.headers) or UNSET,
         "compression": spec.compress or UNSET,
     }
+
+
+def request_body(spec: RunSpec) -> str:
+    """`1,234 B application/json, sha256 5e8a…`: the body by size, type and digest (a
+    fingerprint for one that looks like it holds a secret), never by its bytes."""
+    if spec.body_size is None:
+        return UNSET
+    digest = spec.body_sha256 or "–"
+    if not digest.startswith(MARK):
+        digest = f"sha256 {digest[:12]}"
+    return f"{spec.body_size:,} B {spec.sent_content_type}, {digest}"
 
 
 def _mode(spec: RunSpec) -> str:

@@ -29,6 +29,7 @@ from tui_bench.cli.command_help import (
     PLOT_DESCRIPTION,
     SWEEP_DESCRIPTION,
 )
+from tui_bench.cli.request_flags import add_request_options
 from tui_bench.errors import UsageError
 from tui_bench.report.export import FORMATS
 from tui_bench.request.fields import tolerance_pct
@@ -187,6 +188,7 @@ def add_run_options(run: argparse.ArgumentParser) -> None:
         help=f"a request header, at most {MAX_HEADER_BYTES // 1024} KiB",
     )
     run.add_argument("--compress", choices=COMPRESSIONS, help="send Accept-Encoding")
+    add_request_options(run)
     server = run.add_mutually_exclusive_group()
     server.add_argument("--server-pid", type=positive_int, metavar="PID")
     server.add_argument("--server-name", metavar="NAME")

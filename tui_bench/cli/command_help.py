@@ -29,7 +29,8 @@ cartesian product.
 
   --vary NAME=V1,V2,...   NAME is c, t, m, n, d, warm-up, rate, tool, url, protocol
                           ({_PROTOCOLS}: HTTP/1.1, HTTP/2 over cleartext, HTTP/2 over TLS)
-                          or compress ({", ".join(COMPRESSIONS)}, none): --vary c=100,200,400
+                          compress ({", ".join(COMPRESSIONS)}, none), method or body
+                          (files: --vary body=small.json,large.json): --vary c=100,200,400
   --ramp NAME=MAX/STEPS   STEPS equal steps up to MAX: --ramp c=400/4 is 100,200,300,400,
                           --ramp rate=20k/4 is 5000,10000,15000,20000 req/s (h2load)
   --label NAME=ARGS       a labelled command: ARGS (split like a shell; quote them) are

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 
 from tui_bench.cli.args import check_interval
+from tui_bench.cli.request_flags import with_request
 from tui_bench.jobs.settings import DEFAULT_INTERVAL_S, JobSettings
 from tui_bench.request.judging import Judging
 from tui_bench.request.run import RunRequest
@@ -43,7 +44,7 @@ def asked_of(args: argparse.Namespace) -> RunRequest:
         rate=args.rate,
     )
     return RunRequest(
-        spec,
+        with_request(spec, args),
         server_mode=server_mode_of(args.server_pid, args.server_name, args.no_server),
         server_pid=args.server_pid,
         server_name=args.server_name,

@@ -189,6 +189,10 @@ class StreamedLauncher:
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
         )
+        if invocation.body is not None:
+            assert ssh.stdin is not None
+            # Flushed as the program reads it, before it says hello.
+            ssh.stdin.write(invocation.body)
         try:
             offset_us = await asyncio.wait_for(self._hello(ssh), HELLO_TIMEOUT_S)
         except (TimeoutError, UsageError) as exc:
@@ -238,9 +242,12 @@ class StreamedLauncher:
 
 def program_of(invocation: Invocation, interval_s: float) -> list[str]:
     """The program's argv for `invocation`: its files here (the request log, the JSON
-    summary) become temporary files there, wrk's Lua script travels with the argv."""
+    summary) become temporary files there, wrk's Lua script travels with the argv, the
+    body on the program's input."""
     files: dict[str, str] = {}
+    fed: dict[str, int] = {}
     paths: list[tuple[int, str, str]] = []
+    body = str(invocation.body_file)
     lua = str(lua_script())
     named = {
         f"--log-file={invocation.log_file}": ("--log-file=", "log"),
@@ -250,8 +257,11 @@ def program_of(invocation: Invocation, interval_s: float) -> list[str]:
         if arg == lua:
             files["lua"] = Path(lua).read_text()
             paths.append((index, "", "lua"))
+        elif arg == body and invocation.body is not None and index > 0:
+            fed["body"] = len(invocation.body)
+            paths.append((index, "", "body"))
         elif arg in named and index > 0:
             prefix, name = named[arg]
             files[name] = ""
             paths.append((index, prefix, name))
-    return program_argv(invocation.argv, files, paths, interval_s)
+    return program_argv(invocation.argv, files, paths, interval_s, fed)

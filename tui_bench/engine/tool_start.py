@@ -16,6 +16,7 @@ import signal
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol
 
 from tui_bench.child_lifetime import die_with_parent
@@ -122,6 +123,8 @@ class LocalLauncher:
     launched: LocalTool | None = field(default=None, init=False)
 
     async def launch(self, invocation: Invocation) -> Launched:
+        if invocation.body_file is not None and invocation.body is not None:
+            await asyncio.to_thread(write_private, invocation.body_file, invocation.body)
         origin = None
         if self.gate is not None:
             origin = await self.gate.ready()
@@ -135,6 +138,13 @@ class LocalLauncher:
         skew = None if origin is None else time.monotonic() - origin[0]
         self.launched = LocalTool(process, origin, start_skew_s=skew)
         return self.launched
+
+
+def write_private(path: Path, data: bytes) -> None:
+    """`data` in a new file only this user can read (a body may hold credentials)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(data)
 
 
 class StartGate:

@@ -18,7 +18,7 @@ from tui_bench.parsers.units import (
     to_float,
     to_int,
 )
-from tui_bench.result import Distribution, Requests, Result, Tls, Traffic
+from tui_bench.result import NON_2XX, Distribution, Requests, Result, Tls, Traffic
 
 TOOL = "ab"
 # ab writes "GET / HTTP/1.0" request lines, keep-alive (-k) included: unlike wrk and h2load
@@ -50,8 +50,6 @@ _PERCENTAGE_ROW = re.compile(r"[ \t]+(\d{1,3})%[ \t]+(\d{1,30})(?: \(longest req
 
 # "Receive" is a failed socket read: named like wrk's "read" so runs of both compare.
 _FAILED_KIND_NAMES = ("connect", "read", "length", "exceptions")
-# Not "non_2xx_3xx" as for wrk: ab counts every status outside 2xx, redirects included.
-NON_2XX = "non_2xx"
 _COLUMNS = {"min": "min", "mean": "mean", "sd": "sd", "median": "p50", "max": "max"}
 _ROWS = {"Connect": "connect", "Waiting": "ttfb", "Total": "latency"}
 

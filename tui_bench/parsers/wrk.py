@@ -31,7 +31,14 @@ from tui_bench.parsers.units import (
     to_float,
     to_int,
 )
-from tui_bench.result import Distribution, Requests, Result, Traffic, percentile_key
+from tui_bench.result import (
+    NON_2XX_3XX,
+    Distribution,
+    Requests,
+    Result,
+    Traffic,
+    percentile_key,
+)
 
 TOOL = "wrk"
 PROTOCOL = "http/1.1"
@@ -58,7 +65,6 @@ _LUA_SUMMARY = re.compile(rf"^{SUMMARY_PREFIX}(\{{.*\}})\s*$", re.M)
 _COLUMNS = {"Avg": "mean", "Stdev": "sd", "Max": "max", "Min": "min"}
 _ROWS = {"Latency": "latency", "Connect": "connect", "TTFB": "ttfb"}
 _SOCKET_ERROR_KINDS = ("connect", "read", "write", "timeout")
-NON_2XX_3XX = "non_2xx_3xx"
 
 
 @dataclass(frozen=True)

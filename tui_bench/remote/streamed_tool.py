@@ -2,9 +2,11 @@
 connection while it runs, and nothing left behind there.
 
 What runs there is a small program of python3's standard library (`PROGRAM`), given the
-tool's argv as JSON. Its files (h2load's request log and JSON summary, wrk's Lua script) are
-temporary files it unlinks at once and hands to the tool as `/dev/fd/N`: a kill -9 of
-anything leaves no file. It says hello, waits for `go` (so that every generator starts
+tool's argv as JSON. Its files (h2load's request log and JSON summary, wrk's Lua script, the
+request body) are temporary files it unlinks at once and hands to the tool as `/dev/fd/N`: a
+kill -9 of anything leaves no file. The body comes first on its input (its exact bytes, of
+a length given with the argv), not in the argv (binary, and larger than an argv word may
+be). It says hello, waits for `go` (so that every generator starts
 together), starts the tool in a session of its own that dies with it, and sends back, as
 frames `KIND LENGTH\\n` + bytes: the tool's stdout (O) and stderr (E), what was appended to
 the log (L), the tool's CPU (C), its start (S), the JSON summary (J) and its exit (X).
@@ -49,6 +51,15 @@ for name, text in spec["files"].items():
     if text:
         files[name].write(text.encode())
         files[name].flush()
+for name, size in spec["fed"].items():
+    files[name] = tempfile.TemporaryFile()
+    while size:
+        data = os.read(stdin, min(size, 1 << 20))
+        if not data:
+            sys.exit(0)
+        files[name].write(data)
+        size -= len(data)
+    files[name].flush()
 argv = list(spec["argv"])
 for index, prefix, name in spec["paths"]:
     argv[index] = prefix + "/dev/fd/%d" % files[name].fileno()
@@ -151,13 +162,15 @@ def program_argv(
     files: Mapping[str, str],
     paths: Sequence[tuple[int, str, str]],
     interval_s: float,
+    fed: Mapping[str, int] | None = None,
 ) -> list[str]:
     """`python3 -c PROGRAM SPEC`: run `argv` there with `files` (name: content) made as
-    temporary files; each of `paths` (index, prefix, name) makes `argv[index]` the prefix
-    and that file's `/dev/fd/N`."""
+    temporary files, and `fed` ones (name: size) read from its input first, in order; each of
+    `paths` (index, prefix, name) makes `argv[index]` the prefix and that file's `/dev/fd/N`."""
     spec = {
         "argv": list(argv),
         "files": dict(files),
+        "fed": dict(fed or {}),
         "paths": [list(p) for p in paths],
         "interval": interval_s,
         "grace": GRACE_S,

@@ -11,11 +11,12 @@ from typing import Generic, TypeVar
 from urllib.parse import urlsplit
 
 from tui_bench.analysis.thresholds import parse_slo, parse_threshold
+from tui_bench.body import MAX_BODY_TEXT, STDIN, Body, read_body
 from tui_bench.errors import UsageError
 from tui_bench.remote.ssh import SshHost
 from tui_bench.request.run import parse_generators
 from tui_bench.request.sweep_plan import parse_ramp, parse_vary
-from tui_bench.spec import RunSpec, read_connections, read_threads, validate_url
+from tui_bench.spec import RunSpec, read_connections, read_method, read_threads, validate_url
 from tui_bench.spec import with_scheme as url_with_scheme
 from tui_bench.typed_values import parse_duration, parse_percent, parse_positive_int, parse_rate
 
@@ -45,6 +46,13 @@ def read_generators(text: str) -> tuple[str, ...]:
 def read_headers(text: str) -> tuple[str, ...]:
     """`;`-separated, on one line: `X-A: 1; Cookie: a=1; b=2` is two headers."""
     return tuple(part for part in (p.strip() for p in _HEADER_SEPARATOR.split(text)) if part)
+
+
+def read_body_file(text: str) -> Body:
+    """A body file as the run form takes it: read as it is when the run starts."""
+    if text == STDIN:
+        raise UsageError(f"{STDIN} (standard input) is for the command line: give a file")
+    return read_body(text)
 
 
 def read_tags(text: str) -> tuple[str, ...]:
@@ -109,6 +117,13 @@ DURATION = TextField("duration", "duration -d", required(parse_duration), "10s, 
 REQUESTS = TextField("requests", "requests -n", required(parse_positive_int), "e.g. 20000")
 WARM_UP = TextField("warm_up", "warm-up", optional(parse_duration), "none; e.g. 2s")
 HEADERS = TextField("headers", "headers -H", read_headers, "Name: value; Other: value")
+METHOD = TextField("method", "method -X", optional(read_method), "GET; POST with a body")
+BODY = TextField(
+    "body", "body --body", optional(read_body_file), f"a file, at most {MAX_BODY_TEXT}"
+)
+CONTENT_TYPE = TextField(
+    "content_type", "content type", optional(str), "from the file's name, e.g. .json"
+)
 SERVER_PID = TextField("server_pid", "server pid", required(parse_positive_int))
 SERVER_NAME = TextField("server_name", "server name", required(str), "e.g. nginx")
 SERVER_HOST = TextField(
@@ -153,6 +168,9 @@ TEXT_FIELDS: tuple[TextField[object], ...] = (
     REQUESTS,
     WARM_UP,
     HEADERS,
+    METHOD,
+    BODY,
+    CONTENT_TYPE,
     SERVER_PID,
     SERVER_NAME,
     SERVER_HOST,

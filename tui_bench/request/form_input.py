@@ -15,13 +15,16 @@ from tui_bench.redaction import Redacted, fill_in, redacted_in, stand_in
 from tui_bench.request import recent
 from tui_bench.request.fields import (
     BASELINE,
+    BODY,
     CONNECTIONS,
+    CONTENT_TYPE,
     COOL_DOWN,
     DURATION,
     FAIL_ON_REGRESSION,
     GENERATORS,
     HEADERS,
     MAX_ERRORS,
+    METHOD,
     NAME,
     NO_COMPRESSION,
     RAMP,
@@ -85,6 +88,9 @@ class Typed:
             REQUESTS.id: _text(spec.requests),
             WARM_UP.id: "" if spec.warm_up_s is None else format_duration(spec.warm_up_s),
             HEADERS.id: "; ".join(spec.headers),
+            METHOD.id: spec.method or "",
+            BODY.id: spec.body_file or "",
+            CONTENT_TYPE.id: spec.content_type or "",
             SERVER_PID.id: _text(request.server_pid),
             SERVER_NAME.id: request.server_name or "",
             SERVER_HOST.id: request.server_host or "",
@@ -190,7 +196,9 @@ class Typed:
             headers=self.read(HEADERS),
             compress=None if compress == NO_COMPRESSION else compress,
             rate=self.read_if(RATE),
-        )
+            method=self.read(METHOD),
+            content_type=self.read(CONTENT_TYPE),
+        ).with_body(self.read(BODY))
         asked = RunRequest(
             spec,
             server_mode=self.choice("server_mode"),

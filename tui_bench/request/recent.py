@@ -11,20 +11,35 @@ were kept read as they are, and a tuibench that knows no sweeps reads a sweep as
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import orjson
 
+from tui_bench.body import STDIN, read_body
 from tui_bench.errors import UsageError
 from tui_bench.redaction import redact, stand_in
 from tui_bench.request.run import RunRequest
 from tui_bench.request.sweep_settings import SweepSettings
 from tui_bench.runners.durations import duration_text
+from tui_bench.spec import RunSpec
 from tui_bench.storage.atomic import write_atomic
 
 MAX_RECENT = 10
+
+
+def with_body_reread(spec: RunSpec) -> RunSpec:
+    """A remembered run's body file read again as it is now (its bytes are never kept);
+    as it was when it cannot be (the check then drops the entry)."""
+    if spec.body_file is None or spec.body_file == STDIN:
+        return spec
+    try:
+        return spec.with_body(read_body(spec.body_file))
+    except UsageError:
+        return spec
+
+
 FORMAT_VERSION = 1
 
 
@@ -55,8 +70,9 @@ class Config:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Config:
         sweep = data.get("sweep")
+        request = RunRequest.from_dict(data)
         return cls(
-            RunRequest.from_dict(data),
+            replace(request, spec=with_body_reread(request.spec)),
             None if sweep is None else SweepSettings.from_dict(sweep),
         )
 
@@ -135,6 +151,10 @@ def describe(request: RunRequest) -> str:
         words.append(spec.compress)
     if spec.headers:
         words.append(f"-H×{len(spec.headers)}")
+    if spec.request_method != "GET" or spec.body_file is not None:
+        words.append(spec.request_method)
+    if spec.body_file is not None:
+        words.append(f"--body {spec.body_file}")
     words += spec.urls
     if request.server_mode != "auto":
         words.append(f"server {_server(request)}")

@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from tui_bench.body import STDIN, read_body
 from tui_bench.errors import UsageError
 from tui_bench.request.run import RunRequest
 from tui_bench.spec import (
@@ -23,6 +24,7 @@ from tui_bench.spec import (
     TOOLS,
     RunSpec,
     read_connections,
+    read_method,
     read_threads,
     with_scheme,
 )
@@ -60,6 +62,15 @@ def _url(text: str) -> str:
     return text
 
 
+def _body_file(text: str) -> str:
+    if text == STDIN:
+        raise UsageError(f"standard input is read once: vary body over files, not {STDIN}")
+    # Read to refuse a missing or too large file before anything runs; each point reads it
+    # again as it is built (payload files, a few MiB at most).
+    read_body(text)
+    return text
+
+
 def _with_protocol(spec: RunSpec, protocol: str) -> RunSpec:
     if protocol == "h1":
         return replace(spec, h1=True)
@@ -92,6 +103,9 @@ _PARAMETERS = (
     Parameter("tool", _choice(TOOLS), lambda s, v: replace(s, tool=v)),
     Parameter("url", _url, lambda s, v: replace(s, urls=(v,))),
     Parameter("protocol", _choice(PROTOCOLS), lambda s, v: _with_protocol(s, v)),
+    Parameter("method", read_method, lambda s, v: replace(s, method=v)),
+    # Payload size is a classic sweep: the content type of each follows its file's name.
+    Parameter("body", _body_file, lambda s, v: s.with_body(read_body(v))),
     Parameter(
         "compress",
         _choice((*COMPRESSIONS, "none")),

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 from tui_bench.errors import UsageError
-from tui_bench.spec import RATE_DECIMALS, RunSpec
+from tui_bench.spec import AB_BODY_METHODS, CONTENT_TYPE, RATE_DECIMALS, RunSpec
 
 # ab sizes its stats array from -n; in -t mode it needs an -n that the time limit, not the
 # count, reaches first. ab is single-threaded and stays far below this rate.
@@ -19,6 +19,9 @@ AB_MAX_REQUESTS = 2**31 - 1
 # A run in which nothing is answered for this long is stopped: ab's own per-answer wait
 # (-s, 30 s by default) in count mode, the engine for h2load.
 STALL_TIMEOUT_S = 10.0
+BODY_FILE = "body"
+# What each tool sends on its own: h2load POSTs its -d file, wrk and ab send GET.
+H2LOAD_METHOD = {True: "POST", False: "GET"}
 
 
 @dataclass(frozen=True)
@@ -28,6 +31,10 @@ class Invocation:
     log_file: Path | None = None
     # h2load >= 1.70 writes its JSON summary here.
     json_file: Path | None = None
+    # The request body the tool reads from `body_file`: written there for a tool run here,
+    # sent over the SSH connection for one run on another host.
+    body_file: Path | None = None
+    body: bytes | None = field(default=None, repr=False)
 
 
 def version_tuple(version: str | None) -> tuple[int, ...]:
@@ -51,14 +58,17 @@ def build(
     stall_timeout_s: float = STALL_TIMEOUT_S,
 ) -> Invocation:
     """The argv for `spec`; `workdir` is a fresh directory for per-run files."""
+    body_file = workdir / BODY_FILE
     if spec.tool == "h2load":
-        return _h2load(spec, exe, version, workdir)
+        return _h2load(spec, exe, version, workdir, body_file)
     if spec.tool == "wrk":
-        return _wrk(spec, exe, live_hook)
-    return _ab(spec, exe, stall_timeout_s)
+        return _wrk(spec, exe, live_hook, body_file)
+    return _ab(spec, exe, stall_timeout_s, body_file)
 
 
-def _h2load(spec: RunSpec, exe: str, version: str | None, workdir: Path) -> Invocation:
+def _h2load(
+    spec: RunSpec, exe: str, version: str | None, workdir: Path, body_file: Path
+) -> Invocation:
     if spec.warm_up_s and spec.count_mode:
         raise UsageError("--warm-up needs -d: h2load has warm-up only in duration mode")
     log_file = workdir / "requests.tsv"
@@ -75,6 +85,12 @@ def _h2load(spec: RunSpec, exe: str, version: str | None, workdir: Path) -> Invo
         argv.append(f"--rps={rate_text(spec.per_client_rate)}")
     if spec.h1:
         argv.append("--h1")
+    has_body = spec.body_file is not None
+    if has_body:
+        argv += ["-d", str(body_file)]
+    if spec.request_method != H2LOAD_METHOD[has_body]:
+        # h2load takes a pseudo-header as any other: `:method` replaces the one it would send.
+        argv += ["-H", f":method: {spec.request_method}"]
     for header in spec.all_headers():
         argv += ["-H", header]
     argv.append(f"--log-file={log_file}")
@@ -85,22 +101,39 @@ def _h2load(spec: RunSpec, exe: str, version: str | None, workdir: Path) -> Invo
         # From 1.70 h2load no longer flushes stdout per line on a pipe.
         argv = ["stdbuf", "-oL", *argv]
     argv += list(spec.urls)
-    return Invocation(tuple(argv), log_file=log_file, json_file=json_file)
+    return Invocation(
+        tuple(argv),
+        log_file=log_file,
+        json_file=json_file,
+        body_file=_file_of(spec.body, body_file),
+        body=spec.body,
+    )
 
 
-def _wrk(spec: RunSpec, exe: str, live_hook: bool) -> Invocation:
+def _file_of(data: bytes | None, body_file: Path) -> Path | None:
+    return None if data is None else body_file
+
+
+def _wrk(spec: RunSpec, exe: str, live_hook: bool, body_file: Path) -> Invocation:
     seconds = _whole_seconds(spec)
     argv = [exe, "-t", str(spec.threads), "-c", str(spec.connections), "-d", f"{seconds}s"]
     argv.append("--latency")
     for header in spec.all_headers():
         argv += ["-H", header]
     argv += ["-s", str(lua_script()), spec.urls[0]]
-    if not live_hook:
-        argv += ["--", "no-live"]
-    return Invocation(tuple(argv))
+    # The script sets wrk.method and wrk.body: one request, built once, with or without
+    # the live hook.
+    script_args = [] if live_hook else ["no-live"]
+    if spec.request_method != "GET":
+        script_args += ["method", spec.request_method]
+    if spec.body is not None:
+        script_args += ["body", str(body_file)]
+    if script_args:
+        argv += ["--", *script_args]
+    return Invocation(tuple(argv), body_file=_file_of(spec.body, body_file), body=spec.body)
 
 
-def _ab(spec: RunSpec, exe: str, stall_timeout_s: float) -> Invocation:
+def _ab(spec: RunSpec, exe: str, stall_timeout_s: float, body_file: Path) -> Invocation:
     argv = [exe, "-c", str(spec.connections)]
     if spec.count_mode:
         # ab prints no progress under a tenth of -n: only ab itself can tell it waits.
@@ -111,10 +144,20 @@ def _ab(spec: RunSpec, exe: str, stall_timeout_s: float) -> Invocation:
         argv += ["-t", str(seconds), "-n", str(min(AB_MAX_REQUESTS, seconds * AB_MAX_RPS))]
     if spec.keepalive:
         argv.append("-k")
+    body = None
+    if spec.request_method in AB_BODY_METHODS:
+        # ab POSTs (-p) and PUTs (-u) only a file, an empty one for a request without a body;
+        # its -T is the Content-Type, sent once.
+        body = spec.body or b""
+        flag = "-p" if spec.request_method == "POST" else "-u"
+        argv += [flag, str(body_file)]
+        if spec.sent_content_type is not None:
+            argv += ["-T", spec.sent_content_type]
     for header in spec.all_headers():
-        argv += ["-H", header]
+        if body is None or header.partition(":")[0].strip().lower() != CONTENT_TYPE:
+            argv += ["-H", header]
     argv.append(_with_path(spec.urls[0]))
-    return Invocation(tuple(argv))
+    return Invocation(tuple(argv), body_file=_file_of(body, body_file), body=body)
 
 
 def rate_text(per_client: float) -> str:

@@ -21,6 +21,10 @@
 --
 --   wrk -s wrk_report.lua http://127.0.0.1:8080/ -- no-live     no live lines
 --   wrk -s wrk_report.lua http://127.0.0.1:8080/ -- no-summary  no summary line
+--   wrk -s wrk_report.lua http://127.0.0.1:8080/ -- method PUT  the request's method
+--   wrk -s wrk_report.lua http://127.0.0.1:8080/ -- body FILE   its body: FILE's bytes as
+--                                                               they are (its Content-Type
+--                                                               comes with -H)
 --
 -- With no-live the script removes its request() hook before wrk looks for it, so wrk sends
 -- its static request exactly as it would without a script: the hook then costs nothing.
@@ -92,17 +96,36 @@ local function live_request()
    return request_text
 end
 
+local function read_file(path)
+   local file = assert(io.open(path, "rb"))
+   local data = file:read("*a")
+   file:close()
+   return data
+end
+
 function init(args)
    local live = true
    -- args[0] is the URL; the script's own arguments start at 1.
-   for _, arg in ipairs(args) do
+   local i = 1
+   while args[i] do
+      local arg = args[i]
       if arg == "no-live" then
          live = false
       elseif arg == "no-summary" then
          tuibench_summary = false
+      elseif arg == "method" and args[i + 1] then
+         wrk.method = args[i + 1]
+         i = i + 1
+      elseif arg == "body" and args[i + 1] then
+         -- Read once per thread, before wrk builds its request from wrk.method and wrk.body
+         -- (with the Content-Length) after init().
+         wrk.body = read_file(args[i + 1])
+         i = i + 1
       else
-         error("wrk_report.lua: unknown argument " .. arg .. " (known: no-live, no-summary)")
+         error("wrk_report.lua: unknown argument " .. arg
+            .. " (known: no-live, no-summary, method M, body FILE)")
       end
+      i = i + 1
    end
    if live then
       -- Built once per thread: wrk.format() per request would dominate the hook's cost.

@@ -37,11 +37,14 @@ from tui_bench.printable import printable
 from tui_bench.redaction import Redacted
 from tui_bench.request import recent
 from tui_bench.request.fields import (
+    BODY,
     CONNECTIONS,
+    CONTENT_TYPE,
     DURATION,
     GENERATORS,
     HEADERS,
     JUDGING_FIELDS,
+    METHOD,
     NAME,
     NO_COMPRESSION,
     RATE,
@@ -181,6 +184,9 @@ class RunForm(Vertical):
                 with Vertical(id="side"):
                     with Vertical(id="labels", classes="group"):
                         yield _text_row(HEADERS)
+                        yield _text_row(METHOD)
+                        yield _text_row(BODY)
+                        yield _text_row(CONTENT_TYPE)
                         yield _row(
                             "compress",
                             "compress",
