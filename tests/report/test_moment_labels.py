@@ -40,7 +40,11 @@ def test_runs_of_one_minute_by_the_second() -> None:
 
 
 def test_runs_some_of_which_share_a_day_by_date_and_time() -> None:
-    assert moment_labels(at(0, 60, 86_400)) == {1: "11-25 11:25", 2: "11-25 11:26", 3: "11-26 11:25"}
+    assert moment_labels(at(0, 60, 86_400)) == {
+        1: "11-25 11:25",
+        2: "11-25 11:26",
+        3: "11-26 11:25",
+    }
     assert moment_labels(at(0, 5, 86_400))[2] == "11-25 11:25:12"
 
 

@@ -9,16 +9,15 @@ from typing import Any
 
 import pytest
 from rich.text import Text
-from textual.message import Message
 from textual.coordinate import Coordinate
+from textual.message import Message
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
 
 from tests.analysis.test_history import api_history
 from tests.history_sessions import run_doc, save
-from tui_bench.analysis.history import history_of
 from tests.ui import screen_is, until, utc_clock
-from tui_bench.analysis.history import History
+from tui_bench.analysis.history import History, history_of
 from tui_bench.storage.index import indexed
 from tui_bench.ui import app as app_module
 from tui_bench.ui.app import TuibenchApp
@@ -103,7 +102,10 @@ async def test_runs_made_in_one_minute_are_told_apart_by_the_second(tmp_path: Pa
     for i, rps in enumerate((10_000, 10_100, 9_900, 10_050)):
         save(tmp_path, run_doc("burst", i * 10 / 86_400, rps, 0.010))
     history = history_of("burst", indexed(tmp_path))
-    assert run_ticks(history, 60) == ([0, 1, 2, 3], ["09:00:00", "09:00:10", "09:00:20", "09:00:30"])
+    assert run_ticks(history, 60) == (
+        [0, 1, 2, 3],
+        ["09:00:00", "09:00:10", "09:00:20", "09:00:30"],
+    )
     app = TuibenchApp(lambda app: HistoryScreen(history))
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await screen_is(pilot, HistoryScreen, "the history")

@@ -15,8 +15,8 @@ import orjson
 
 from tui_bench.analysis.history import METHOD, METRICS, History, HistoryRun, PointFigures, Step
 from tui_bench.formats import fmt_count, fmt_latency
-from tui_bench.report.csv_table import csv_text
 from tui_bench.printable import printable, printable_lines
+from tui_bench.report.csv_table import csv_text
 
 HISTORY_FORMATS = ("json", "csv", "md")
 # The table's columns: key, header, whether it is a number (right-aligned).
