@@ -540,6 +540,45 @@ def test_snapshot_ended_80x24(snap_compare: Any) -> None:
     assert snap_compare(make_app(), terminal_size=(80, 24), run_before=_ended)
 
 
+# Enough to make the result longer than an 80x24 screen has room for.
+MORE_WARNINGS = [
+    RunWarning("keepalive", "the server closed connections: they were not reopened"),
+    RunWarning("stall", "a stall of 1.2 s was seen by max only; p99 hides it from view"),
+    RunWarning("errors", "15 of 403,215 requests failed"),
+    RunWarning("client-bound", "the load generator used 95% of its CPU: the figures may be its"),
+    RunWarning("warm-up", "no warm-up: the first second's cold caches are in the figures"),
+    RunWarning("few-samples", "p99.9 rests on 40 requests: too few to tell"),
+]
+
+
+async def test_an_ended_result_longer_than_the_screen_scrolls_to_its_end() -> None:
+    async with make_app(extra=MORE_WARNINGS).run_test(size=(80, 24)) as pilot:
+        await _ended(pilot)
+        live = pilot.app.screen
+        result = live.query_one("#result")
+        # The panels gave way to the result, which has the focus: ↓ and PgDn are its.
+        assert pilot.app.focused is result
+        await until(pilot, lambda: result.max_scroll_y > 0, "a result longer than its room")
+        await pilot.press("pagedown", "pagedown", "pagedown")
+        await until(pilot, lambda: result.scroll_y == result.max_scroll_y, "the end")
+        summary = live.query_one("#summary", Static)
+        # The last row on screen is the result's last (its lines as wrapped).
+        shown = result.scrollable_content_region.height
+        assert summary.outer_size.height > shown
+        assert result.scroll_y + shown == summary.outer_size.height
+
+
+def test_snapshot_ended_80x24_scrolled_to_the_end(snap_compare: Any) -> None:
+    async def scrolled(pilot: Pilot[Any]) -> None:
+        await _ended(pilot)
+        await pilot.press("end")
+        await pilot.pause(0.3)
+
+    assert snap_compare(
+        make_app(extra=MORE_WARNINGS), terminal_size=(80, 24), run_before=scrolled
+    )
+
+
 def test_snapshot_mid_run_120x40(snap_compare: Any) -> None:
     assert snap_compare(make_app(), terminal_size=(120, 40), run_before=_mid_run)
 
