@@ -210,7 +210,7 @@ async def test_panels_show_the_latest_second() -> None:
         assert "c16 t1 m10" in text_of(live, "#header")
         assert "CLIENT-BOUND" in text_of(live, "#client")
         assert live.query_one("#client").has_class("-alert")
-        assert not live.query_one("#summary").display
+        assert not live.query_one("#result").display
 
 
 async def test_stop_ends_the_run_with_a_summary_and_r_runs_it_again() -> None:
@@ -225,11 +225,11 @@ async def test_stop_ends_the_run_with_a_summary_and_r_runs_it_again() -> None:
         summary = text_of(live, "#summary")
         assert "interrupted" in summary and str(SESSION) in summary and "40,321.50" in summary
         assert "the load generator runs on the server's box" in summary
-        assert live.query_one("#summary").display
+        assert live.query_one("#result").display
         await pilot.press("r")
         live = await settle(pilot)
         assert live.state.status == "running"
-        assert not live.query_one("#summary").display
+        assert not live.query_one("#result").display
         assert len(app.engines) == 2  # type: ignore[attr-defined]
 
 
@@ -574,9 +574,7 @@ def test_snapshot_ended_80x24_scrolled_to_the_end(snap_compare: Any) -> None:
         await pilot.press("end")
         await pilot.pause(0.3)
 
-    assert snap_compare(
-        make_app(extra=MORE_WARNINGS), terminal_size=(80, 24), run_before=scrolled
-    )
+    assert snap_compare(make_app(extra=MORE_WARNINGS), terminal_size=(80, 24), run_before=scrolled)
 
 
 def test_snapshot_mid_run_120x40(snap_compare: Any) -> None:

@@ -88,6 +88,8 @@ class MonitorScreen(Screen[None]):
     # The theme's, from mounting on.
     tones: Tones
 
+    # The first panel, not the result above the panels (hidden until the run ends).
+    AUTO_FOCUS = "MetricPanel"
     # Textual types these as plain lists (not ClassVar), so they are assigned as such.
     HORIZONTAL_BREAKPOINTS = [  # noqa: RUF012
         (0, "-narrow"),
