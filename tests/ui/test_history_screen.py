@@ -111,6 +111,8 @@ async def test_runs_made_in_one_minute_are_told_apart_by_the_second(tmp_path: Pa
         screen = await screen_is(pilot, HistoryScreen, "the history")
         dates = [str(table_of(screen).get_cell_at(Coordinate(i, 0))) for i in range(4)]
         assert dates == [f"2026-03-02 09:00:{s:02}" for s in (0, 10, 20, 30)]
+        headline = str(screen.query_one("#headline", Static).render())
+        assert headline.endswith("2026-03-02 09:00:00 to 2026-03-02 09:00:30")
 
 
 def history_app(tmp_path: Path) -> TuibenchApp:

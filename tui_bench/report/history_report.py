@@ -148,11 +148,12 @@ def method_line() -> str:
 def summary_line(history: History) -> str:
     invalid = sum(1 for run in history.runs if run.invalid)
     first, last = history.runs[0].started, history.runs[-1].started
+    seconds = _to_the_second(history)
     return (
         f"history of {printable(history.name)}: {len(history.runs)} session"
         + "s" * (len(history.runs) != 1)
         + (f", {invalid} invalid" if invalid else "")
-        + f", {when(first)} to {when(last)}"
+        + f", {when(first, seconds=seconds)} to {when(last, seconds=seconds)}"
     )
 
 

@@ -101,7 +101,7 @@ class HistoryChart(PlotextPlot):
         plt.yticks(ticks, [fmt_compact(t) for t in ticks])
         plt.xlim(-0.5, len(history.runs) - 0.5)
         shown, labels = run_ticks(history, columns)
-        plt.xticks(shown, labels)
+        plt.xticks([float(i) for i in shown], labels)
         # The legend lives in the border: plotext's would cover the first runs.
         self.border_subtitle = "  ".join(legend)
         self.refresh()
