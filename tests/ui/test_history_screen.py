@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from rich.text import Text
+from textual.coordinate import Coordinate
 from textual.message import Message
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
@@ -16,13 +17,14 @@ from textual.widgets import DataTable, Static
 from tests.analysis.test_history import api_history
 from tests.history_sessions import run_doc, save
 from tests.ui import screen_is, until, utc_clock
-from tui_bench.analysis.history import History
+from tui_bench.analysis.history import History, history_of
+from tui_bench.storage.index import indexed
 from tui_bench.ui import app as app_module
 from tui_bench.ui.app import TuibenchApp
 from tui_bench.ui.messages import OpenReplay
 from tui_bench.ui.screens.history_screen import APART, HistoryScreen
 from tui_bench.ui.screens.sessions_screen import SessionsScreen
-from tui_bench.ui.widgets.history_chart import HistoryChart
+from tui_bench.ui.widgets.history_chart import HistoryChart, run_ticks
 from tui_bench.ui.widgets.session_table import SessionTable
 
 
@@ -93,6 +95,24 @@ async def test_the_charts_mark_set_up_changes_invalid_runs_and_change_points(
         assert "invalid" in legend and "set-up" in legend and "change" in legend
         # p99 never moved: no change point on its chart.
         assert "change[" not in str(p99.border_subtitle).replace("set-up", "")
+
+
+async def test_runs_made_in_one_minute_are_told_apart_by_the_second(tmp_path: Path) -> None:
+    # Four runs ten seconds apart, as a script of repeats makes them.
+    for i, rps in enumerate((10_000, 10_100, 9_900, 10_050)):
+        save(tmp_path, run_doc("burst", i * 10 / 86_400, rps, 0.010))
+    history = history_of("burst", indexed(tmp_path))
+    assert run_ticks(history, 60) == (
+        [0, 1, 2, 3],
+        ["09:00:00", "09:00:10", "09:00:20", "09:00:30"],
+    )
+    app = TuibenchApp(lambda app: HistoryScreen(history))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await screen_is(pilot, HistoryScreen, "the history")
+        dates = [str(table_of(screen).get_cell_at(Coordinate(i, 0))) for i in range(4)]
+        assert dates == [f"2026-03-02 09:00:{s:02}" for s in (0, 10, 20, 30)]
+        headline = str(screen.query_one("#headline", Static).render())
+        assert headline.endswith("2026-03-02 09:00:00 to 2026-03-02 09:00:30")
 
 
 def history_app(tmp_path: Path) -> TuibenchApp:

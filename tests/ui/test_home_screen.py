@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual import events
 from textual.pilot import Pilot
 from textual.widgets import Input
 
@@ -179,6 +180,35 @@ def test_snapshot(snap_compare: Any, size: tuple[int, int]) -> None:
     root.mkdir()
     app = home(example_store(root), theme="textual-dark")
     assert snap_compare(app, terminal_size=size, run_before=_loaded)
+
+
+@pytest.mark.parametrize(("first", "then"), [((116, 40), (124, 40)), ((124, 40), (116, 40))])
+def test_snapshot_after_a_resize_at_launch(
+    snap_compare: Any, first: tuple[int, int], then: tuple[int, int]
+) -> None:
+    """Resized while it starts (a terminal that tells its size late): the frame is that of
+    the last size, the form's layout too (its two groups side by side only when it is as
+    wide as the screen), even when the form last heard of its size before (Textual leaves
+    out a Resize when a layout and a scroll fall in one frame)."""
+    root = Path("/tmp/tuibench-home-snapshot")
+    shutil.rmtree(root, ignore_errors=True)
+    root.mkdir()
+    app = home(example_store(root), theme="textual-dark")
+
+    async def resized(pilot: Pilot[Any]) -> None:
+        def laid_out() -> bool:
+            forms = pilot.app.screen.query(RunForm)
+            return bool(forms) and forms.first().size.width > 0
+
+        await until(pilot, laid_out, "the form laid out")
+        form = pilot.app.screen.query_one(RunForm)
+        before = form.size
+        await pilot.resize_terminal(*then)
+        await pilot.pause()
+        form.post_message(events.Resize(before, before))
+        await _loaded(pilot)
+
+    assert snap_compare(app, terminal_size=first, run_before=resized)
 
 
 def shown_keys(pilot: Pilot[Any]) -> set[str]:

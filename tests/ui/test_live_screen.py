@@ -210,7 +210,7 @@ async def test_panels_show_the_latest_second() -> None:
         assert "c16 t1 m10" in text_of(live, "#header")
         assert "CLIENT-BOUND" in text_of(live, "#client")
         assert live.query_one("#client").has_class("-alert")
-        assert not live.query_one("#summary").display
+        assert not live.query_one("#result").display
 
 
 async def test_stop_ends_the_run_with_a_summary_and_r_runs_it_again() -> None:
@@ -225,11 +225,11 @@ async def test_stop_ends_the_run_with_a_summary_and_r_runs_it_again() -> None:
         summary = text_of(live, "#summary")
         assert "interrupted" in summary and str(SESSION) in summary and "40,321.50" in summary
         assert "the load generator runs on the server's box" in summary
-        assert live.query_one("#summary").display
+        assert live.query_one("#result").display
         await pilot.press("r")
         live = await settle(pilot)
         assert live.state.status == "running"
-        assert not live.query_one("#summary").display
+        assert not live.query_one("#result").display
         assert len(app.engines) == 2  # type: ignore[attr-defined]
 
 
@@ -538,6 +538,43 @@ def test_snapshot_mid_run_160x48(snap_compare: Any) -> None:
 
 def test_snapshot_ended_80x24(snap_compare: Any) -> None:
     assert snap_compare(make_app(), terminal_size=(80, 24), run_before=_ended)
+
+
+# Enough to make the result longer than an 80x24 screen has room for.
+MORE_WARNINGS = [
+    RunWarning("keepalive", "the server closed connections: they were not reopened"),
+    RunWarning("stall", "a stall of 1.2 s was seen by max only; p99 hides it from view"),
+    RunWarning("errors", "15 of 403,215 requests failed"),
+    RunWarning("client-bound", "the load generator used 95% of its CPU: the figures may be its"),
+    RunWarning("warm-up", "no warm-up: the first second's cold caches are in the figures"),
+    RunWarning("few-samples", "p99.9 rests on 40 requests: too few to tell"),
+]
+
+
+async def test_an_ended_result_longer_than_the_screen_scrolls_to_its_end() -> None:
+    async with make_app(extra=MORE_WARNINGS).run_test(size=(80, 24)) as pilot:
+        await _ended(pilot)
+        live = pilot.app.screen
+        result = live.query_one("#result")
+        # The panels gave way to the result, which has the focus: ↓ and PgDn are its.
+        assert pilot.app.focused is result
+        await until(pilot, lambda: result.max_scroll_y > 0, "a result longer than its room")
+        await pilot.press("pagedown", "pagedown", "pagedown")
+        await until(pilot, lambda: result.scroll_y == result.max_scroll_y, "the end")
+        summary = live.query_one("#summary", Static)
+        # The last row on screen is the result's last (its lines as wrapped).
+        shown = result.scrollable_content_region.height
+        assert summary.outer_size.height > shown
+        assert result.scroll_y + shown == summary.outer_size.height
+
+
+def test_snapshot_ended_80x24_scrolled_to_the_end(snap_compare: Any) -> None:
+    async def scrolled(pilot: Pilot[Any]) -> None:
+        await _ended(pilot)
+        await pilot.press("end")
+        await pilot.pause(0.3)
+
+    assert snap_compare(make_app(extra=MORE_WARNINGS), terminal_size=(80, 24), run_before=scrolled)
 
 
 def test_snapshot_mid_run_120x40(snap_compare: Any) -> None:

@@ -102,7 +102,7 @@ async def test_playing_to_the_end_stops_there_with_the_summary() -> None:
         assert screen.position == screen.length == pytest.approx(6.2)
         assert not screen.playing
         screen.paint()
-        assert screen.query_one("#summary").display
+        assert screen.query_one("#result").display
         summary = text_of(screen, "#summary")
         assert "completed" in summary and "40,100.00" in summary
         assert "■ completed" in text_of(screen, "#header")
@@ -110,7 +110,7 @@ async def test_playing_to_the_end_stops_there_with_the_summary() -> None:
         await pilot.press("space")
         assert screen.playing and screen.position == 0.0
         screen.paint()
-        assert not screen.query_one("#summary").display
+        assert not screen.query_one("#result").display
 
 
 async def test_space_pauses_and_a_paused_replay_stands_still() -> None:
@@ -275,7 +275,7 @@ async def test_a_session_without_series_shows_its_result_and_nothing_to_play() -
         screen = await loaded(pilot)
         assert not screen.playing
         assert "nothing to play" in text_of(screen, "#header")
-        assert screen.query_one("#summary").display
+        assert screen.query_one("#result").display
         assert "imported" in text_of(screen, "#summary")
         await pilot.press("space", "right", "end")
         assert not screen.playing and screen.position == 0.0

@@ -449,6 +449,11 @@ def test_snapshot_ended_80x24(snap_compare: Any) -> None:
     assert snap_compare(make_app(), terminal_size=(80, 24), run_before=_ended)
 
 
+def test_snapshot_ended_120x40(snap_compare: Any) -> None:
+    # The table as tall as its rows, the charts side by side in the rest.
+    assert snap_compare(make_app(), terminal_size=(120, 40), run_before=_ended)
+
+
 def test_snapshot_ended_160x48(snap_compare: Any) -> None:
     assert snap_compare(make_app(), terminal_size=(160, 48), run_before=_ended)
 

@@ -8,8 +8,6 @@ write it where the user asked, never over an existing file unless forced
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -17,6 +15,7 @@ from typing import Any
 from tui_bench.errors import SessionError, UsageError
 from tui_bench.printable import printable, printable_lines
 from tui_bench.report.baseline import baseline_markdown
+from tui_bench.report.csv_table import csv_text
 from tui_bench.report.md_tables import threshold_markdown
 from tui_bench.report.text import generator_cells, resource_rows, result_rows
 from tui_bench.storage import store
@@ -82,12 +81,7 @@ def _with_validity(session: Session) -> Session:
 
 
 def series_csv(rows: list[Mapping[str, Any]]) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(SERIES_COLUMNS)
-    for row in rows:
-        writer.writerow(["" if row.get(c) is None else row[c] for c in SERIES_COLUMNS])
-    return out.getvalue()
+    return csv_text(SERIES_COLUMNS, ([row.get(c) for c in SERIES_COLUMNS] for row in rows))
 
 
 def result_markdown(session: Session) -> str:

@@ -7,8 +7,6 @@ the trend and the change points leave them out, and the table says so.
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -18,6 +16,7 @@ import orjson
 from tui_bench.analysis.history import METHOD, METRICS, History, HistoryRun, PointFigures, Step
 from tui_bench.formats import fmt_count, fmt_latency
 from tui_bench.printable import printable, printable_lines
+from tui_bench.report.csv_table import csv_text
 
 HISTORY_FORMATS = ("json", "csv", "md")
 # The table's columns: key, header, whether it is a number (right-aligned).
@@ -64,9 +63,17 @@ class Row:
         return self.figures.counts
 
 
-def when(moment: datetime | None) -> str:
-    """The start of a run in local time, to the minute."""
-    return moment.astimezone().strftime("%Y-%m-%d %H:%M") if moment else "–"
+def when(moment: datetime | None, *, seconds: bool = False) -> str:
+    """The start of a run in local time, to the minute (or the second)."""
+    if moment is None:
+        return "–"
+    return moment.astimezone().strftime("%Y-%m-%d %H:%M" + ":%S" * seconds)
+
+
+def _to_the_second(history: History) -> bool:
+    """Whether two runs started in the same minute: then the table's dates need seconds."""
+    minutes = [when(run.started) for run in history.runs if run.started]
+    return len(set(minutes)) < len(minutes)
 
 
 def fmt_step(step: Step) -> str:
@@ -83,15 +90,18 @@ def steps_at(history: History, run: int, point: str) -> list[Step]:
 def rows(history: History) -> list[Row]:
     """A row per run and point, oldest first."""
     out = []
+    seconds = _to_the_second(history)
     for i, run in enumerate(history.runs):
         for figures in run.points or (PointFigures("", *(None,) * 6, run.verdict),):
-            out.append(Row(i, figures, _cells(history, i, run, figures)))
+            out.append(Row(i, figures, _cells(history, i, run, figures, seconds=seconds)))
     return out
 
 
-def _cells(history: History, i: int, run: HistoryRun, figures: PointFigures) -> dict[str, str]:
+def _cells(
+    history: History, i: int, run: HistoryRun, figures: PointFigures, *, seconds: bool
+) -> dict[str, str]:
     return {
-        "date": when(run.started),
+        "date": when(run.started, seconds=seconds),
         "point": figures.name or ("–" if run.kind == "sweep" else ""),
         "rps": fmt_count(figures.rps),
         "rps_range": _range(figures.rps_min, figures.rps_max, fmt_count),
@@ -138,11 +148,12 @@ def method_line() -> str:
 def summary_line(history: History) -> str:
     invalid = sum(1 for run in history.runs if run.invalid)
     first, last = history.runs[0].started, history.runs[-1].started
+    seconds = _to_the_second(history)
     return (
         f"history of {printable(history.name)}: {len(history.runs)} session"
         + "s" * (len(history.runs) != 1)
         + (f", {invalid} invalid" if invalid else "")
-        + f", {when(first)} to {when(last)}"
+        + f", {when(first, seconds=seconds)} to {when(last, seconds=seconds)}"
     )
 
 
@@ -194,29 +205,23 @@ def history_export(history: History, fmt: str) -> str:
 
 
 def _csv(history: History) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
+    lines = []
     for row in rows(history):
         run, figures = history.runs[row.run], row.figures
-        writer.writerow(
+        lines.append(
             [
-                run.started.isoformat() if run.started else "",
+                run.started.isoformat() if run.started else None,
                 run.id,
                 run.kind,
                 run.status,
                 figures.name,
-                figures.verdict or "",
-                *(_number(figures.value(key)) for key in CSV_COLUMNS[6:12]),
+                figures.verdict,
+                *(figures.value(key) for key in CSV_COLUMNS[6:12]),
                 "; ".join(run.changes),
                 row.cells["step"],
             ]
         )
-    return out.getvalue()
-
-
-def _number(value: float | None) -> str:
-    return "" if value is None else repr(value)
+    return csv_text(CSV_COLUMNS, lines)
 
 
 def _markdown(history: History) -> str:

@@ -8,8 +8,6 @@ of its runs'), its counts and durations their means. Pure.
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Iterable, Mapping, Sequence
 from statistics import fmean
 from typing import Any
@@ -24,6 +22,7 @@ from tui_bench.formats import (
     fmt_seconds,
     metric_label,
 )
+from tui_bench.report.csv_table import csv_text
 from tui_bench.report.md_tables import md_table, threshold_markdown
 from tui_bench.result import Result
 from tui_bench.runners.tools import tool_label
@@ -153,14 +152,8 @@ def _mean(values: Iterable[float | None]) -> float | None:
 
 
 def sweep_csv(session: Session) -> str:
-    rows = sweep_rows(session)
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
     columns = (*HEAD_COLUMNS, *parameters(session.doc), *COLUMNS)
-    writer.writerow(columns)
-    for row in rows:
-        writer.writerow(["" if row[c] is None else row[c] for c in columns])
-    return out.getvalue()
+    return csv_text(columns, ([row[c] for c in columns] for row in sweep_rows(session)))
 
 
 # ---- markdown

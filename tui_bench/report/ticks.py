@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from datetime import datetime
 
 
 def nice_ticks(low: float, high: float, most: int = 5) -> list[float]:
@@ -43,3 +44,27 @@ def log_ticks(low: float, high: float) -> tuple[list[float], list[str]]:
         end = min(t for t in steps if t >= high and t > start)
         values = [t for t in steps if start <= t <= end]
     return [math.log10(v) for v in values], [f"{v:,g}" for v in values]
+
+
+# From the coarsest to the finest: the first that tells every run apart is used.
+_SAME_DAY = ("%H:%M", "%H:%M:%S")
+_DAYS_APART = ("%m-%d %H:%M", "%m-%d %H:%M:%S")
+
+
+def moment_labels(runs: Mapping[int, datetime | None]) -> dict[int, str]:
+    """Labels for runs on an axis (run number to its start) by what tells them apart, in
+    local time: the date (`11-25`) of runs made on different days, the time (`14:02`, or
+    `14:02:37` within one minute) of runs made on one day, both when some share a day, and
+    the run number (`#3`) when even the seconds (or an unknown start) cannot part them."""
+    local = {n: m.astimezone() for n, m in runs.items() if m is not None}
+    if len(local) == len(runs):
+        days = {m.date() for m in local.values()}
+        if len(days) == len(local):
+            formats: tuple[str, ...] = ("%m-%d", "%Y-%m-%d")
+        else:
+            formats = _SAME_DAY if len(days) == 1 else _DAYS_APART
+        for fmt in formats:
+            labels = {n: m.strftime(fmt) for n, m in local.items()}
+            if len(set(labels.values())) == len(labels):
+                return labels
+    return {n: f"#{n}" for n in runs}

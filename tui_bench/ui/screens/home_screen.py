@@ -14,7 +14,7 @@ from textual.widgets import Footer, Static
 from tui_bench.storage.store import sessions_dir
 from tui_bench.ui.messages import OpenReplay, OpenSessions
 from tui_bench.ui.widgets.dialogs import HelpScreen
-from tui_bench.ui.widgets.run_form import RunForm
+from tui_bench.ui.widgets.run_form import WIDE_CLASS, WIDE_FROM, RunForm
 from tui_bench.ui.widgets.session_table import (
     COMPACT_COLUMNS,
     COMPACT_DROP_ORDER,
@@ -29,6 +29,9 @@ EMPTY = "none yet: start a run →"
 class HomeScreen(Screen[None]):
     HORIZONTAL_BREAKPOINTS = [  # noqa: RUF012 (Textual types it as a plain list)
         (0, "-narrow"),
+        # The form as wide as the screen but for its box's border; from 120 columns on it has
+        # half of them, too few for its wide layout.
+        (WIDE_FROM + 2, WIDE_CLASS),
         (120, "-wide"),
     ]
     DEFAULT_CSS = """

@@ -11,7 +11,7 @@ from textual.widgets import Footer, Static
 
 from tui_bench.request.run import RunRequest
 from tui_bench.ui.widgets.dialogs import HelpScreen
-from tui_bench.ui.widgets.run_form import RunForm
+from tui_bench.ui.widgets.run_form import WIDE_CLASS, WIDE_FROM, RunForm
 
 
 class RunFormScreen(Screen[None]):
@@ -19,6 +19,8 @@ class RunFormScreen(Screen[None]):
 
     # The field most often changed; its id is the form's.
     AUTO_FOCUS = "#urls"
+    # The form is as wide as the screen.
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (WIDE_FROM, WIDE_CLASS)]  # noqa: RUF012
     DEFAULT_CSS = """
     RunFormScreen > #title { height: 1; padding: 0 1; background: $boost; text-style: bold; }
     """

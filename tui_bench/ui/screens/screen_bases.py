@@ -15,7 +15,7 @@ from typing import ClassVar, Protocol
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Container
+from textual.containers import Container, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, ProgressBar, RichLog
 
@@ -88,6 +88,8 @@ class MonitorScreen(Screen[None]):
     # The theme's, from mounting on.
     tones: Tones
 
+    # The first panel, not the result above the panels (hidden until the run ends).
+    AUTO_FOCUS = "MetricPanel"
     # Textual types these as plain lists (not ClassVar), so they are assigned as such.
     HORIZONTAL_BREAKPOINTS = [  # noqa: RUF012
         (0, "-narrow"),
@@ -114,7 +116,9 @@ class MonitorScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield SteadyStatic(id="header")
         yield ProgressBar(total=1.0, show_eta=False, id="progress")
-        yield SteadyStatic(id="summary")
+        # Focusable: on a short screen the result is longer than its room and scrolls.
+        with VerticalScroll(id="result", classes="framed"):
+            yield SteadyStatic(id="summary")
         with Container(id="panels"):
             yield MetricPanel("Throughput", sparklines={"req/s": fmt_compact}, id="throughput")
             yield MetricPanel(
@@ -133,7 +137,7 @@ class MonitorScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#summary").border_title = "Result"
+        self.query_one("#result").border_title = "Result"
         self.query_one("#log").border_title = "Tool output"
         self._place_chart()
         self.tones = follow_theme(self, self._retone)
@@ -243,7 +247,11 @@ class MonitorScreen(Screen[None]):
         warnings = self._panel("warnings")
         warnings.show(monitor_text.warnings(state, self.tones))
         warnings.set_class(bool(state.warnings), "-alert")
-        self.set_class(state.finished is not None, "-finished")
+        ended = state.finished is not None
+        if ended and not self.has_class("-finished") and self.has_class("-short"):
+            # The result takes the panels' place: with the focus, ↓ and PgDn scroll it.
+            self.query_one("#result").focus()
+        self.set_class(ended, "-finished")
         self._place_chart()
         self.query_one("#summary", SteadyStatic).show(monitor_text.summary(state, self.tones))
         self._paint_log()

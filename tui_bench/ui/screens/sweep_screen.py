@@ -82,17 +82,20 @@ class SweepScreen(DrivingScreen):
     SweepScreen #bar { width: 1fr; padding: 0 0 0 2; & > Bar { width: 1fr; } }
     SweepScreen > #now { height: 1; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
     SweepScreen > #body { height: 1fr; layout: vertical; }
-    SweepScreen #points { height: 1fr; border: round $primary-darken-1; }
+    /* As tall as its rows: the room below is the charts'. */
+    SweepScreen #points {
+        width: auto; max-width: 100%; height: auto; max-height: 100%;
+        border: round $primary-darken-1;
+    }
     /* Short: every row for the figures (nor is its focus framed then: see on_resize). */
     SweepScreen.-short #points { border: none; }
-    /* Side by side below the table when short: stacked, each would be too flat to read. */
+    /* Below the table: side by side when short (stacked, each would be too flat to read) or
+       wide (a third of the width each), stacked when tall and narrow. */
     SweepScreen #charts { height: 1fr; layout: horizontal; display: none; }
     SweepScreen.-tall #charts { layout: vertical; }
+    SweepScreen.-wide #charts { layout: horizontal; }
     SweepScreen.-charts #charts { display: block; }
-    SweepScreen.-charts #points { height: auto; max-height: 50%; }
-    SweepScreen.-wide > #body { layout: horizontal; }
-    SweepScreen.-wide #points { width: auto; height: 1fr; max-height: 100%; }
-    SweepScreen.-wide #charts { width: 1fr; layout: vertical; }
+    SweepScreen.-charts #points { max-height: 50%; }
     SweepScreen > #ending {
         height: auto; max-height: 40%; overflow-y: auto; padding: 0 1;
         border: round $success; border-title-color: $text; display: none;

@@ -11,8 +11,7 @@ from textual_plotext import PlotextPlot
 
 from tui_bench.analysis.history import METRICS, History
 from tui_bench.formats import fmt_compact
-from tui_bench.report.history_report import when
-from tui_bench.report.ticks import nice_ticks
+from tui_bench.report.ticks import moment_labels, nice_ticks
 from tui_bench.ui.widgets.sweep_chart import PALETTE, RANGE_MARKER, SLO_COLOUR, hex_of
 
 SETUP_COLOUR = (156, 117, 95)
@@ -100,13 +99,30 @@ class HistoryChart(PlotextPlot):
             legend.insert(0, f"[{hex_of(SLO_COLOUR)}]{INVALID_MARKER} invalid[/]")
         plt.ylim(ticks[0], ticks[-1])
         plt.yticks(ticks, [fmt_compact(t) for t in ticks])
-        last = len(history.runs) - 1
-        plt.xlim(-0.5, last + 0.5)
-        inner = [i for i in nice_ticks(0, last, most=max(2, columns // 12)) if 0 < i < last]
-        # Apart from the last run's tick by a label's width at least.
-        room = last * 8 / columns
-        shown = sorted({0, *(i for i in inner if i >= room and last - i >= room), last})
-        plt.xticks(shown, [when(history.runs[int(i)].started)[5:10] for i in shown])
+        plt.xlim(-0.5, len(history.runs) - 0.5)
+        shown, labels = run_ticks(history, columns)
+        plt.xticks([float(i) for i in shown], labels)
         # The legend lives in the border: plotext's would cover the first runs.
         self.border_subtitle = "  ".join(legend)
         self.refresh()
+
+
+def run_ticks(history: History, columns: int) -> tuple[list[int], list[str]]:
+    """Which runs get a tick on an axis `columns` wide, and their labels by what tells
+    those runs apart (`moment_labels`): a wider label (a time to the second) leaves room
+    for fewer ticks, and fewer ticks may be told apart by less."""
+    last = len(history.runs) - 1
+    width, shown, labels = 5, [0], ["#1"]
+    # A few rounds at most: the widest label is a date with a time to the second.
+    for _ in range(4):
+        ticks = nice_ticks(0, last, most=max(2, columns // (width + 7)))
+        inner = [int(i) for i in ticks if 0 < i < last and i == int(i)]
+        # Apart from the first and the last run's tick by a label's width at least.
+        room = last * (width + 3) / columns
+        shown = sorted({0, *(i for i in inner if i >= room and last - i >= room), last})
+        by_run = moment_labels({i + 1: history.runs[i].started for i in shown})
+        labels = [by_run[i + 1] for i in shown]
+        if max(map(len, labels)) <= width:
+            break
+        width = max(map(len, labels))
+    return shown, labels

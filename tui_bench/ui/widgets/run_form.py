@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import ClassVar, TypeVar
 
 from rich.text import Text
-from textual import events, on
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -75,8 +75,13 @@ from tui_bench.ui.widgets.steady_static import SteadyStatic
 
 T = TypeVar("T")
 
-# From this width of the form its two groups of fields stand side by side.
+# From this width of the form its two groups of fields stand side by side. The screen that
+# holds the form knows the form's width from its own and says so with WIDE_CLASS, one of its
+# breakpoint classes: the form's own Resize events cannot decide it, Textual leaves one out
+# when a layout and a scroll fall in one frame (the form drawn narrow with the wide layout, a
+# word a line).
 WIDE_FROM = 110
+WIDE_CLASS = "-form-wide"
 PROTOCOLS = [
     ("h1 · HTTP/1.1 (--h1)", "h1"),
     ("h2c · HTTP/2, http://", "h2c"),
@@ -110,21 +115,25 @@ class RunForm(Vertical):
     """Posts StartRun(request), or StartSweep(request, sweep), when started, and then
     remembers the config as recent."""
 
+    # Not scoped: the wide layout follows a class of the screen, above the form.
+    SCOPED_CSS = False
     DEFAULT_CSS = """
+    .-form-wide RunForm {
+        & #groups { layout: horizontal; }
+        & .group { width: 1fr; }
+        & #side { width: 1fr; }
+    }
     RunForm {
         height: 1fr;
         & > #fields { height: 1fr; }
         & #groups { layout: vertical; height: auto; }
-        &.-wide #groups { layout: horizontal; }
         & .group {
             height: auto;
             border: round $primary-darken-1;
             border-title-color: $text;
             padding: 0 1;
         }
-        &.-wide .group { width: 1fr; }
         & #side { height: auto; }
-        &.-wide #side { width: 1fr; }
         & .row { height: auto; }
         & .row > Label { width: 16; color: $text-muted; }
         /* The field being edited, by more than a colour: its label in reverse video. */
@@ -226,9 +235,6 @@ class RunForm(Vertical):
         self._set_texts(sweep_texts(SweepSettings()))
         self.fill(Config(self._given or DEFAULT_REQUEST))
         self.run_worker(self._load_recent(), group="recent")
-
-    def on_resize(self, event: events.Resize) -> None:
-        self.set_class(event.size.width >= WIDE_FROM, "-wide")
 
     # Filling
 

@@ -1,0 +1,37 @@
+"""Every CSV export as one kind of table: a header of column names that carry the unit
+(`p99_s`, `server_cpu_pct`, `bytes_per_s`) and cells that are plain decimals in that unit.
+Pure.
+
+A spreadsheet or a shell pipe reads `0.000043` where Python's `repr` writes `4.3e-05`; the
+decimal expansion of the shortest repr is the same float, so nothing measured is rounded
+away. An unknown value is an empty cell.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from collections.abc import Iterable, Sequence
+from decimal import Decimal
+
+
+def csv_cell(value: object) -> str:
+    """A cell: `None` (unknown) and a non-finite float empty, a float in plain decimals
+    (`0.000043`, `12345.5`, `1e+16` as `10000000000000000`), anything else as `str`."""
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            return ""
+        return format(Decimal(repr(value)), "f")
+    return str(value)
+
+
+def csv_text(columns: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
+    """The header and the rows, each cell through `csv_cell`."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(columns)
+    writer.writerows([csv_cell(value) for value in row] for row in rows)
+    return out.getvalue()
