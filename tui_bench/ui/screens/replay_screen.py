@@ -232,9 +232,12 @@ class ReplayScreen(MonitorScreen):
 
     def action_seek(self, seconds: float) -> None:
         self.seek_to(self.position + seconds)
+        # Where it went is painted at the next tick, not with the next second played.
+        self.mark_dirty()
 
     def action_jump(self, to_end: bool) -> None:
         self.seek_to(self.length if to_end else 0.0)
+        self.mark_dirty()
 
     def action_speed(self, index: int) -> None:
         self.speed_index = index

@@ -347,7 +347,6 @@ class RunForm(Vertical):
         start = self.query_one("#start", Button)
         start.label = "Start sweep" if sweeping else "Start"
         start.disabled = not self.valid
-        self.refresh_bindings()
 
     # Starting
 
