@@ -68,7 +68,7 @@ class RunChart(PlotextPlot):
         before, drawn_for = self._frame_lines, self._frame_for
         frame = super().render()
         assert isinstance(frame, Text)
-        lines = frame.split("\n")
+        lines = list(frame.split("\n"))
         self._frame, self._frame_lines = frame, lines
         self._frame_for = (self.size, self.app.theme)
         if drawn_for != self._frame_for or len(lines) != len(before):

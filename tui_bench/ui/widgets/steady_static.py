@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from rich.text import Text
+from textual.css.styles import RulesMap
 from textual.visual import visualize
 from textual.widgets import Static
 
@@ -30,8 +33,8 @@ class SteadyStatic(Static):
             self._rows = None
             self.update(text, layout=sized_by_text)
             return
-        rows = (
-            None if sized_by_text else (width, visualize(self, text).get_height(self.styles, width))
-        )
+        # The styles are the rules it is wrapped by, as Textual measures a Static's height.
+        rules = cast(RulesMap, self.styles)
+        rows = None if sized_by_text else (width, visualize(self, text).get_height(rules, width))
         self.update(text, layout=rows is None or rows != self._rows)
         self._rows = rows
