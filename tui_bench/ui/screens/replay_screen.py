@@ -185,10 +185,15 @@ class ReplayScreen(MonitorScreen):
         if not self.playing or self.player is None:
             return
         now = self._clock()
-        self.seek_to(self.position + (now - self._played_until) * self.speed)
+        self._move_to(self.position + (now - self._played_until) * self.speed)
         self._played_until = now
 
     def seek_to(self, t: float) -> None:
+        """A move asked for: painted at the next tick, not with the next second played."""
+        self._move_to(t)
+        self.mark_dirty()
+
+    def _move_to(self, t: float) -> None:
         player = self.player
         if player is None:
             return
@@ -232,12 +237,9 @@ class ReplayScreen(MonitorScreen):
 
     def action_seek(self, seconds: float) -> None:
         self.seek_to(self.position + seconds)
-        # Where it went is painted at the next tick, not with the next second played.
-        self.mark_dirty()
 
     def action_jump(self, to_end: bool) -> None:
         self.seek_to(self.length if to_end else 0.0)
-        self.mark_dirty()
 
     def action_speed(self, index: int) -> None:
         self.speed_index = index
