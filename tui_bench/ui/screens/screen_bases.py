@@ -36,6 +36,8 @@ NUMBERS_HZ = 4
 # the elapsed time, a warning) waits for it or for this. Every cycle the screen takes is
 # taken from a load generator that fills a core, and every frame is bytes down an SSH link.
 PAINT_EVERY = NUMBERS_HZ
+# The big chart takes a new point every this many closed seconds while the run goes.
+CHART_SECONDS = 2
 # Below this many rows the panels drop their sparklines beside the chart (see the CSS).
 CHART_MIN_HEIGHT = 36
 # From this many columns on, the panels stand three to a row, else two.
@@ -274,7 +276,7 @@ class MonitorScreen(Screen[None]):
         self._place_chart()
         self.query_one("#summary", SteadyStatic).show(monitor_text.summary(state, self.tones))
         self._paint_log()
-        self._paint_chart()
+        self._paint_chart(force)
 
     def _due(self, state: LiveState) -> bool:
         if self.painting_held or state.version == self._painted_version:
@@ -288,9 +290,16 @@ class MonitorScreen(Screen[None]):
     def paint_header(self) -> None:
         raise NotImplementedError
 
-    def _paint_chart(self) -> None:
+    def _paint_chart(self, force: bool = False) -> None:
         chart = self.query_one(RunChart)
-        if not chart.display or self._chart_version == self.state.rows_version:
+        state = self.state
+        if not chart.display or self._chart_version == state.rows_version:
+            return
+        # Drawing it is most of a frame's CPU (plotext): while the run goes, every
+        # CHART_SECONDS; at once when shown, resized, ended or asked for.
+        drawn = self._chart_version >= 0
+        recent = state.rows_version - self._chart_version < CHART_SECONDS
+        if state.running and drawn and recent and not force:
             return
         self._chart_version = self.state.rows_version
         chart.show(self.state)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
@@ -86,8 +87,11 @@ class MetricPanel(Vertical, can_focus=True):
             )
             top = self.query_one(f".top.-{_css_name(name)}", Label)
             text = f"≤{self._sparklines[name](spark.top)}" if spark.data else ""
-            if text != top.content:
-                top.update(text)
+            shown_text = str(top.content)
+            if text != shown_text:
+                # Sized by its text: a layout pass (of the whole screen) only when its width
+                # changes, not when its figure does.
+                top.update(text, layout=cell_len(text) != cell_len(shown_text))
 
 
 def _css_name(name: str) -> str:
