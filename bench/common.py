@@ -23,14 +23,42 @@ from tui_bench.storage.session import Session
 TUIBENCH = [sys.executable, "-m", "tui_bench.cli.main"]
 
 
+class RunLeftOut(Exception):
+    """A run whose figures cannot be used (invalid, failed, nothing saved): a benchmark
+    says why and goes on without it."""
+
+
 def tuibench_json(args: Sequence[str]) -> dict[str, Any]:
+    """`tuibench run --headless --json ARGS`: its payload; RunLeftOut when the run is
+    invalid (it exits 1 and still reports) or reported nothing."""
     proc = subprocess.run(
         [*TUIBENCH, "run", "--headless", "--json", *args],
         capture_output=True,
-        check=True,
+        check=False,
     )
-    result: dict[str, Any] = orjson.loads(proc.stdout)
+    try:
+        result: dict[str, Any] = orjson.loads(proc.stdout)
+    except orjson.JSONDecodeError:
+        said = proc.stderr.decode(errors="replace").strip().splitlines()
+        raise RunLeftOut(
+            f"exit {proc.returncode}, no report: {said[-1] if said else 'nothing said'}"
+        ) from None
+    usable_rps(result.get("rps"), result.get("validity"))
+    if proc.returncode != 0:
+        raise RunLeftOut(
+            f"exit {proc.returncode}: {result.get('message') or result.get('run_status')}"
+        )
     return result
+
+
+def usable_rps(rps: float | None, validity: Mapping[str, Any] | None) -> float:
+    """A run's req/s, or RunLeftOut saying why it cannot be compared."""
+    if validity and validity.get("verdict") == "invalid":
+        reasons = "; ".join(r["message"] for r in validity.get("reasons") or ())
+        raise RunLeftOut(f"invalid: {reasons}")
+    if not rps:
+        raise RunLeftOut("no req/s")
+    return rps
 
 
 def median(values: Sequence[float]) -> float:
@@ -161,16 +189,28 @@ def run_over(screen: str) -> bool:
 
 def finish_live_run(tmux: Tmux, sessions: Path, timeout_s: float = 60) -> Session:
     """Waits for the live run in `tmux` to end, leaves its screen with q and returns the session
-    it saved in `sessions` (a directory of its own)."""
+    it saved in `sessions` (a directory of its own), whatever its exit status (an invalid run
+    exits 1); RunLeftOut when it saved none."""
     tmux.wait_for(run_over, "end of the run", timeout_s)
     tmux.send_keys("q")
     status = tmux.wait_exit(timeout_s)
-    if status != 0:
-        raise RuntimeError(f"tuibench exited with {status}:\n{tmux.screen()}")
-    return saved_session(sessions)
+    try:
+        return saved_session(sessions)
+    except RunLeftOut:
+        shown = [line.strip() for line in tmux.screen().splitlines() if line.strip()]
+        last = shown[-1] if shown else "nothing"
+        raise RunLeftOut(f"exit {status}, no session saved; the screen ends: {last}") from None
 
 
 def saved_session(sessions: Path) -> Session:
-    """The one session saved in `sessions`."""
-    (path,) = sessions.glob(f"*{store.SESSION_SUFFIX}")
-    return store.load(path)
+    """The one session saved in `sessions`; RunLeftOut when there is none."""
+    saved = list(sessions.glob(f"*{store.SESSION_SUFFIX}"))
+    if len(saved) != 1:
+        raise RunLeftOut(f"{len(saved)} sessions saved")
+    return store.load(saved[0])
+
+
+def session_rps(session: Session) -> float:
+    """A saved run's req/s, or RunLeftOut saying why it cannot be compared."""
+    result = session.result
+    return usable_rps(result.rps if result else None, session.doc.get("validity"))

@@ -3,10 +3,12 @@
 By default tuibench runs headless (`tuibench run --headless`); with `--live` it runs with its
 live screen inside tmux at 120x40 (a private tmux server) and its req/s is read from the
 session it saved. Runs alternate (bare, tuibench, tuibench, bare, ...) so drift on a shared
-machine hits both sides alike; the figure is the median of the per-pair ratios.
+machine hits both sides alike; the figure is the median of the per-pair ratios. A pair with a
+run whose figures cannot be compared (invalid, failed requests, nothing reported) is printed
+with the reason and left out of the median.
 
     .venv/bin/python bench/overhead.py [--live] [--pairs 7] [--duration 5] \\
-        [--load '-c 16 -m 10 -t 1']
+        [--load '-c 16 -m 10 -t 1'] [--width 120 --height 40] [--variant='--basic']
 """
 
 from __future__ import annotations
@@ -22,65 +24,91 @@ from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from bench.common import TUIBENCH_SCRIPT, Tmux, finish_live_run, median, tuibench_json
+from bench.common import (
+    TUIBENCH_SCRIPT,
+    RunLeftOut,
+    Tmux,
+    finish_live_run,
+    median,
+    session_rps,
+    tuibench_json,
+)
 from tui_bench.demo.background import running_demo_target
+from tui_bench.parsers import ParseError
 from tui_bench.parsers.h2load import parse
-
-LIVE_WIDTH, LIVE_HEIGHT = 120, 40
 
 
 def bare_rps(args: list[str]) -> float:
     h2load = shutil.which("h2load") or "h2load"
-    out = subprocess.run([h2load, *args], capture_output=True, text=True, check=True).stdout
-    rps = parse(out).rps
-    assert rps is not None
-    return rps
+    proc = subprocess.run([h2load, *args], capture_output=True, text=True, check=False)
+    try:
+        result = parse(proc.stdout)
+    except ParseError:
+        result = None
+    if proc.returncode != 0 or result is None or result.rps is None:
+        said = (proc.stderr or proc.stdout).strip().splitlines()
+        raise RunLeftOut(f"h2load exit {proc.returncode}: {said[-1] if said else 'no summary'}")
+    if result.requests.failed:
+        raise RunLeftOut(f"h2load: {result.requests.failed:,} requests failed")
+    return result.rps
 
 
-def headless_rps(args: list[str]) -> float:
+def headless_rps(args: list[str], opts: argparse.Namespace) -> float:
     rps: float = tuibench_json(args)["rps"]
     return rps
 
 
-def live_rps(args: list[str]) -> float:
+def live_rps(args: list[str], opts: argparse.Namespace) -> float:
     with tempfile.TemporaryDirectory() as sessions:
         env = {"TUIBENCH_SESSIONS": sessions, "COLORTERM": "truecolor"}
         argv = [TUIBENCH_SCRIPT, "run", *args]
-        with Tmux(argv, width=LIVE_WIDTH, height=LIVE_HEIGHT, env=env) as tmux:
-            result = finish_live_run(tmux, Path(sessions)).result
-    assert result is not None and result.rps is not None
-    return result.rps
+        with Tmux(argv, width=opts.width, height=opts.height, env=env) as tmux:
+            return session_rps(finish_live_run(tmux, Path(sessions)))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--pairs", type=int, default=7)
-    parser.add_argument("--duration", type=int, default=5)
+    parser.add_argument("--duration", type=float, default=5)
     parser.add_argument("--load", default="-c 16 -m 10 -t 1", help="h2load's shape options")
     parser.add_argument("--live", action="store_true", help="tuibench with its live screen")
+    parser.add_argument("--width", type=int, default=120, help="the live screen's columns")
+    parser.add_argument("--height", type=int, default=40, help="the live screen's rows")
+    parser.add_argument("--variant", default="", help="extra tuibench options, e.g. '--basic'")
     opts = parser.parse_args()
     observed, label = (live_rps, "live TUI") if opts.live else (headless_rps, "tuibench")
     with running_demo_target() as target, tempfile.TemporaryDirectory() as store:
         os.environ["TUIBENCH_SESSIONS"] = store
         url = target.urls["h2c"]
         load = shlex.split(opts.load)
-        bare_args = [*load, "-D", str(opts.duration), url]
-        tui_args = [*load, "-d", str(opts.duration), url]
+        # h2load takes whole units: 2.5 s is 2500ms.
+        bare_args = [*load, "-D", f"{round(opts.duration * 1000)}ms", url]
+        tui_args = [*load, *shlex.split(opts.variant), "-d", f"{opts.duration:g}", url]
         ratios = []
         for pair in range(opts.pairs):
-            if pair % 2 == 0:
-                bare = bare_rps(bare_args)
-                tui = observed(tui_args)
+            runs = {"bare": lambda: bare_rps(bare_args), label: lambda: observed(tui_args, opts)}
+            order = list(runs) if pair % 2 == 0 else list(reversed(runs))
+            rps: dict[str, float] = {}
+            for side in order:
+                try:
+                    rps[side] = runs[side]()
+                except RunLeftOut as exc:
+                    print(f"pair {pair + 1}: {side} run left out ({exc})", flush=True)
+                    break
             else:
-                tui = observed(tui_args)
-                bare = bare_rps(bare_args)
-            ratios.append(tui / bare)
-            print(
-                f"pair {pair + 1}: bare {bare:,.0f} req/s  {label} {tui:,.0f} req/s  "
-                f"ratio {tui / bare:.3f}",
-                flush=True,
-            )
-        print(f"median ratio {label}/bare over {opts.pairs} pairs: {median(ratios):.3f}")
+                ratios.append(rps[label] / rps["bare"])
+                print(
+                    f"pair {pair + 1}: bare {rps['bare']:,.0f} req/s  "
+                    f"{label} {rps[label]:,.0f} req/s  ratio {ratios[-1]:.3f}",
+                    flush=True,
+                )
+        if not ratios:
+            print(f"no pair of {opts.pairs} gave two usable runs")
+            return
+        print(
+            f"median ratio {label}/bare over {len(ratios)} pairs: {median(ratios):.3f} "
+            f"(per pair {min(ratios):.3f}–{max(ratios):.3f})"
+        )
 
 
 if __name__ == "__main__":

@@ -9,10 +9,12 @@ painting, log ingest, sampling). Start to first frame is the time from spawning 
 the written text holds the header (the tool's name). Variants (extra `tuibench run` options)
 alternate round by round; medians per variant are printed. `--variant=--headless` measures
 the same without the screen (its "first frame" is its first progress line): the difference
-in CPU is what painting costs.
+in CPU is what painting costs. `--by-row` prints where each variant's bytes went, by screen row
+(the byte stream cut at its cursor moves), over the steady window of its last run. A run whose
+figures cannot be used (invalid, nothing saved) is printed with the reason and left out.
 
     .venv/bin/python bench/tui_terminal.py [--rounds 5] [--duration 15] \\
-        [--load '-t 2 -c 16 -m 100'] [--variant=] [--variant='--fps 10'] [--keep DIR]
+        [--load '-t 2 -c 16 -m 100'] [--variant=] [--variant='--fps 10'] [--keep DIR] [--by-row]
 """
 
 from __future__ import annotations
@@ -31,11 +33,21 @@ import psutil
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from bench.common import TUIBENCH_SCRIPT, Tmux, finish_live_run, median, saved_session
+from bench.common import (
+    TUIBENCH_SCRIPT,
+    RunLeftOut,
+    Tmux,
+    finish_live_run,
+    median,
+    saved_session,
+    session_rps,
+)
 from tui_bench.demo.background import running_demo_target
 
 # Escape sequences (CSI, OSC, two-byte) between the characters of the written text.
 ESCAPES = re.compile(rb"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[@-Z\\-_])")
+# A cursor move to a row (and column): where the bytes after it are painted.
+MOVE_TO = re.compile(rb"\x1b\[(\d+)(?:;\d+)?H")
 WARM_S = 3.0
 TAIL_S = 2.0
 FAST_POLL_S = 0.005
@@ -52,6 +64,24 @@ class Figures:
     bytes_per_s: float
     cpu_pct: float
     rps: float
+
+
+@dataclass(frozen=True)
+class Run:
+    figures: Figures
+    # Bytes per second by screen row (1-based) over the steady window; 0: before any move.
+    by_row: dict[int, float]
+
+
+def bytes_by_row(stream: bytes) -> dict[int, int]:
+    """The bytes of `stream` by the screen row the cursor was last moved to."""
+    rows: dict[int, int] = {}
+    row, start = 0, 0
+    for move in MOVE_TO.finditer(stream):
+        rows[row] = rows.get(row, 0) + move.start() - start
+        row, start = int(move.group(1)), move.start()
+    rows[row] = rows.get(row, 0) + len(stream) - start
+    return rows
 
 
 def visible(stream: bytes) -> bytes:
@@ -77,7 +107,7 @@ def wait_first_frame(
 
 def one_run(
     url: str, load: list[str], variant: list[str], opts: argparse.Namespace, work: Path
-) -> Figures:
+) -> Run:
     sessions = work / "sessions"
     pipe = work / "terminal.out"
     argv = [TUIBENCH_SCRIPT, "run", "-d", str(opts.duration), *load, *variant, url]
@@ -95,20 +125,20 @@ def one_run(
         time.sleep(max(0.0, window_end - time.monotonic()))
         size1, cpu1, t1 = pipe.stat().st_size, process.cpu_times(), time.monotonic()
         if headless:
-            if (status := tmux.wait_exit(60)) != 0:
-                raise RuntimeError(f"tuibench exited with {status}:\n{tmux.screen()}")
+            tmux.wait_exit(60)
             session = saved_session(sessions)
         else:
             session = finish_live_run(tmux, sessions)
     busy = (cpu1.user - cpu0.user) + (cpu1.system - cpu0.system)
-    result = session.result
-    return Figures(
+    figures = Figures(
         first_byte_s=to_first_byte,
         first_frame_s=to_frame,
         bytes_per_s=(size1 - size0) / (t1 - t0),
         cpu_pct=100 * busy / (t1 - t0),
-        rps=result.rps if result and result.rps else 0.0,
+        rps=session_rps(session),
     )
+    steady = pipe.read_bytes()[size0:size1]
+    return Run(figures, {row: n / (t1 - t0) for row, n in bytes_by_row(steady).items()})
 
 
 def describe(figures: Figures) -> str:
@@ -134,6 +164,7 @@ def main() -> None:
         help="extra tuibench options, e.g. '--fps 10' (repeat; default: none)",
     )
     parser.add_argument("--keep", type=Path, help="keep each run's terminal output here")
+    parser.add_argument("--by-row", action="store_true", help="where the bytes went, by row")
     opts = parser.parse_args()
     if opts.duration <= WARM_S + TAIL_S + 1:
         parser.error(f"--duration must exceed {WARM_S + TAIL_S + 1:g} s")
@@ -141,24 +172,40 @@ def main() -> None:
     load = shlex.split(opts.load)
 
     results: dict[str, list[Figures]] = {v: [] for v in variants}
+    last: dict[str, Run] = {}
     with running_demo_target() as target:
         url = target.urls["h2c"]
         for round_no in range(opts.rounds):
             for variant in variants:
+                name = variant or "default"
                 with tempfile.TemporaryDirectory() as work:
-                    figures = one_run(url, load, shlex.split(variant), opts, Path(work))
-                    if opts.keep:
-                        opts.keep.mkdir(parents=True, exist_ok=True)
-                        name = f"{round_no + 1}-{variant.strip('-').replace(' ', '_') or 'default'}"
-                        (Path(work) / "terminal.out").rename(opts.keep / f"{name}.out")
-                results[variant].append(figures)
-                print(f"round {round_no + 1} [{variant or 'default'}] {describe(figures)}")
+                    try:
+                        run = one_run(url, load, shlex.split(variant), opts, Path(work))
+                    except RunLeftOut as exc:
+                        print(f"round {round_no + 1} [{name}] left out: {exc}", flush=True)
+                        continue
+                    finally:
+                        if opts.keep and (Path(work) / "terminal.out").exists():
+                            opts.keep.mkdir(parents=True, exist_ok=True)
+                            kept = f"{round_no + 1}-{name.strip('-').replace(' ', '_')}.out"
+                            (Path(work) / "terminal.out").rename(opts.keep / kept)
+                results[variant].append(run.figures)
+                last[variant] = run
+                print(f"round {round_no + 1} [{name}] {describe(run.figures)}", flush=True)
     print(f"\nmedians over {opts.rounds} rounds, {opts.width}x{opts.height}, load {opts.load}:")
     for variant, runs in results.items():
+        if not runs:
+            print(f"  [{variant or 'default'}] no usable run")
+            continue
         med = Figures(
             *(median([getattr(f, field.name) for f in runs]) for field in fields(Figures))
         )
-        print(f"  [{variant or 'default'}] {describe(med)}")
+        print(f"  [{variant or 'default'}] {describe(med)} ({len(runs)} runs)")
+    if opts.by_row:
+        for variant, run in last.items():
+            print(f"\nbytes by screen row, [{variant or 'default'}], its last run (KB/s):")
+            for row, rate in sorted(run.by_row.items()):
+                print(f"  row {row:3d}: {rate / 1000:6.2f}")
 
 
 if __name__ == "__main__":

@@ -3,8 +3,11 @@ chart starts at the run's start and keeps a single point off the frame."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.text import Text
 from textual.app import App, ComposeResult
+from textual.geometry import Region
 from textual.widgets import Label
 
 from tui_bench.engine.events import SecondClosed
@@ -90,3 +93,76 @@ def test_levels_stretch_few_values_and_keep_the_greatest_of_many() -> None:
     assert levels([1.0, 4.0, 2.0, 2.0], 2) == [1.0, 0.5]
     assert levels([0.0, 0.0], 3) == [0.0, 0.0, 0.0]
     assert levels([], 5) == []
+
+
+async def test_a_sparkline_writes_a_run_of_bars_of_one_height_in_one_colour() -> None:
+    app = Panel()
+    async with app.run_test(size=(60, 8)) as pilot:
+        panel = app.query_one(MetricPanel)
+        panel.show(Text("now"), {"req/s": [10.0, 10.0, 80.0, 80.0]})
+        await pilot.pause()
+        drawn = panel.query_one(ZeroSparkline).render()
+        assert isinstance(drawn, Text)
+        # Two heights of bar: two runs, however many cells each covers.
+        low, high = drawn.spans
+        assert (low.start, low.end, high.end) == (0, high.start, len(drawn.plain))
+        assert set(drawn.plain[: low.end]) == {"▂"} and set(drawn.plain[high.start :]) == {"█"}
+
+
+class Refreshes(RunChart):
+    """Records what each refresh asked to be painted again."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.painted: list[list[int] | None] = []
+
+    def refresh(self, *regions: Region, **kwargs: Any) -> Refreshes:
+        if not kwargs and self.is_mounted and self._frame is not None:
+            self.painted.append([r.y for r in regions] if regions else None)
+        return super().refresh(*regions, **kwargs)
+
+
+class SpiedChart(App[None]):
+    def compose(self) -> ComposeResult:
+        yield Refreshes()
+
+
+async def test_a_new_second_paints_again_only_the_chart_rows_it_changed() -> None:
+    app = SpiedChart()
+    state = LiveState(RunSpec(urls=("http://127.0.0.1:1/",), duration_s=30.0))
+    for t in range(10):
+        state.apply(SecondClosed({"t_s": t, "window_s": 1.0, "rps": 50_000.0, "p99_s": 0.01}))
+    async with app.run_test(size=(118, 16)) as pilot:
+        chart = app.query_one(Refreshes)
+        chart.show(state)
+        await pilot.pause()
+        chart.painted.clear()
+        # The same axes (0–20 s, 0–60k req/s): a point more on each line.
+        state.apply(SecondClosed({"t_s": 10, "window_s": 1.0, "rps": 50_000.0, "p99_s": 0.01}))
+        chart.show(state)
+        await pilot.pause()
+        (rows,) = chart.painted
+        assert rows is not None and 0 < len(rows) <= 4, rows
+        # Another top of the axis: all of it.
+        state.apply(SecondClosed({"t_s": 11, "window_s": 1.0, "rps": 90_000.0, "p99_s": 0.01}))
+        chart.show(state)
+        await pilot.pause()
+        rows = chart.painted[-1]
+        assert rows is not None and len(rows) > chart.size.height // 2, rows
+        drawn = chart.plt.uncolorize(chart.plt.build())
+        assert str(chart.render()).splitlines() == drawn.splitlines()
+
+
+async def test_a_panel_title_set_again_unchanged_repaints_nothing() -> None:
+    app = Panel()
+    async with app.run_test(size=(60, 8)) as pilot:
+        panel = app.query_one(MetricPanel)
+        panel.show(Text("now"), title="Server nginx 12", note="n 4k")
+        await pilot.pause()
+        assert (panel.border_title, panel.border_subtitle) == ("Server nginx 12", "n 4k")
+        refreshed = []
+        panel.refresh = lambda *a, **k: refreshed.append(a) or panel  # type: ignore[method-assign]
+        panel.show(Text("now"), title="Server nginx 12", note="n 4k")
+        assert refreshed == []
+        panel.show(Text("now"), title="Server nginx 13", note="n 4k")
+        assert refreshed == [()]

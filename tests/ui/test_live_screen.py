@@ -42,7 +42,7 @@ from tui_bench.storage.catalog import previous_run, rows_of
 from tui_bench.ui.app import TuibenchApp
 from tui_bench.ui.screens.compare_screen import CompareScreen
 from tui_bench.ui.screens.live_screen import LiveScreen
-from tui_bench.ui.screens.screen_bases import CLIENT_BOUND_EVERY, chart_fits
+from tui_bench.ui.screens.screen_bases import PAINT_EVERY, chart_fits
 from tui_bench.ui.tones import tones_of
 from tui_bench.ui.widgets.dialogs import ConfirmQuit, LabelDialog
 from tui_bench.ui.widgets.metric_panel import MetricPanel
@@ -233,17 +233,39 @@ async def test_stop_ends_the_run_with_a_summary_and_r_runs_it_again() -> None:
         assert len(app.engines) == 2  # type: ignore[attr-defined]
 
 
-async def test_a_client_bound_run_is_painted_once_a_second() -> None:
+async def test_a_new_second_is_painted_at_the_next_tick_and_the_rest_once_a_second() -> None:
     async with make_app().run_test(size=(120, 40)) as pilot:
         live = await settle(pilot)
-        assert live.state.client_bound  # the script's generator thread ends at 95 %
         painted = []
-        for tick in range(2 * CLIENT_BOUND_EVERY):
+        for tick in range(2 * PAINT_EVERY):
             live.state.apply(Progress(10.0 + tick, None, None, None))
             before = text_of(live, "#header")
             live.paint()
             painted.append(text_of(live, "#header") != before)
-        assert sum(painted) == 2
+        assert painted == 2 * ([False] * (PAINT_EVERY - 1) + [True])
+        live.state.apply(SecondClosed({"t_s": 6, "rps": 51_000.0, "n": 51_000}))
+        live.paint()
+        assert "51,000 req/s" in text_of(live, "#throughput")
+
+
+async def test_the_load_starts_once_the_first_frame_is_on_the_screen() -> None:
+    shown_at_start: list[bool] = []
+
+    class Watching(ScriptedEngine):
+        async def run(self) -> RunFinished:
+            header = app.screen.query_one("#header", Static)
+            shown_at_start.append(bool(header.region) and "h2load" in str(header.render()))
+            return await super().run()
+
+    def factory(spec: RunSpec, listener: Callable[[Event], None]) -> ScriptedEngine:
+        return Watching(listener, script(), hold=False)
+
+    app = TuibenchApp(
+        lambda app: LiveScreen(SPEC, factory, tool_label="h2load 1.52.0", basic=False)
+    )
+    async with app.run_test(size=(120, 40)):
+        await app.workers.wait_for_complete()
+    assert shown_at_start == [True]
 
 
 async def test_pause_freezes_painting_until_resumed() -> None:

@@ -178,6 +178,30 @@ async def test_opened_empty_it_has_the_cli_defaults_and_waits_for_a_url() -> Non
     assert pilot.app.started == []  # type: ignore[attr-defined]
 
 
+async def test_typing_a_url_key_by_key_lays_the_form_out_again_only_when_a_line_grows(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    layouts = 0
+    relayout = Screen._refresh_layout
+
+    def counted(screen: Screen[Any], *args: Any, **kwargs: Any) -> None:
+        nonlocal layouts
+        layouts += 1
+        relayout(screen, *args, **kwargs)
+
+    async with FormApp(LABELLED).run_test(size=(160, 48)) as pilot:
+        form = await ready(pilot)
+        form.query_one("#urls", Input).focus()
+        await pilot.pause()
+        monkeypatch.setattr(Screen, "_refresh_layout", counted)
+        path = "api/items/42"
+        await pilot.press("end", *path)
+        await until(pilot, lambda: value(form, "urls").endswith(path) and path in status(form))
+        # Each key changes the ready line, never its height: a repaint, not a layout pass of
+        # the whole form (once ~85 ms a key).
+        assert layouts <= 1, layouts
+
+
 async def test_a_bad_value_shows_its_error_beside_the_field_and_disables_start() -> None:
     async with FormApp(LABELLED).run_test(size=(160, 48)) as pilot:
         form = await ready(pilot)

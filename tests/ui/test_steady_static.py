@@ -1,5 +1,5 @@
-"""SteadyStatic repaints on a new text and asks for a layout pass only when its size may
-change."""
+"""SteadyStatic repaints on a new text and asks for a layout pass only when its height
+changes."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ class One(App[None]):
         yield Spied()
 
 
-async def test_layout_only_when_the_shape_may_change() -> None:
+async def test_layout_only_when_the_height_changes() -> None:
     app = One()
     async with app.run_test(size=(80, 10)) as pilot:
         widget = app.query_one(Spied)
@@ -40,6 +40,8 @@ async def test_layout_only_when_the_shape_may_change() -> None:
             ("p50 3.61 ms\np99 12.70 ms", False),  # new figures, same shape
             ("p50 3.61 ms\np99 12.70 ms\nmax 20 ms", True),  # a line more
             ("p50 3.61 ms\np99 12.70 ms\nmax 20 ms, and more than thirty cells", True),  # wraps
+            # Wrapped to as many rows: the same height (a form's line as a key is typed).
+            ("p50 3.61 ms\np99 12.70 ms\nmax 20 ms, and more than thirty cells!", False),
         ]
         for text, layout in shows:
             before = len(widget.layouts)

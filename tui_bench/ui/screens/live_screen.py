@@ -107,10 +107,6 @@ class LiveScreen(MonitorScreen, DrivingScreen):
     def painting_held(self) -> bool:
         return self.paused
 
-    @property
-    def paint_sparingly(self) -> bool:
-        return self.state.client_bound and self.engine_running
-
     def paint_header(self) -> None:
         self.query_one("#header", SteadyStatic).show(
             monitor_text.header(

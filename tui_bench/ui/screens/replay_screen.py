@@ -185,10 +185,15 @@ class ReplayScreen(MonitorScreen):
         if not self.playing or self.player is None:
             return
         now = self._clock()
-        self.seek_to(self.position + (now - self._played_until) * self.speed)
+        self._move_to(self.position + (now - self._played_until) * self.speed)
         self._played_until = now
 
     def seek_to(self, t: float) -> None:
+        """A move asked for: painted at the next tick, not with the next second played."""
+        self._move_to(t)
+        self.mark_dirty()
+
+    def _move_to(self, t: float) -> None:
         player = self.player
         if player is None:
             return

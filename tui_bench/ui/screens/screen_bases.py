@@ -29,18 +29,24 @@ from tui_bench.ui.widgets.metric_panel import MetricPanel
 from tui_bench.ui.widgets.run_chart import READABLE_HEIGHT, RunChart
 from tui_bench.ui.widgets.steady_static import SteadyStatic
 
+# The paint clock's ticks a second: a tick that finds nothing to paint costs nothing.
 NUMBERS_HZ = 4
-# While the load generator is saturated, every cycle the screen takes is taken from it:
-# then it paints once a second, when the per-second figures change anyway.
-CLIENT_BOUND_EVERY = NUMBERS_HZ
-# The chart is redrawn on every n-th numbers frame: 2 Hz, plotext is the costly part.
-CHART_EVERY = 2
+# Between closed seconds a frame is painted once a second at most. The figures change when
+# a second closes, and that frame is painted at the next tick; what else changes (samples,
+# the elapsed time, a warning) waits for it or for this. Every cycle the screen takes is
+# taken from a load generator that fills a core, and every frame is bytes down an SSH link.
+PAINT_EVERY = NUMBERS_HZ
+# The big chart takes a new point every this many closed seconds while the run goes.
+CHART_SECONDS = 2
 # Below this many rows the panels drop their sparklines beside the chart (see the CSS).
 CHART_MIN_HEIGHT = 36
 # From this many columns on, the panels stand three to a row, else two.
 WIDE = 120
 # The rows around the panels: the header's three, the progress bar's and the footer's.
 FRAME_ROWS = 5
+# A panel's rows with its figures whole: the server's three lines, two sparklines, the border
+# (see the CSS).
+PANEL_HEIGHT = 7
 # The most of the screen an ended run's result takes beside the chart (see the CSS).
 RESULT_SHARE = 0.35
 
@@ -51,9 +57,15 @@ def chart_fits(width: int, height: int, *, ended: bool) -> bool:
     panel_rows = 2 if width >= WIDE else 3
     # While it runs, the panels' tall height, even where a short screen gives them a row
     # less: a chart that fits at some height then fits at every greater one.
-    panel_height = 6 if ended else 7
+    panel_height = PANEL_HEIGHT - 1 if ended else PANEL_HEIGHT
     result = int(height * RESULT_SHARE) if ended else 0
     return FRAME_ROWS + result + panel_rows * panel_height + READABLE_HEIGHT <= height
+
+
+def panels_fit(width: int, height: int) -> bool:
+    """Whether the panels of a going run get the height of their figures without the chart."""
+    panel_rows = 2 if width >= WIDE else 3
+    return FRAME_ROWS + panel_rows * PANEL_HEIGHT <= height
 
 
 EXIT_CRASHED = 1
@@ -112,6 +124,9 @@ class MonitorScreen(Screen[None]):
         self._sparks_version = -1
         self._lines_painted = 0
         self._frame = 0
+        self._painted_frame = 0
+        # Whether the frame painted last showed the run ended: its end is painted at once.
+        self._painted_end = False
 
     def compose(self) -> ComposeResult:
         yield SteadyStatic(id="header")
@@ -164,6 +179,16 @@ class MonitorScreen(Screen[None]):
             self.mark_dirty()
         # With the chart on, the panels keep the height of their figures (see the CSS).
         self.set_class(shown, "-chart")
+        # Without it too, while the run goes and where they fit: a box stretched past its
+        # figures is rows of nothing, sent again whenever its border changes.
+        size = self.app.size
+        self.set_class(
+            not shown
+            and self.state.finished is None
+            and not self.has_class("-expand")
+            and panels_fit(size.width, size.height),
+            "-fitted",
+        )
 
     def _chart_fits(self) -> bool:
         size = self.app.size
@@ -186,14 +211,10 @@ class MonitorScreen(Screen[None]):
     def painting_held(self) -> bool:
         return False
 
-    @property
-    def paint_sparingly(self) -> bool:
-        """Paint once a second instead of at NUMBERS_HZ."""
-        return False
-
     def mark_dirty(self) -> None:
-        """Something the state does not hold changed: repaint on the next frame."""
+        """Something the state does not hold changed: repaint on the next tick."""
         self._painted_version = -1
+        self._painted_frame = -PAINT_EVERY
 
     def _retone(self, tones: Tones) -> None:
         """Another theme: what is coloured by meaning is painted again now; the panels whose
@@ -203,19 +224,21 @@ class MonitorScreen(Screen[None]):
         self.paint()
 
     def paint(self, force: bool = False) -> None:
-        """Numbers every frame, the chart every CHART_EVERY-th, nothing when unchanged."""
+        """One tick of the paint clock: a frame when a second closed, when the run ended, or
+        once a second when anything else changed; each widget only when its part changed."""
         state = self.state
         self._frame += 1
-        if (self.painting_held or state.version == self._painted_version) and not force:
-            return
-        if self.paint_sparingly and self._frame % CLIENT_BOUND_EVERY and not force:
+        if not force and not self._due(state):
             return
         self._painted_version = state.version
+        self._painted_frame = self._frame
+        self._painted_end = state.finished is not None
         self.paint_header()
         if state.fraction is not None:
             self.query_one(ProgressBar).update(progress=state.fraction)
         rows = client_rows = None
-        if state.rows_version != self._sparks_version:
+        new_second = state.rows_version != self._sparks_version
+        if new_second:
             self._sparks_version = state.rows_version
             rows = {
                 "req/s": state.series("rps"),
@@ -228,21 +251,27 @@ class MonitorScreen(Screen[None]):
         self._panel("throughput").show(
             monitor_text.throughput(state), rows, shown=shown["throughput"]
         )
-        latency = self._panel("latency")
-        latency.border_title = monitor_text.latency_title(state)
-        latency.show(
+        self._panel("latency").show(
             monitor_text.latency(state),
             rows,
+            title=monitor_text.latency_title(state),
             note=monitor_text.latency_count(state),
             shown=shown["latency"],
         )
         self._panel("status").show(monitor_text.status(state, self.tones))
-        panel = self._panel("server")
-        panel.border_title = monitor_text.server_title(state)
-        panel.show(monitor_text.server(state), rows, shown=shown["server"])
+        self._panel("server").show(
+            monitor_text.server(state),
+            rows,
+            title=monitor_text.server_title(state),
+            shown=shown["server"],
+        )
         client = self._panel("client")
-        client.border_title = monitor_text.client_title(state)
-        client.show(monitor_text.client(state, self.tones), client_rows, shown=shown["client"])
+        client.show(
+            monitor_text.client(state, self.tones),
+            client_rows,
+            title=monitor_text.client_title(state),
+            shown=shown["client"],
+        )
         client.set_class(state.client_bound, "-alert")
         warnings = self._panel("warnings")
         warnings.show(monitor_text.warnings(state, self.tones))
@@ -255,16 +284,30 @@ class MonitorScreen(Screen[None]):
         self._place_chart()
         self.query_one("#summary", SteadyStatic).show(monitor_text.summary(state, self.tones))
         self._paint_log()
-        # A chart just shown or resized is drawn on the first frame that gets here.
-        if force or self._frame % CHART_EVERY == 0 or self._chart_version == -1:
-            self._paint_chart()
+        self._paint_chart(force)
+
+    def _due(self, state: LiveState) -> bool:
+        if self.painting_held or state.version == self._painted_version:
+            return False
+        return (
+            state.rows_version != self._sparks_version
+            or (state.finished is not None) != self._painted_end
+            or self._frame - self._painted_frame >= PAINT_EVERY
+        )
 
     def paint_header(self) -> None:
         raise NotImplementedError
 
-    def _paint_chart(self) -> None:
+    def _paint_chart(self, force: bool = False) -> None:
         chart = self.query_one(RunChart)
-        if not chart.display or self._chart_version == self.state.rows_version:
+        state = self.state
+        if not chart.display or self._chart_version == state.rows_version:
+            return
+        # Drawing it is most of a frame's CPU (plotext): while the run goes, every
+        # CHART_SECONDS; at once when shown, resized, ended or asked for.
+        drawn = self._chart_version >= 0
+        recent = state.rows_version - self._chart_version < CHART_SECONDS
+        if state.running and drawn and recent and not force:
             return
         self._chart_version = self.state.rows_version
         chart.show(self.state)
@@ -292,12 +335,14 @@ class MonitorScreen(Screen[None]):
             panel.remove_class("-expanded")
         if expanded:
             self.remove_class("-expand")
+            self._place_chart()
             return
         focused = self.focused
         target = focused if isinstance(focused, MetricPanel) else panels[0]
         target.add_class("-expanded")
         target.focus()
         self.add_class("-expand")
+        self._place_chart()
 
     def action_toggle_log(self) -> None:
         log = self.query_one(RichLog)
@@ -376,6 +421,10 @@ class DrivingScreen(Screen[None]):
 
     async def _drive(self, engine: Job) -> None:
         try:
+            # The load starts once the frame painted before it is on the screen: laying out
+            # and painting the whole screen takes a core for a moment, which a load generator
+            # starting beside it would lose.
+            await self.wait_for_refresh()
             await engine.run()
         except Exception as exc:
             # It broke (a sweep has saved what it had): say so instead of vanishing.

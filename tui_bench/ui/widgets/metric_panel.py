@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
@@ -41,7 +42,7 @@ class MetricPanel(Vertical, can_focus=True):
         """`sparklines`: each one's name, and how its greatest value is written beside it."""
         # Its focus is marked by the app's `.framed` rule.
         super().__init__(id=id, classes="framed")
-        self.border_title = title
+        self._title = self.border_title = title
         self._sparklines = dict(sparklines or {})
         # The last note set: reading border_subtitle back builds its markup each time.
         self._note: str | None = None
@@ -59,14 +60,18 @@ class MetricPanel(Vertical, can_focus=True):
         body: Text,
         series: Mapping[str, list[float]] | None = None,
         *,
+        title: str | None = None,
         note: str | None = None,
         shown: Mapping[str, float | None] | None = None,
     ) -> None:
         """`series`: each sparkline's values, when they changed; `shown`: the greatest
         figure of each sparkline's kind the body shows, which its scale reaches too, so
-        its `≤` label is never below a figure beside it. `note` goes on the bottom border
-        (set only when it changes: it repaints the border)."""
+        its `≤` label is never below a figure beside it. `title` and `note` go on the top
+        and the bottom border: set only when they change, for setting either repaints the
+        whole panel, border and all, even with the same words."""
         self.query_one(".body", SteadyStatic).show(body)
+        if title is not None and title != self._title:
+            self._title = self.border_title = title
         if note is not None and note != self._note:
             self._note = self.border_subtitle = note
         for spark in self.query(ZeroSparkline):
@@ -82,8 +87,11 @@ class MetricPanel(Vertical, can_focus=True):
             )
             top = self.query_one(f".top.-{_css_name(name)}", Label)
             text = f"≤{self._sparklines[name](spark.top)}" if spark.data else ""
-            if text != top.content:
-                top.update(text)
+            shown_text = str(top.content)
+            if text != shown_text:
+                # Sized by its text: a layout pass (of the whole screen) only when its width
+                # changes, not when its figure does.
+                top.update(text, layout=cell_len(text) != cell_len(shown_text))
 
 
 def _css_name(name: str) -> str:

@@ -5,6 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import cast
 
+from rich.text import Text
+from textual.app import RenderResult
+from textual.geometry import Region, Size
 from textual_plotext import PlotextPlot
 
 from tui_bench.engine.live_state import LiveState
@@ -43,10 +46,44 @@ class RunChart(PlotextPlot):
     RunChart {{ height: 2fr; min-height: {READABLE_HEIGHT}; border: round $primary-darken-1; }}
     """
 
+    # The frame drawn last, line by line, and the size and theme it was drawn for.
+    _frame: Text | None = None
+    _frame_lines: Sequence[Text] = ()
+    _frame_for: tuple[Size, str] | None = None
+
     def on_mount(self) -> None:
         # The title in the border too: a row of the plot's own would be a row less of plot.
         self.border_title = TITLE
         self.border_subtitle = LEGEND
+
+    def render(self) -> RenderResult:
+        if self._frame is None or self._frame_for != (self.size, self.app.theme):
+            self._draw()
+        assert self._frame is not None
+        return self._frame
+
+    def _draw(self) -> list[int] | None:
+        """Draws the plot as it stands; the rows that differ from the frame before, or None
+        when all may (the first frame, another size or theme)."""
+        before, drawn_for = self._frame_lines, self._frame_for
+        frame = super().render()
+        assert isinstance(frame, Text)
+        lines = list(frame.split("\n"))
+        self._frame, self._frame_lines = frame, lines
+        self._frame_for = (self.size, self.app.theme)
+        if drawn_for != self._frame_for or len(lines) != len(before):
+            return None
+        return [y for y, (old, new) in enumerate(zip(before, lines, strict=True)) if old != new]
+
+    def _repaint(self) -> None:
+        """Only the rows that changed are painted again: a new second adds a point to each
+        line of a chart whose axes stay, a few rows, and every row sent down the terminal's
+        link is hundreds of bytes of braille cells and colour codes."""
+        changed = self._draw()
+        if changed is None:
+            self.refresh()
+        elif changed:
+            self.refresh(*(Region(0, y, self.size.width, 1) for y in changed))
 
     def show(self, state: LiveState) -> None:
         rows = [r for r in state.rows if r.get("rps") is not None and shown_window(r)]
@@ -55,7 +92,7 @@ class RunChart(PlotextPlot):
         plt = self.plt
         plt.clear_data()
         if not rows:
-            self.refresh()
+            self._repaint()
             return
         seconds = thin([window_end(r) for r in rows], most)
         rps = thin([float(r["rps"]) for r in rows], most)
@@ -83,4 +120,4 @@ class RunChart(PlotextPlot):
             right = from_zero(max(ms), plot_rows)
             ylim(right[0], right[-1], yside="right")
             yticks(right, [tick_label(t, right) for t in right], yside="right")
-        self.refresh()
+        self._repaint()

@@ -20,7 +20,7 @@ line, the run options are then the base of every point, and only the points must
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import ClassVar, TypeVar
 
 from rich.text import Text
@@ -28,7 +28,6 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.validation import ValidationResult, Validator
 from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, Select
 
@@ -70,10 +69,12 @@ from tui_bench.request.run_defaults import DEFAULT_REQUEST
 from tui_bench.request.sweep_settings import SweepSettings
 from tui_bench.spec import COMPRESSIONS, TOOLS
 from tui_bench.ui.messages import StartRun, StartSweep
+from tui_bench.ui.widgets.form_fields import FieldInput, Reads
 from tui_bench.ui.widgets.secret_dialog import SecretDialog
 from tui_bench.ui.widgets.steady_static import SteadyStatic
 
 T = TypeVar("T")
+W = TypeVar("W", bound=Widget)
 
 # From this width of the form its two groups of fields stand side by side. The screen that
 # holds the form knows the form's width from its own and says so with WIDE_CLASS, one of its
@@ -94,21 +95,6 @@ SERVERS = {
     "name": "name: --server-name",
     "none": "none: --no-server",
 }
-
-
-class Reads(Validator):
-    """Valid when the field's reader accepts the text; else the reader's one-line reason."""
-
-    def __init__(self, read: Callable[[str], object]) -> None:
-        super().__init__()
-        self.read = read
-
-    def validate(self, value: str) -> ValidationResult:
-        try:
-            self.read(value.strip())
-        except UsageError as exc:
-            return self.failure(str(exc))
-        return self.success()
 
 
 class RunForm(Vertical):
@@ -165,6 +151,9 @@ class RunForm(Vertical):
         # None until the file is read.
         self.recent: list[Config] | None = None
         self.valid = False
+        # The widgets the checks at every key read and set, found once (`_get`).
+        self._found: dict[str, Widget] = {}
+        self._rows: list[tuple[Widget, str, list[Widget]]] | None = None
 
     # Layout
 
@@ -283,8 +272,8 @@ class RunForm(Vertical):
         return Typed(
             {field.id: self._input(field).value for field in TEXT_FIELDS},
             {name: self._choice(name) for name in CHOICES},
-            keepalive=self.query_one("#keepalive", Checkbox).value,
-            sweep=self.query_one("#sweep", Checkbox).value,
+            keepalive=self._get("keepalive", Checkbox).value,
+            sweep=self._get("sweep", Checkbox).value,
         )
 
     def config(self) -> Config:
@@ -292,11 +281,30 @@ class RunForm(Vertical):
         return self.typed().config()
 
     def _choice(self, select_id: str) -> str:
-        value = self.query_one(f"#{select_id}", Select).value
+        value = self._get(select_id, Select).value
         return value if isinstance(value, str) else ""
 
+    def _get(self, widget_id: str, kind: type[W]) -> W:
+        """The form's widget of that id, looked up once: the form never mounts or removes
+        one, and a look-up walks the whole form (a few dozen at every key were half the
+        cost of checking it)."""
+        found = self._found.get(widget_id)
+        if found is None:
+            found = self._found[widget_id] = self.query_one(f"#{widget_id}", kind)
+        assert isinstance(found, kind)
+        return found
+
+    def _field_rows(self) -> list[tuple[Widget, str, list[Widget]]]:
+        """Each row, the name its applying is asked by, and its controls."""
+        if self._rows is None:
+            self._rows = [
+                (row, (row.id or "").removeprefix("row-"), list(row.query(".control")))
+                for row in self.query(".row")
+            ]
+        return self._rows
+
     def _input(self, field: TextField[object]) -> Input:
-        return self.query_one(f"#{field.id}", Input)
+        return self._get(field.id, Input)
 
     # Checking
 
@@ -312,7 +320,7 @@ class RunForm(Vertical):
         self._check()
 
     def _protocol_from_urls(self) -> None:
-        protocol = self.query_one("#protocol", Select)
+        protocol = self._get("protocol", Select)
         if not self.typed().applies("protocol") or protocol.value == "h1":
             return
         scheme_says = protocol_of_urls(self._input(URLS).value)
@@ -331,18 +339,18 @@ class RunForm(Vertical):
     def _check(self) -> None:
         """Show what applies, each field's own error beside it, the request's error under."""
         typed = self.typed()
-        for row in self.query(".row"):
-            applies = typed.applies((row.id or "").removeprefix("row-"))
+        for row, name, controls in self._field_rows():
+            applies = typed.applies(name)
             row.display = applies
-            for control in row.query(".control"):
+            for control in controls:
                 control.disabled = not applies
         for field in TEXT_FIELDS:
-            error = self.query_one(f"#{field.id}-error", SteadyStatic)
+            error = self._get(f"{field.id}-error", SteadyStatic)
             message = typed.error(field)
             # Checked at every keystroke: an unchanged text must not cost a layout pass.
             error.show(Text(message))
             error.display = bool(message)
-        status = self.query_one("#status", SteadyStatic)
+        status = self._get("status", SteadyStatic)
         # Until the form is valid, whether it will be a sweep is the tick's guess.
         sweeping = typed.sweep
         try:
@@ -356,10 +364,9 @@ class RunForm(Vertical):
             sweeping = config.sweep is not None
             self.valid = True
         status.set_class(not self.valid, "-invalid")
-        start = self.query_one("#start", Button)
+        start = self._get("start", Button)
         start.label = "Start sweep" if sweeping else "Start"
         start.disabled = not self.valid
-        self.refresh_bindings()
 
     # Starting
 
@@ -439,7 +446,7 @@ def _row(name: str, label: str, control: Widget, *below: Widget) -> Horizontal:
 
 
 def _text_row(field: TextField[T]) -> Horizontal:
-    control = Input(
+    control = FieldInput(
         placeholder=field.placeholder,
         id=field.id,
         validators=[Reads(field.read)],

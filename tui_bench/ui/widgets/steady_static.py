@@ -1,9 +1,12 @@
-"""A Static that repaints only when its text changes, and lays out only when its size may."""
+"""A Static that repaints only when its text changes, and lays out only when its size does."""
 
 from __future__ import annotations
 
-from rich.cells import cell_len
+from typing import cast
+
 from rich.text import Text
+from textual.css.styles import RulesMap
+from textual.visual import visualize
 from textual.widgets import Static
 
 
@@ -11,25 +14,27 @@ class SteadyStatic(Static):
     """A Static repainted only when its text changes: the figures change about once a second
     while the screen paints several times, and every repaint is bytes sent down an SSH link.
 
-    A layout pass (of the whole screen) follows only when the new text may take another
-    size: another number of lines, or a line that may wrap. The figures change every second
-    but keep their shape, and a layout pass each time was most of the screen's CPU."""
+    A layout pass (of the whole screen) follows only when the new text takes another number
+    of rows at the widget's width: the figures change every second and a form's line at every
+    key, but they keep their height, and a layout pass each time was most of the CPU spent."""
 
     _shown: Text | None = None
-    _shape: tuple[int, int] | None = None
+    # The rows the text shown takes, and at which width; None when not known.
+    _rows: tuple[int, int] | None = None
 
     def show(self, text: Text) -> None:
         if text == self._shown:
             return
         self._shown = text
-        lines = text.plain.split("\n")
-        shape = (len(lines), max(cell_len(line) for line in lines))
         width = self.content_region.width
-        # Same number of lines, none of them wider than the widget: the same size.
-        same_size = (
-            self._shape is not None
-            and shape[0] == self._shape[0]
-            and 0 < max(shape[1], self._shape[1]) <= width
-        )
-        self._shape = shape
-        self.update(text, layout=not same_size)
+        sized_by_text = self.styles.width is not None and self.styles.width.is_auto
+        if width <= 0:
+            # Hidden, or not laid out yet: showing it or its first layout sizes it.
+            self._rows = None
+            self.update(text, layout=sized_by_text)
+            return
+        # The styles are the rules it is wrapped by, as Textual measures a Static's height.
+        rules = cast(RulesMap, self.styles)
+        rows = None if sized_by_text else (width, visualize(self, text).get_height(rules, width))
+        self.update(text, layout=rows is None or rows != self._rows)
+        self._rows = rows

@@ -6,6 +6,8 @@ fills the row from bottom to top; against zero it looks like the 4 % it is.
 
 from __future__ import annotations
 
+from itertools import groupby
+
 from rich.color import Color
 from rich.style import Style
 from rich.text import Text
@@ -40,10 +42,15 @@ class ZeroSparkline(Sparkline):
         shares = levels(list(self.data or []), self.size.width, self.top)
         low = self.get_component_rich_style("sparkline--min-color").color
         high = self.get_component_rich_style("sparkline--max-color").color
+        top = len(BARS) - 1
+        bars = [round(share * top) for share in shares]
         text = Text()
-        for share in shares:
-            colour = _blend(low, high, share)
-            text.append(BARS[round(share * (len(BARS) - 1))], Style(color=colour))
+        # A colour for each height of bar, and a run of bars of one height written as one:
+        # each change of colour is some 40 bytes of escape codes down the terminal's link,
+        # more than the bars themselves.
+        for bar, run in groupby(bars):
+            colour = _blend(low, high, bar / top)
+            text.append(BARS[bar] * len(list(run)), Style(color=colour))
         return text
 
 
