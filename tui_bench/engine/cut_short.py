@@ -69,6 +69,8 @@ class CutShort:
         self.warning: Warning | None = None
         # Why the target could not be reached at the start (then it is never "lost").
         self.unreachable: str | None = None
+        # Whether the target is checked from here (the tool runs on this machine).
+        self._watched = False
         # ab stopped at the end of its time, as it would have stopped itself.
         self.ended_on_time = False
         # The tool did not stop after its time and was stopped.
@@ -117,6 +119,7 @@ class CutShort:
         """Whether the target can be reached at all (else the `tool` still running is
         stopped); once it could, whether it is lost."""
         url = self.spec.urls[0]
+        self._watched = True
         message = await unreachable(url)
         if message is not None:
             # Kept even when the tool has ended first: h2load gives up on a closed port
@@ -143,7 +146,13 @@ class CutShort:
     async def after_exit(self, exit_code: int, stopped: bool) -> None:
         """A tool that gives up on a reset connection (ab) ends before the watch sees why,
         and a killed server's listening socket can outlive it by a moment: asked twice."""
-        if exit_code == 0 or not self._reached or stopped or self.warning is not None:
+        if exit_code == 0 or stopped or self.warning is not None or self.unreachable is not None:
+            return
+        if not self._reached:
+            if self._watched:
+                # The tool gave up before the first check answered (h2load on a closed
+                # port takes milliseconds): asked once more, to the end.
+                self.unreachable = await unreachable(self.spec.urls[0])
             return
         for attempt in range(REFUSED_IN_A_ROW):
             if attempt:
