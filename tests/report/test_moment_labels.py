@@ -2,25 +2,18 @@
 
 from __future__ import annotations
 
-import time
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from tests.ui import utc_clock
 from tui_bench.report.ticks import moment_labels
 
 DAY = datetime(2026, 11, 25, 11, 25, 7, tzinfo=UTC)
 
 
-@pytest.fixture(autouse=True)
-def utc(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Labels are in local time: pinned to UTC here."""
-    monkeypatch.setenv("TZ", "UTC")
-    time.tzset()
-    yield
-    monkeypatch.undo()
-    time.tzset()
+# Labels are in local time: pinned to UTC here.
+utc = pytest.fixture(autouse=True)(utc_clock)
 
 
 def at(*seconds: float) -> dict[int, datetime | None]:
