@@ -30,14 +30,23 @@ def nginx() -> Iterator[DemoTarget]:
         yield target
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture
 def quiet_url() -> Iterator[str]:
-    """Where something listens but never answers: for stand-in tools that do no I/O, past
-    the engine's check that the target can be reached (the kernel accepts the connection)."""
+    """Where something listens but never answers (the kernel accepts the connection): past
+    the engine's check that the target can be reached, for stand-in tools and for servers
+    that never answer. One per test, so connections never accepted do not pile up."""
     with socket.socket() as listener:
         listener.bind(("127.0.0.1", 0))
-        listener.listen()
+        listener.listen(64)
         yield f"http://127.0.0.1:{listener.getsockname()[1]}/"
+
+
+@pytest.fixture
+def own_nginx() -> Iterator[DemoTarget]:
+    """An nginx of the test's own, to pause or kill by pid: never the session's shared one."""
+    need("nginx")
+    with running_demo_target("nginx") as target:
+        yield target
 
 
 @pytest.fixture

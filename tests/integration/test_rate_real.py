@@ -6,7 +6,6 @@ from __future__ import annotations
 import signal
 import subprocess
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,9 +13,7 @@ import orjson
 import psutil
 import pytest
 
-from tests.conftest import need
 from tests.integration.test_cli_real_tools import TUIBENCH, run_json
-from tui_bench.demo.background import running_demo_target
 from tui_bench.demo.nginx_target import DemoTarget
 from tui_bench.storage import store
 
@@ -24,14 +21,6 @@ pytestmark = pytest.mark.integration
 
 # Far below what nginx answers here, even on two shared cores.
 RATE = ("--rate", "2000", "-c", "10", "-m", "10", "-d", "6")
-
-
-@pytest.fixture
-def own_nginx() -> Iterator[DemoTarget]:
-    """Paused by the test: never the session's shared nginx."""
-    need("nginx", "h2load")
-    with running_demo_target("nginx") as target:
-        yield target
 
 
 def _signal_workers(target: DemoTarget, signum: signal.Signals) -> None:

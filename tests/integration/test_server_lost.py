@@ -8,10 +8,8 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import socket
 import subprocess
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +20,6 @@ import pytest
 from tests.conftest import need
 from tests.fakes import wait_for_run
 from tests.integration.test_cli_real_tools import TUIBENCH
-from tui_bench.demo.background import running_demo_target
 from tui_bench.demo.nginx_target import DemoTarget
 from tui_bench.engine.events import Event, RunFinished, RunWarning
 from tui_bench.engine.live_state import LiveState
@@ -36,23 +33,6 @@ pytestmark = pytest.mark.integration
 
 KILL_AFTER_S = 0.7
 RUN_S = 4
-
-
-@pytest.fixture
-def own_nginx() -> Iterator[DemoTarget]:
-    """Killed by the test: never the session's shared nginx."""
-    need("nginx")
-    with running_demo_target("nginx") as target:
-        yield target
-
-
-@pytest.fixture
-def silent_url() -> Iterator[str]:
-    """Accepts connections (the kernel does) and never reads or answers."""
-    with socket.socket() as listener:
-        listener.bind(("127.0.0.1", 0))
-        listener.listen(64)
-        yield f"http://127.0.0.1:{listener.getsockname()[1]}/"
 
 
 def kill(target: DemoTarget) -> None:
@@ -164,10 +144,10 @@ async def test_the_live_state_says_server_lost_at_once(
 
 @pytest.mark.parametrize("tool", ["h2load", "ab"])
 async def test_a_count_nothing_answers_ends_at_the_stall_timeout(
-    tool: str, silent_url: str, tmp_path: Path
+    tool: str, quiet_url: str, tmp_path: Path
 ) -> None:
     need(tool)
-    spec = RunSpec(urls=(silent_url,), tool=tool, connections=1, requests=10)
+    spec = RunSpec(urls=(quiet_url,), tool=tool, connections=1, requests=10)
     options = EngineOptions(None, stall_timeout_s=1.0)
     finished, seen, took = await run_live(spec, options, tmp_path)
     assert took < 4, "bounded, not waiting for ever"
@@ -184,12 +164,12 @@ async def test_a_count_nothing_answers_ends_at_the_stall_timeout(
 
 
 def test_ab_stops_on_time_against_a_server_that_never_answers(
-    silent_url: str, sessions: Path
+    quiet_url: str, sessions: Path
 ) -> None:
     need("ab")
     began = time.monotonic()
     proc = subprocess.run(
-        [*TUIBENCH, "run", "--headless", "--json", "--tool", "ab", "-d", "1", silent_url],
+        [*TUIBENCH, "run", "--headless", "--json", "--tool", "ab", "-d", "1", quiet_url],
         capture_output=True,
         text=True,
         timeout=30,

@@ -9,14 +9,12 @@ import asyncio
 import os
 import re
 import signal
-from collections.abc import Iterator
 from pathlib import Path
 
 import psutil
 import pytest
 
 from tests.conftest import need
-from tui_bench.demo.background import running_demo_target
 from tui_bench.demo.nginx_target import DemoTarget
 from tui_bench.engine.events import Event, Progress, RunFinished, RunStarted
 from tui_bench.engine.live_state import LiveState
@@ -29,14 +27,6 @@ pytestmark = pytest.mark.integration
 PAUSE_AT_S = 2.5
 PAUSE_S = 1.0
 STALL = re.compile(r"at (–|[\d.]+)(?: s)? for ([\d.]+) s(?:, (\d+) requests held)?")
-
-
-@pytest.fixture(scope="module")
-def own_nginx() -> Iterator[DemoTarget]:
-    """Paused by these tests: never the session's shared nginx."""
-    need("nginx")
-    with running_demo_target("nginx") as target:
-        yield target
 
 
 async def paused(target: DemoTarget, started: asyncio.Event) -> None:
