@@ -122,7 +122,9 @@ def is_secret_name(name: str) -> bool:
 
 def _suspect(text: str) -> bool:
     # On the case-folded text: a case-insensitive pattern is several times slower.
-    if "@" in text and ":" in text:
+    # A password without a scheme (ab's `user:password@host`): a colon in the word before
+    # an `@`. Not any colon: every JSON text has one, and `user@host` is common.
+    if "@" in text and any(":" in m["run"] for m in _BEFORE_AT.finditer(text)):
         return True
     return _SUSPECT.search(text.lower()) is not None
 

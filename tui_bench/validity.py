@@ -27,6 +27,11 @@ MIN_SECONDS = 1.0
 # A fixed-rate run that sent less than this share of its target did not hold it.
 MIN_HELD_RATE = 0.95
 
+# Why a run was stopped early: the server went away, or answered nothing for too long.
+SERVER_LOST = "server-lost"
+STALL_TIMEOUT = "stall-timeout"
+CUT_SHORT = (SERVER_LOST, STALL_TIMEOUT)
+
 # The warnings that make a run invalid or suspect; the others (same-machine) are notes.
 _WARNING_VERDICTS: Mapping[str, Verdict] = {
     "connections-dying": "invalid",
@@ -38,9 +43,8 @@ _WARNING_VERDICTS: Mapping[str, Verdict] = {
     "generator-lost": "suspect",
     # Connections waited on a stalled server: closed-loop percentiles understate it.
     "stall": "suspect",
-    # The run was stopped early: the server went away, or answered nothing for too long.
-    "server-lost": "invalid",
-    "stall-timeout": "invalid",
+    SERVER_LOST: "invalid",
+    STALL_TIMEOUT: "invalid",
 }
 # What follows from a server lost or silent (failures, dying connections, a generator
 # spinning on refused connects, a short run): not a further reason to act on.
@@ -166,7 +170,7 @@ def judge_run(
                 "suspect",
             )
         )
-    if any(r.code in ("server-lost", "stall-timeout") for r in reasons):
+    if any(r.code in CUT_SHORT for r in reasons):
         reasons = [r for r in reasons if r.code not in _FOLLOWS_FROM_CUT]
     return Validity.of(reasons)
 

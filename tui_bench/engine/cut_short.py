@@ -17,9 +17,8 @@ from tui_bench.analysis.warnings import Warning
 from tui_bench.engine.reach import unreachable
 from tui_bench.engine.tool_start import Process
 from tui_bench.spec import RunSpec
+from tui_bench.validity import SERVER_LOST, STALL_TIMEOUT
 
-SERVER_LOST = "server-lost"
-STALL_TIMEOUT = "stall-timeout"
 # A refused connection can be a restart's blink; two in a row, this far apart, are not.
 REFUSED_IN_A_ROW = 2
 PROBE_EVERY_S = 0.5
@@ -146,13 +145,15 @@ class CutShort:
     async def after_exit(self, exit_code: int, stopped: bool) -> None:
         """A tool that gives up on a reset connection (ab) ends before the watch sees why,
         and a killed server's listening socket can outlive it by a moment: asked twice."""
-        if exit_code == 0 or stopped or self.warning is not None or self.unreachable is not None:
+        if stopped or self.warning is not None or self.unreachable is not None:
             return
         if not self._reached:
             if self._watched:
-                # The tool gave up before the first check answered (h2load on a closed
-                # port takes milliseconds): asked once more, to the end.
+                # The tool ended before the first check answered (h2load gives up on a
+                # closed port within milliseconds, and exits 0): asked once more, to the end.
                 self.unreachable = await unreachable(self.spec.urls[0])
+            return
+        if exit_code == 0:
             return
         for attempt in range(REFUSED_IN_A_ROW):
             if attempt:

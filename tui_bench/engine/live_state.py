@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
 from tui_bench.analysis.stalls import stalled_live
-from tui_bench.engine.cut_short import SERVER_LOST, STALL_TIMEOUT
 from tui_bench.engine.events import (
     Event,
     GeneratorsSeen,
@@ -32,6 +32,7 @@ from tui_bench.result import STATUS_CLASSES, Distribution, Result
 from tui_bench.sampling.samples import ResourceSample
 from tui_bench.spec import RunSpec
 from tui_bench.storage.session import OVERALL_LATENCY_COLUMNS
+from tui_bench.validity import CUT_SHORT, SERVER_LOST
 
 MAX_ROWS = 600
 MAX_LINES = 500
@@ -67,6 +68,9 @@ class LiveState:
         self.error_total = 0
         self.sample: ResourceSample | None = None
         self.warnings: list[RunWarning] = []
+        # Why the run was ended early on the server's account (lost, or answering nothing
+        # for the stall timeout), from the moment it is said.
+        self.cut_short: RunWarning | None = None
         self.output: deque[OutputLine] = deque(maxlen=max_lines)
         # Counts every line ever seen, so a log pane knows how many of `output` are new.
         self.lines_seen = 0
@@ -99,7 +103,10 @@ class LiveState:
             self.sample = event.sample
         elif isinstance(event, RunWarning):
             # Shown as it is saved: a message may quote the URL or a line of output.
-            self.warnings.append(replace(event, message=printable(redact_text(event.message))))
+            warning = replace(event, message=printable(redact_text(event.message)))
+            self.warnings.append(warning)
+            if warning.code in CUT_SHORT and self.cut_short is None:
+                self.cut_short = warning
         elif isinstance(event, GeneratorsSeen):
             self.generators = event.generators
         elif isinstance(event, RunStarted):
@@ -176,12 +183,6 @@ class LiveState:
     @property
     def last_row(self) -> Mapping[str, Any]:
         return self.rows[-1] if self.rows else {}
-
-    @property
-    def cut_short(self) -> RunWarning | None:
-        """Why the run was ended early on the server's account (lost, or answering nothing
-        for the stall timeout), from the moment it is said."""
-        return next((w for w in self.warnings if w.code in (SERVER_LOST, STALL_TIMEOUT)), None)
 
     @property
     def server_lost(self) -> bool:
@@ -319,7 +320,7 @@ class LiveState:
     def new_lines(self, seen: int) -> Sequence[OutputLine]:
         """Lines after the first `seen` ever received (those still kept)."""
         fresh = min(self.lines_seen - seen, len(self.output))
-        lines = list(self.output)[len(self.output) - fresh :] if fresh > 0 else []
+        lines = islice(self.output, len(self.output) - fresh, None) if fresh > 0 else ()
         # Redacted and escaped here, as they are shown, not where they arrive at event rate:
         # a server's own text (ab's Server Software) may hold ESC sequences.
         return [replace(line, text=printable_line(redact_text(line.text))) for line in lines]

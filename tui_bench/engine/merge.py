@@ -122,9 +122,7 @@ def merged_result(
         **{f.name: _sum([getattr(p.requests, f.name) for p in parts]) for f in fields(Requests)}
     )
     # A generator lost mid-run knows what it finished, not what it had sent: at least that.
-    requests = replace(
-        requests, started=_sum([_first(p.requests.started, p.requests.done) for p in parts])
-    )
+    requests = replace(requests, started=_sum([_started(p.requests) for p in parts]))
     duration = max((p.duration_s for p in parts if p.duration_s is not None), default=None)
     traffic = Traffic(
         **{f.name: _sum([getattr(p.traffic, f.name) for p in parts]) for f in fields(Traffic)}
@@ -175,8 +173,9 @@ def _over(
     return sum(counted) / window if counted else None
 
 
-def _first(a: T | None, b: T | None) -> T | None:
-    return a if a is not None else b
+def _started(requests: Requests) -> int | None:
+    """A part lost mid-run may not say what it started: at least what it did."""
+    return requests.started if requests.started is not None else requests.done
 
 
 def _with_percentiles(latency: Distribution | None, histogram: LatencyHistogram) -> Distribution:

@@ -36,6 +36,7 @@ class StallWatch:
         self._t0_us = t0_us
         self._floor_us = round(STALL_MIN_S * 1_000_000)
         self._starts: list[Int64Array] = []
+        self._kept = 0
         self._ends: list[Int64Array] = []
 
     def observe(self, rows: Int64Array) -> None:
@@ -47,11 +48,13 @@ class StallWatch:
         starts = rows[long, 0] - self._t0_us
         self._starts.append(starts)
         self._ends.append(starts + duration[long])
-        if sum(a.size for a in self._starts) > MAX_KEPT:
+        self._kept += starts.size
+        if self._kept > MAX_KEPT:
             self._floor_us *= 2
             starts, ends = self.requests()
             keep = (ends - starts) >= self._floor_us
             self._starts, self._ends = [starts[keep]], [ends[keep]]
+            self._kept = self._starts[0].size
 
     def requests(self) -> tuple[Int64Array, Int64Array]:
         """The long requests' starts and completions."""
