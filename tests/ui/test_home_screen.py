@@ -172,16 +172,26 @@ async def _loaded(pilot: Pilot[Any]) -> None:
     await pilot.pause()
 
 
-@pytest.mark.parametrize("size", [(80, 24), (120, 40), (160, 48)])
-def test_snapshot(snap_compare: Any, size: tuple[int, int]) -> None:
+# The snapshots share one store path (the title shows it): one worker takes them in turn.
+SHARED_STORE = pytest.mark.xdist_group("home-snapshot-store")
+
+
+def snapshot_root() -> Path:
     # The title names the store: a fixed one keeps the snapshot the same from run to run.
     root = Path("/tmp/tuibench-home-snapshot")
     shutil.rmtree(root, ignore_errors=True)
     root.mkdir()
-    app = home(example_store(root), theme="textual-dark")
+    return root
+
+
+@SHARED_STORE
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (160, 48)])
+def test_snapshot(snap_compare: Any, size: tuple[int, int]) -> None:
+    app = home(example_store(snapshot_root()), theme="textual-dark")
     assert snap_compare(app, terminal_size=size, run_before=_loaded)
 
 
+@SHARED_STORE
 @pytest.mark.parametrize(("first", "then"), [((116, 40), (124, 40)), ((124, 40), (116, 40))])
 def test_snapshot_after_a_resize_at_launch(
     snap_compare: Any, first: tuple[int, int], then: tuple[int, int]
@@ -190,10 +200,7 @@ def test_snapshot_after_a_resize_at_launch(
     the last size, the form's layout too (its two groups side by side only when it is as
     wide as the screen), even when the form last heard of its size before (Textual leaves
     out a Resize when a layout and a scroll fall in one frame)."""
-    root = Path("/tmp/tuibench-home-snapshot")
-    shutil.rmtree(root, ignore_errors=True)
-    root.mkdir()
-    app = home(example_store(root), theme="textual-dark")
+    app = home(example_store(snapshot_root()), theme="textual-dark")
 
     async def resized(pilot: Pilot[Any]) -> None:
         def laid_out() -> bool:
