@@ -16,15 +16,13 @@ from tests.integration.test_cli_real_tools import tuibench
 from tests.ui import screen_is, until
 from tests.ui.test_run_form import status, type_into
 from tui_bench.demo.nginx_target import DemoTarget
-from tui_bench.jobs.run_job import prepare_run
 from tui_bench.jobs.settings import JobSettings
 from tui_bench.request.judging import Judging
 from tui_bench.request.run import RunRequest
 from tui_bench.spec import RunSpec
 from tui_bench.storage import store
 from tui_bench.ui.app import TuibenchApp
-from tui_bench.ui.job_parts import controller_factory
-from tui_bench.ui.launch import JobLauncher
+from tui_bench.ui.launch import JobLauncher, live_run
 from tui_bench.ui.screens.home_screen import HomeScreen
 from tui_bench.ui.screens.live_screen import LiveScreen
 from tui_bench.ui.text import monitor_text
@@ -111,10 +109,9 @@ async def test_the_cli_the_app_and_the_form_judge_one_run_alike(url: str, sessio
     spec = RunSpec(urls=(url,), connections=2, requests=REQUESTS)
     judging = Judging(thresholds=THRESHOLDS, baseline=ref, fail_on_regression=TOLERANCE)
     request = RunRequest(spec, server_mode="none", judging=judging)
-    job = await prepare_run(request, JobSettings(interval_s=0.2))
-    live = LiveScreen(job.spec, controller_factory(job), tool_label=job.label, basic=True)
-    app = TuibenchApp(lambda app: live)
+    app = TuibenchApp(live_run(request, JobSettings(interval_s=0.2), basic=True))
     async with app.run_test(size=(120, 40)) as pilot:
+        live = await screen_is(pilot, LiveScreen, "the run prepared")
         assert await judged_on_screen(pilot, live) == expected
 
     # 3. The run form, its Verdicts group filled in as the flags above.

@@ -18,18 +18,17 @@ from textual.widgets import RichLog
 
 from tests.conftest import need
 from tests.integration.test_cli_real_tools import tuibench
-from tests.ui import until
+from tests.ui import screen_is, until
 from tui_bench.analysis.significance import side_of
 from tui_bench.cli.main import main
 from tui_bench.demo.nginx_target import DemoTarget
-from tui_bench.jobs.run_job import prepare_run
 from tui_bench.jobs.settings import JobSettings
 from tui_bench.redaction import MARK, fingerprint
 from tui_bench.request.run import RunRequest
 from tui_bench.spec import RunSpec
 from tui_bench.storage import store
 from tui_bench.ui.app import TuibenchApp
-from tui_bench.ui.job_parts import controller_factory
+from tui_bench.ui.launch import live_run
 from tui_bench.ui.screens.compare_screen import CompareScreen
 from tui_bench.ui.screens.live_screen import LiveScreen
 from tui_bench.ui.screens.replay_screen import ReplayScreen
@@ -80,12 +79,10 @@ async def test_planted_secrets_are_in_no_file_and_on_no_screen(
         duration_s=1.0,
         headers=(f"Authorization: Bearer {TOKEN_A}",),
     ).validate()
-    job = await prepare_run(RunRequest(spec, server_mode="none"), JobSettings(interval_s=0.2))
-    factory, tool = controller_factory(job), job.label
-    app = TuibenchApp(lambda app: LiveScreen(spec, factory, tool_label=tool, basic=True))
+    request = RunRequest(spec, server_mode="none")
+    app = TuibenchApp(live_run(request, JobSettings(interval_s=0.2), basic=True))
     async with app.run_test(size=(120, 40)) as pilot:
-        live = app.screen
-        assert isinstance(live, LiveScreen)
+        live = await screen_is(pilot, LiveScreen, "the run prepared")
         await until(pilot, lambda: any(sessions.glob("*.journal")), "the journal")
         (journal,) = sessions.glob("*.journal")
         assert mode(sessions) == 0o700 and mode(journal) == 0o600

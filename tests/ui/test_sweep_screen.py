@@ -49,7 +49,7 @@ from tui_bench.spec import RunSpec
 from tui_bench.storage import store
 from tui_bench.storage.session import Session
 from tui_bench.ui.app import TuibenchApp
-from tui_bench.ui.job_parts import sweep_screen_parts
+from tui_bench.ui.job_parts import sweep_screen
 from tui_bench.ui.messages import OpenReplay
 from tui_bench.ui.screens.sweep_screen import SweepScreen
 from tui_bench.ui.tones import tones_of
@@ -495,8 +495,8 @@ async def test_a_real_sweep_fills_the_table(nginx: DemoTarget, sessions: Path) -
     plan = build_plan([Variant(None, request, {})], [parse_vary("c=2,4")])
     named = RunRequest(request.spec, name="tiny")
     job = await prepare_sweep(plan, named, JobSettings(interval_s=0.1), cool_down_s=0.0)
-    parts = sweep_screen_parts(job, sessions)
-    app = TuibenchApp(lambda app: SweepScreen(*parts))
+    screen = sweep_screen(job, sessions, basic=False)
+    app = TuibenchApp(lambda app: screen)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await ended(pilot)
         assert screen.state.status == "completed", screen.state.finished

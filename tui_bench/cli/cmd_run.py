@@ -32,11 +32,11 @@ async def _run(
 ) -> tuple[int, RunFinished | None]:
     """Prepare the run (refused before any load), then run it in the app or headless; the
     exit status when the app was left before it ended, and how it ended."""
-    job = await prepare_run(request, settings_of(args))
     if wants_app(args):
         from tui_bench.ui.launch import UiOptions, run_live
 
-        return await run_live(job, UiOptions.from_args(args), note=note)
+        return await run_live(request, settings_of(args), UiOptions.from_args(args), note=note)
+    job = await prepare_run(request, settings_of(args))
     headless_note(args, args.command)
     report_lines(job.notes, sys.stderr)
     if note:

@@ -7,6 +7,7 @@ import argparse
 import asyncio
 import copy
 import sys
+from collections.abc import Awaitable
 from typing import TextIO
 
 import orjson
@@ -18,7 +19,7 @@ from tui_bench.cli.run_flags import request_from_args, settings_of
 from tui_bench.cli.stop_signals import until_done
 from tui_bench.engine.events import Event, RunWarning
 from tui_bench.engine.sweep import SweepEvent, SweepFinished, SweepRunFinished
-from tui_bench.jobs.sweep_job import prepare_sweep
+from tui_bench.jobs.sweep_job import SweepJob, prepare_sweep
 from tui_bench.report.exit_codes import sweep_exit_code
 from tui_bench.report.sweep_report import sweep_payload, sweep_summary_lines
 from tui_bench.report.text import run_line
@@ -37,8 +38,8 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     plan = plan_from_args(args)
     common = request_from_args(args, check=False)
 
-    async def sweep() -> tuple[int, SweepFinished | None]:
-        job = await prepare_sweep(
+    def prepare() -> Awaitable[SweepJob]:
+        return prepare_sweep(
             plan,
             common,
             settings_of(args),
@@ -46,10 +47,16 @@ def cmd_sweep(args: argparse.Namespace) -> int:
             slo=args.slo,
             argv=("tuibench", *sys.argv[1:]),
         )
+
+    async def sweep() -> tuple[int, SweepFinished | None]:
         if wants_app(args):
             from tui_bench.ui.launch import UiOptions, run_sweep
 
-            return await run_sweep(job, UiOptions.from_args(args))
+            tools = dict.fromkeys(p.spec.tool for p in plan.points)
+            urls = dict.fromkeys(u for p in plan.points for u in p.spec.urls)
+            what = f"sweep of {len(plan.order)} runs · {', '.join(tools)}"
+            return await run_sweep(prepare, what, tuple(urls), UiOptions.from_args(args))
+        job = await prepare()
         headless_note(args, "sweep")
         report_lines(job.notes, sys.stderr)
         return 0, await until_done(job.runner(SweepPrinter()))

@@ -15,14 +15,7 @@ from textual import events
 from textual.app import App
 from textual.screen import Screen
 
-from tui_bench.engine.events import RunFinished
 from tui_bench.errors import TuibenchError, UsageError
-from tui_bench.jobs.run_job import RunJob
-from tui_bench.jobs.sweep_job import SweepJob
-from tui_bench.request.run import RunRequest
-from tui_bench.storage import store
-from tui_bench.storage.session import Session
-from tui_bench.ui.job_parts import controller_factory, sweep_screen_parts
 from tui_bench.ui.messages import (
     OpenCompare,
     OpenHistory,
@@ -32,18 +25,24 @@ from tui_bench.ui.messages import (
     StartRun,
     StartSweep,
 )
-from tui_bench.ui.screens.live_screen import LiveScreen
 from tui_bench.ui.terminal import TerminalDriver
 from tui_bench.ui.themes import DEFAULT_THEME, load_themes
 
+# The engine, the job layer and the screens that show them are imported when first needed:
+# a run started from the command line has its first frame up before they are.
 if TYPE_CHECKING:
     from tui_bench.analysis.history import History
+    from tui_bench.engine.events import RunFinished
+    from tui_bench.jobs.run_job import RunJob
+    from tui_bench.jobs.sweep_job import SweepJob
+    from tui_bench.request.run import RunRequest
     from tui_bench.request.sweep_settings import SweepSettings
+    from tui_bench.storage.session import Session
     from tui_bench.ui.widgets.point_picker import PointChoice
 
 # Prepares a run through the job layer (ui.launch.JobLauncher); what cannot run or is
 # refused (a TuibenchError) becomes a notification, before any load.
-Launcher = Callable[[RunRequest], Awaitable[RunJob]]
+Launcher = Callable[["RunRequest"], Awaitable["RunJob"]]
 # The first screen is built once the app exists, so that it may read the app's options.
 FirstScreen = Callable[["TuibenchApp"], Screen[None]]
 
@@ -90,11 +89,8 @@ class TuibenchApp(App[int]):
         basic: bool = False,
         theme: str | None = None,
         sessions_dir: Path | None = None,
-        notes: Sequence[str] = (),
     ) -> None:
         super().__init__(driver_class=TerminalDriver)
-        # What the job opened with said before its load (a tier taken, versions that differ).
-        self._notes = tuple(notes)
         loaded = load_themes()
         for loaded_theme in loaded.themes:
             self.register_theme(loaded_theme)
@@ -114,13 +110,15 @@ class TuibenchApp(App[int]):
         self.sessions_dir = sessions_dir
         # The run or sweep screen shown last; it holds the exit status.
         self.job: JobScreen | None = None
+        # What the job layer refused while the first screen prepared a run (the command line
+        # says it in one line once the app has left).
+        self.refusal: TuibenchError | None = None
         self._first = first(self)
         if isinstance(self._first, JobScreen):
             self.job = self._first
 
     def on_mount(self) -> None:
         self.call_after_refresh(self._size_once_more)
-        self._tell(self._notes)
         if self._theme_problems:
             # Markup off: the problems quote the files' text.
             self.notify(
@@ -149,6 +147,8 @@ class TuibenchApp(App[int]):
     @property
     def finished(self) -> RunFinished | None:
         """How the last run ended; None if the app was left before any run ended."""
+        from tui_bench.ui.screens.live_screen import LiveScreen
+
         return self.job.state.finished if isinstance(self.job, LiveScreen) else None
 
     @property
@@ -181,29 +181,34 @@ class TuibenchApp(App[int]):
         if self.launcher is None:
             self.notify("runs cannot be started from here", severity="error")
             return
+        from tui_bench.ui.job_parts import live_screen
+
         try:
             job = await self.launcher(message.request)
         except TuibenchError as exc:
             self.notify(str(exc), severity="error", timeout=10)
             return
-        self._tell(job.notes)
-        live = LiveScreen(
-            job.spec,
-            controller_factory(job),
-            tool_label=job.label,
-            basic=self.basic,
-            baseline=job.baseline,
-        )
-        self.job = live
-        await self.push_screen(live)
+        self.tell(job.notes)
+        await self.open_job_screen(live_screen(job, basic=self.basic))
 
-    def _tell(self, notes: Sequence[str]) -> None:
+    async def open_job_screen(self, screen: Screen[None]) -> None:
+        """A run's or a sweep's screen, over the screen that asked for it."""
+        if isinstance(screen, JobScreen):
+            self.job = screen
+        await self.push_screen(screen)
+
+    def refuse(self, refusal: TuibenchError) -> None:
+        """The run the first screen prepared was refused before any load: leave, saying why."""
+        self.refusal = refusal
+        self.exit(refusal.exit_code)
+
+    def tell(self, notes: Sequence[str]) -> None:
         """What the job said before the load (a tier taken, versions that differ)."""
         if notes:
             self.notify("\n".join(notes), severity="warning", timeout=10, markup=False)
 
     async def on_start_sweep(self, message: StartSweep) -> None:
-        from tui_bench.ui.screens.sweep_screen import SweepScreen
+        from tui_bench.ui.job_parts import sweep_screen
 
         if self.run_going:
             self.notify("a run is going: stop it first", severity="warning")
@@ -216,12 +221,8 @@ class TuibenchApp(App[int]):
         except TuibenchError as exc:
             self.notify(str(exc), severity="error", timeout=10)
             return
-        self._tell(job.notes)
-        screen = SweepScreen(
-            *sweep_screen_parts(job, self.sessions_dir), basic=self.basic, baseline=job.baseline
-        )
-        self.job = screen
-        await self.push_screen(screen)
+        self.tell(job.notes)
+        await self.open_job_screen(sweep_screen(job, self.sessions_dir, basic=self.basic))
 
     async def on_open_run_form(self, message: OpenRunForm) -> None:
         from tui_bench.ui.screens.run_form_screen import RunFormScreen
@@ -313,6 +314,8 @@ class TuibenchApp(App[int]):
 
     async def _load(self, *paths: Path) -> list[Session]:
         """The sessions, or [] after telling the user which one could not be read."""
+        from tui_bench.storage import store
+
         try:
             return [await asyncio.to_thread(store.load, path, self.sessions_dir) for path in paths]
         except TuibenchError as exc:

@@ -7,27 +7,28 @@ import argparse
 import asyncio
 import os
 import signal
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tui_bench.engine.events import RunFinished
-from tui_bench.engine.sweep import SweepFinished
-from tui_bench.jobs.run_job import RunJob, prepare_run
 from tui_bench.jobs.settings import JobSettings
-from tui_bench.jobs.sweep_job import SweepJob, prepare_sweep
-from tui_bench.request.run import RunRequest
-from tui_bench.request.sweep_settings import SweepSettings
-from tui_bench.storage.session import Session
-from tui_bench.ui.job_parts import controller_factory, sweep_screen_parts
 
+# The engine and the job layer are imported once the first frame is up (`PreparingScreen`).
 if TYPE_CHECKING:
     from textual.screen import Screen
 
     from tui_bench.analysis.history import History
     from tui_bench.analysis.significance import Side
-    from tui_bench.ui.app import TuibenchApp
+    from tui_bench.engine.events import RunFinished
+    from tui_bench.engine.sweep import SweepFinished
+    from tui_bench.jobs.run_job import RunJob
+    from tui_bench.jobs.sweep_job import SweepJob
+    from tui_bench.request.run import RunRequest
+    from tui_bench.request.sweep_settings import SweepSettings
+    from tui_bench.storage.session import Session
+    from tui_bench.ui.app import FirstScreen, TuibenchApp
     from tui_bench.ui.screens.sweep_screen import SweepScreen
 
 # A dropped SSH connection or a kill ends the run as Ctrl-C would: saved, then quit.
@@ -54,11 +55,15 @@ class JobLauncher:
     settings: JobSettings = field(default_factory=JobSettings)
 
     async def __call__(self, request: RunRequest) -> RunJob:
+        from tui_bench.jobs.run_job import prepare_run
+
         return await prepare_run(request, self.settings)
 
     async def sweep(self, request: RunRequest, sweep: SweepSettings) -> SweepJob:
         """`request` swept so; UsageError or ToolMissingError (naming the point) before
         anything runs."""
+        from tui_bench.jobs.sweep_job import prepare_sweep
+
         plan = sweep.plan(request, self.settings.tool_paths)
         return await prepare_sweep(
             plan, request, self.settings, cool_down_s=sweep.cool_down_s, slo=sweep.slo
@@ -66,24 +71,48 @@ class JobLauncher:
 
 
 async def run_live(
-    job: RunJob, ui: UiOptions, *, note: str | None = None
+    request: RunRequest, settings: JobSettings, ui: UiOptions, *, note: str | None = None
 ) -> tuple[int, RunFinished | None]:
-    """The live screen on one run until the user leaves: the exit status and how it ended.
-    `note`: a line under the header (what the demo loads)."""
+    """The live screen on one run until the user leaves: the exit status and how it ended;
+    what the job layer refuses is raised once the app has left."""
+    return await open_app(ui, live_run(request, settings, basic=ui.basic, note=note))
+
+
+def live_run(
+    request: RunRequest, settings: JobSettings, *, basic: bool, note: str | None = None
+) -> FirstScreen:
+    """The app's first screen for one run: what runs, at once; the run prepared once that
+    frame is up, then its live screen. `note`: a line under the header (what the demo loads)."""
 
     def first(app: TuibenchApp) -> Screen[None]:
-        from tui_bench.ui.screens.live_screen import LiveScreen
+        async def prepare() -> Screen[None]:
+            await job_screens_imported()
+            from tui_bench.ui.job_parts import live_screen
 
-        return LiveScreen(
-            job.spec,
-            controller_factory(job),
-            tool_label=job.label,
-            basic=ui.basic,
-            baseline=job.baseline,
-            note=note,
-        )
+            job = await JobLauncher(settings)(request)
+            app.tell(job.notes)
+            return live_screen(job, basic=basic, note=note)
 
-    return await open_app(ui, first, notes=job.notes)
+        return preparing(request.spec.tool, request.spec.urls, prepare, note)
+
+    return first
+
+
+async def job_screens_imported() -> None:
+    """The job layer, the engine and their screens imported off the event loop: the first
+    frame stays responsive (`q`) while they load."""
+    await asyncio.to_thread(import_module, "tui_bench.ui.job_parts")
+
+
+def preparing(
+    what: str,
+    urls: Sequence[str],
+    prepare: Callable[[], Awaitable[Screen[None]]],
+    note: str | None = None,
+) -> Screen[None]:
+    from tui_bench.ui.screens.preparing_screen import PreparingScreen, preparing_text
+
+    return PreparingScreen(preparing_text(what, urls, note), prepare)
 
 
 async def run_home(ui: UiOptions, settings: JobSettings) -> tuple[int, RunFinished | None]:
@@ -111,22 +140,33 @@ async def run_replay(session: Session, ui: UiOptions) -> tuple[int, RunFinished 
 
 
 async def run_sweep(
-    job: SweepJob, ui: UiOptions, store_dir: Path | None = None
+    prepare: Callable[[], Awaitable[SweepJob]],
+    what: str,
+    urls: Sequence[str],
+    ui: UiOptions,
+    store_dir: Path | None = None,
 ) -> tuple[int, SweepFinished | None]:
-    """The sweep screen on one sweep until the user leaves: the exit status `sweep
-    --headless` would give, and how the sweep ended (None when it never did)."""
+    """The sweep screen on the sweep `prepare` gives (once the app's first frame is up) until
+    the user leaves: the exit status `sweep --headless` would give, and how the sweep ended
+    (None when it never did). What the job layer refuses is raised once the app has left."""
     shown: list[SweepScreen] = []
 
     def first(app: TuibenchApp) -> Screen[None]:
-        from tui_bench.ui.screens.sweep_screen import SweepScreen
+        async def screen() -> Screen[None]:
+            await job_screens_imported()
+            from tui_bench.ui.job_parts import sweep_screen
 
-        screen = SweepScreen(
-            *sweep_screen_parts(job, store_dir), basic=ui.basic, baseline=job.baseline
-        )
-        shown.append(screen)
-        return screen
+            job = await prepare()
+            app.tell(job.notes)
 
-    await open_app(ui, first, notes=job.notes)
+            shown.append(sweep_screen(job, store_dir, basic=ui.basic))
+            return shown[0]
+
+        return preparing(what, urls, screen)
+
+    code, _ = await open_app(ui, first)
+    if not shown:
+        return code, None
     return shown[0].exit_code, shown[0].finished
 
 
@@ -152,13 +192,15 @@ async def open_app(
     ui: UiOptions,
     first: Callable[[TuibenchApp], Screen[None]],
     launcher: JobLauncher | None = None,
-    notes: Sequence[str] = (),
 ) -> tuple[int, RunFinished | None]:
+    """The app until the user leaves: its exit status and how its last run ended. A run the
+    job layer refused while the first screen prepared it is raised here, once the terminal
+    is back."""
     if ui.fps is not None:
         os.environ["TEXTUAL_FPS"] = str(ui.fps)
     from tui_bench.ui.app import TuibenchApp
 
-    app = TuibenchApp(first, launcher=launcher, basic=ui.basic, theme=ui.theme, notes=notes)
+    app = TuibenchApp(first, launcher=launcher, basic=ui.basic, theme=ui.theme)
     loop = asyncio.get_running_loop()
     for sig in STOP_SIGNALS:
         loop.add_signal_handler(sig, app.stop_and_quit)
@@ -167,4 +209,6 @@ async def open_app(
     finally:
         for sig in STOP_SIGNALS:
             loop.remove_signal_handler(sig)
+    if app.refusal is not None:
+        raise app.refusal
     return (code if code is not None else 130), app.finished

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from textual.message import Message
 from textual.screen import Screen
 
-from tui_bench.request.run import RunRequest
-from tui_bench.request.sweep_settings import SweepSettings
+if TYPE_CHECKING:
+    from tui_bench.request.run import RunRequest
+    from tui_bench.request.sweep_settings import SweepSettings
 
 
 @runtime_checkable
@@ -19,10 +20,18 @@ class ExitStatus(Protocol):
     def exit_status(self) -> int: ...
 
 
+def opened_first(screen: Screen[Any]) -> bool:
+    """Whether `screen` is what the app was opened for (from the command line), not a screen
+    another opened: nothing under it but the stand-in that prepared it."""
+    stack = screen.app.screen_stack
+    below = stack[: stack.index(screen)] if screen in stack else stack[:-1]
+    return all(getattr(under, "STAND_IN", False) for under in below)
+
+
 def leave(screen: Screen[Any]) -> None:
     """Back to the screen before, or end the app when `screen` is the first."""
     app = screen.app
-    if len(app.screen_stack) <= 1:
+    if opened_first(screen):
         app.exit(app.exit_status() if isinstance(app, ExitStatus) else 0)
     else:
         screen.dismiss()

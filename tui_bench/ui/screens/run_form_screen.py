@@ -10,6 +10,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from tui_bench.request.run import RunRequest
+from tui_bench.ui.messages import opened_first
 from tui_bench.ui.widgets.dialogs import HelpScreen
 from tui_bench.ui.widgets.run_form import WIDE_CLASS, WIDE_FROM, RunForm
 
@@ -41,7 +42,7 @@ class RunFormScreen(Screen[None]):
         yield Footer()
 
     async def action_back(self) -> None:
-        if len(self.app.screen_stack) > 1:
+        if not opened_first(self):
             self.dismiss()
         else:
             await self.app.action_quit()

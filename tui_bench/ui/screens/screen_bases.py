@@ -22,6 +22,7 @@ from textual.widgets import Footer, ProgressBar, RichLog
 from tui_bench.engine.live_state import LiveState
 from tui_bench.formats import fmt_bytes, fmt_compact, fmt_latency
 from tui_bench.printable import printable
+from tui_bench.ui.messages import opened_first
 from tui_bench.ui.text import monitor_text
 from tui_bench.ui.tones import Tones, follow_theme
 from tui_bench.ui.widgets.dialogs import ConfirmQuit, HelpScreen
@@ -84,7 +85,7 @@ HELP = Binding("question_mark", "help", "Help", key_display="?", tooltip="this h
 def leave_screen(screen: Screen[None], code: int) -> None:
     """Opened from another screen: back to it. Opened from the command line: the app ends
     with `code`."""
-    if len(screen.app.screen_stack) <= 1:
+    if opened_first(screen):
         screen.app.exit(code)
     else:
         screen.dismiss()
