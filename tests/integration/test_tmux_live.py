@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import re
 import shutil
+import time
 from pathlib import Path
 
+import psutil
 import pytest
 
 from bench.common import TUIBENCH_SCRIPT, Tmux, run_over
@@ -115,3 +117,30 @@ def test_the_demo_says_what_it_loads_and_lasts_long_enough_to_watch(tmp_path: Pa
         tmux.wait_for(run_over, "the stopped run", DEADLINE_S)
         tmux.send_keys("q")
         tmux.wait_exit(DEADLINE_S)
+
+
+def test_a_dropped_terminal_keeps_the_run_and_ends_quietly(
+    nginx: DemoTarget, tmp_path: Path
+) -> None:
+    """The terminal goes away mid-run (an SSH session dropped, tmux killed): the run stops,
+    its session is saved with what was measured, and the program ends as interrupted, not on
+    an error writing its summary to a terminal that is no longer there."""
+    need("h2load")
+    sessions, status = tmp_path / "sessions", tmp_path / "status"
+    run = [TUIBENCH_SCRIPT, "run", "-d", "30", "-c", "4", nginx.urls["h2c"]]
+    # The shell outlives the hangup to keep the status; tuibench sets its own SIGHUP handler.
+    keep = f'trap "" HUP; "$@"; echo $? > {status}'
+    argv = ["sh", "-c", keep, "sh", *run]
+    with Tmux(argv, width=100, height=30, env={"TUIBENCH_SESSIONS": str(sessions)}) as tmux:
+        tmux.wait_for(lambda s: live_rps(s) > 0, "live req/s", DEADLINE_S)
+        program = psutil.Process(tmux.pid)
+        tmux.tmux("kill-server")
+        program.wait(DEADLINE_S)
+    deadline = time.monotonic() + DEADLINE_S
+    while not status.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert status.read_text().strip() == "130"
+    (path,) = sessions.glob("*.json")
+    session = store.load(path)
+    assert session.status == "interrupted"
+    assert session.result is not None and session.result.requests.succeeded

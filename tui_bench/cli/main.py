@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import sys
 from collections.abc import Sequence
 from importlib import import_module
@@ -34,6 +35,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         # `tuibench sessions | head`: the reader left; nothing to report.
         return 0
+    except OSError as exc:
+        if exc.errno != errno.EIO:
+            raise
+        # The terminal is gone (a dropped SSH session) while the summary was written: the
+        # run was stopped by the hangup and saved before; there is no one left to tell.
+        return EXIT_INTERRUPTED
 
 
 def dispatch(args: argparse.Namespace) -> int:
