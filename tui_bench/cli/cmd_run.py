@@ -6,19 +6,18 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-
-import orjson
+from typing import TYPE_CHECKING
 
 from tui_bench.cli.output import headless_note, report_lines, say, wants_app
-from tui_bench.cli.progress import ProgressPrinter, summary_text
 from tui_bench.cli.run_flags import request_from_args, settings_of
-from tui_bench.cli.stop_signals import until_done
-from tui_bench.engine.events import RunFinished
-from tui_bench.jobs.run_job import RunJob, prepare_run
-from tui_bench.report.exit_codes import run_exit_code
-from tui_bench.report.run_report import judged_lines, run_payload
 from tui_bench.request.run import RunRequest
 from tui_bench.spec import RunSpec
+
+# The engine, the job layer and the reports are imported where they are used: the live
+# screen's first frame is up before them (`ui.launch.live_run`).
+if TYPE_CHECKING:
+    from tui_bench.engine.events import RunFinished
+    from tui_bench.jobs.run_job import RunJob
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -36,6 +35,8 @@ async def _run(
         from tui_bench.ui.launch import UiOptions, run_live
 
         return await run_live(request, settings_of(args), UiOptions.from_args(args), note=note)
+    from tui_bench.jobs.run_job import prepare_run
+
     job = await prepare_run(request, settings_of(args))
     headless_note(args, args.command)
     report_lines(job.notes, sys.stderr)
@@ -45,12 +46,21 @@ async def _run(
 
 
 async def run_headless(job: RunJob) -> RunFinished:
+    from tui_bench.cli.progress import ProgressPrinter
+    from tui_bench.cli.stop_signals import until_done
+
     return await until_done(job.controller(ProgressPrinter(spec=job.spec)))
 
 
 def finish_run(finished: RunFinished, *, as_json: bool) -> int:
     """The result on standard output (JSON, or the summary with its verdicts); with JSON
     the verdict lines go to standard error, for whoever watches."""
+    import orjson
+
+    from tui_bench.cli.progress import summary_text
+    from tui_bench.report.exit_codes import run_exit_code
+    from tui_bench.report.run_report import judged_lines, run_payload
+
     if as_json:
         report_lines([orjson.dumps(run_payload(finished)).decode()], sys.stdout)
         report_lines(judged_lines(finished), sys.stderr)
