@@ -22,13 +22,8 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from tui_bench.analysis.regression import (
-    DEFAULT_TOLERANCE_PCT,
-    TIERS,
-    Tier,
-    regressed,
-    tested_needs,
-)
+from tui_bench.analysis.names import DEFAULT_TOLERANCE_PCT, TIERS, Tier
+from tui_bench.analysis.regression import regressed, tested_needs
 from tui_bench.analysis.stats import compare_samples
 
 NOISE_CV = (0.03, 0.08)

@@ -90,3 +90,8 @@ def parse_percent(text: str) -> float:
     if not 0 <= value <= 100:
         raise UsageError(f"expected a percentage from 0 to 100, got {text!r}")
     return value / 100
+
+
+def parse_tolerance_pct(text: str) -> float:
+    """`5`, `5%` -> 5.0 (percent), as `--fail-on-regression` reads it."""
+    return parse_percent(text) * 100

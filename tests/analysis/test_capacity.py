@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tui_bench.analysis.capacity import LOWEST_SHARE, MAX_STEPS, Search, Step
+from tui_bench.analysis.capacity import MAX_STEPS, Search, Step
+from tui_bench.analysis.names import LOWEST_SHARE
 
 
 def search(peak: float, capacity: float, resolution: float = 0.05) -> list[Step]:

@@ -11,9 +11,9 @@ import pytest
 
 from tests.analysis.test_significance import run, runs, sweep
 from tui_bench.analysis import regression
+from tui_bench.analysis.names import Tier
 from tui_bench.analysis.regression import (
     Judgement,
-    Tier,
     judge,
     pair_sides,
     regressions,

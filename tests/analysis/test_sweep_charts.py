@@ -12,8 +12,8 @@ import orjson
 import pytest
 
 from tests.factories import rate_sweep_doc
+from tui_bench.analysis.names import CURVE
 from tui_bench.analysis.sweep_charts import (
-    CURVE,
     METRICS,
     charts,
     curve_of,

@@ -19,12 +19,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from tui_bench.analysis.names import DEFAULT_RESOLUTION, LOWEST_SHARE
 from tui_bench.analysis.sweep_points import point_values, verdict_of
 from tui_bench.analysis.thresholds import Threshold, meets
 
-# The lowest rate tried, as a share of the closed-loop peak.
-LOWEST_SHARE = 0.1
-DEFAULT_RESOLUTION = 0.05
 # Rates tried after the peak, at most: the stopping rule ends a search at 5 % in 6 steps
 # (1 + log2(0.9 / 0.05)); the bound keeps a tiny --resolution from running all night.
 MAX_STEPS = 16

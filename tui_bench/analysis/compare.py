@@ -15,6 +15,7 @@ from datetime import datetime
 from statistics import fmean
 from typing import Any, Literal
 
+from tui_bench.analysis.names import COMPARED
 from tui_bench.formats import fmt_bytes, fmt_count, fmt_latency, fmt_seconds
 from tui_bench.printable import printable
 from tui_bench.redaction import MARK
@@ -133,38 +134,43 @@ def _resource(
     return read
 
 
-METRICS: tuple[Metric, ...] = (
-    Metric("rps", "req/s", "req/s", "higher", _rps),
-    Metric("good_rps", "good req/s", "req/s", "higher", _good_rps),
-    Metric("p50_s", "p50", "s", "lower", _percentile("p50_s")),
-    Metric("p90_s", "p90", "s", "lower", _percentile("p90_s")),
-    Metric("p99_s", "p99", "s", "lower", _percentile("p99_s")),
-    Metric("max_s", "max", "s", "lower", _latency_max),
-    Metric("mean_s", "mean latency", "s", "lower", _latency_mean),
-    Metric("error_rate", "error rate", "ratio", "lower", _error_rate),
-    Metric("bytes_per_s", "throughput", "bytes/s", "higher", _bytes_per_s),
-    Metric(
-        "server_cpu_pct",
-        "server CPU",
-        "%",
-        "lower",
-        _resource("server_cpu_mean_pct", "server_cpu_pct", fmean),
-    ),
-    Metric(
-        "server_rss_max_bytes",
-        "server RSS peak",
-        "bytes",
-        "lower",
-        _resource("server_rss_max_bytes", "server_rss_bytes", max),
-    ),
-    Metric(
-        "client_cpu_pct",
-        "client CPU",
-        "%",
-        "lower",
-        _resource("client_cpu_mean_pct", "client_cpu_pct", fmean),
-    ),
-)
+# How each metric of COMPARED (the names the command line offers) is labelled and read.
+_CATALOGUE = {
+    m.name: m
+    for m in (
+        Metric("rps", "req/s", "req/s", "higher", _rps),
+        Metric("good_rps", "good req/s", "req/s", "higher", _good_rps),
+        Metric("p50_s", "p50", "s", "lower", _percentile("p50_s")),
+        Metric("p90_s", "p90", "s", "lower", _percentile("p90_s")),
+        Metric("p99_s", "p99", "s", "lower", _percentile("p99_s")),
+        Metric("max_s", "max", "s", "lower", _latency_max),
+        Metric("mean_s", "mean latency", "s", "lower", _latency_mean),
+        Metric("error_rate", "error rate", "ratio", "lower", _error_rate),
+        Metric("bytes_per_s", "throughput", "bytes/s", "higher", _bytes_per_s),
+        Metric(
+            "server_cpu_pct",
+            "server CPU",
+            "%",
+            "lower",
+            _resource("server_cpu_mean_pct", "server_cpu_pct", fmean),
+        ),
+        Metric(
+            "server_rss_max_bytes",
+            "server RSS peak",
+            "bytes",
+            "lower",
+            _resource("server_rss_max_bytes", "server_rss_bytes", max),
+        ),
+        Metric(
+            "client_cpu_pct",
+            "client CPU",
+            "%",
+            "lower",
+            _resource("client_cpu_mean_pct", "client_cpu_pct", fmean),
+        ),
+    )
+}
+METRICS: tuple[Metric, ...] = tuple(_CATALOGUE[name] for name in COMPARED)
 
 
 def compare_metrics(a: Session, b: Session) -> list[MetricDelta]:

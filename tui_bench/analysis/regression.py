@@ -16,12 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from tui_bench.analysis.compare import METRICS, Difference, fmt_delta_pct, fmt_value
+from tui_bench.analysis.names import DEFAULT_PRIMARY, Tier
 from tui_bench.analysis.run_counts import MIN_RUNS, can_reach
 from tui_bench.analysis.significance import (
-    DEFAULT_PRIMARY,
     Report,
     Side,
     compare_sides,
@@ -34,9 +34,6 @@ from tui_bench.storage.session import Session
 if TYPE_CHECKING:
     from tui_bench.analysis.stats import Comparison
 
-Tier = Literal["tested", "likely"]
-TIERS: tuple[Tier, ...] = ("tested", "likely")
-DEFAULT_TOLERANCE_PCT = 5.0
 # The set-up fields that, when they differ, make the baseline measure something else.
 GATED_SETUP = ("tool", "tool_version", "flags", "urls", "hostname")
 _WORSE: Mapping[Tier, frozenset[str]] = {

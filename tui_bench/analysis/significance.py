@@ -35,6 +35,8 @@ from tui_bench.analysis.compare import (
     target,
     tool_label,
 )
+from tui_bench.analysis.names import DEFAULT_PRIMARY
+from tui_bench.analysis.names import TESTED as TESTED
 from tui_bench.analysis.run_counts import MIN_RUNS, can_reach, fewest_runs, smallest_p
 from tui_bench.errors import UsageError
 from tui_bench.printable import md_cell, printable
@@ -45,11 +47,7 @@ from tui_bench.validity import Validity, of_point, of_session
 if TYPE_CHECKING:
     from tui_bench.analysis.stats import Comparison
 
-# The metrics tested: what a tuning decision rests on. The other catalogue metrics are
-# shown with their plain delta but not tested, so they do not dilute the correction.
-TESTED = ("rps", "p50_s", "p90_s", "p99_s", "error_rate", "server_cpu_pct")
 FAMILY = tuple(m for m in METRICS if m.name in TESTED)
-DEFAULT_PRIMARY = "rps"
 _BY_NAME = {m.name: m for m in METRICS}
 
 

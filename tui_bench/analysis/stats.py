@@ -19,6 +19,7 @@ import numpy as np
 import numpy.typing as npt
 from scipy import stats as sps
 
+from tui_bench.analysis.names import Tier
 from tui_bench.analysis.run_counts import ALPHA, MIN_RUNS
 from tui_bench.histogram import LatencyHistogram
 from tui_bench.result import percentile_key, percentile_of_key
@@ -27,11 +28,6 @@ Direction = Literal["higher", "lower"]
 Verdict = Literal[
     "better", "worse", "likely better", "likely worse", "no difference", "insufficient data"
 ]
-# What a verdict rests on: "tested" (a rank test over MIN_RUNS runs a side or more), or
-# "likely" (fewer runs: every run of one side beyond every run of the other, by a margin
-# that run-to-run noise rarely reaches; that noise itself is not measured).
-Tier = Literal["tested", "likely"]
-
 CONFIDENCE = 0.95
 # The "likely" tier's margins, in % between the medians: with one run a side nothing says
 # how much runs differ by themselves (runs 3-8 % apart in CV differ by up to ~25 %); with

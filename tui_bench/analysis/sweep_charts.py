@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from tui_bench.analysis.names import CHARTED, CURVE, RUN_METRICS, SWEEP_METRICS
 from tui_bench.analysis.sweep_points import verdict_of
 from tui_bench.errors import UsageError
 from tui_bench.storage.session import Session, shown_window, window_end
@@ -51,7 +52,8 @@ def _latency(key: str) -> Callable[[Mapping[str, Any]], float | None]:
     return lambda point: point_latency(point, key)
 
 
-METRICS: Mapping[str, Metric] = {
+# How each metric of CHARTED (the names --metric takes) is drawn.
+_CHARTS = {
     m.name: m
     for m in (
         Metric("rps", "req/s", "req/s", 1, point_rps, "rps"),
@@ -74,10 +76,8 @@ METRICS: Mapping[str, Metric] = {
         Metric("errors", "errors", "%", 100, lambda p: p["error_rate"], None),
     )
 }
-SWEEP_METRICS = ("rps", "p50", "p99", "max", "cpu")
-RUN_METRICS = ("rps", "p99")
-# The latency-throughput chart as --metric names it, and the percentiles it draws.
-CURVE = "latency-rps"
+METRICS: Mapping[str, Metric] = {name: _CHARTS[name] for name in CHARTED}
+# The percentiles the latency-throughput chart (CURVE) draws.
 CURVE_METRICS = ("p50", "p99", "p99.9")
 
 

@@ -8,11 +8,17 @@ from collections.abc import Callable
 from typing import Any, NoReturn
 
 from tui_bench import __version__
-from tui_bench.analysis.compare import METRICS as COMPARE_METRICS
-from tui_bench.analysis.regression import DEFAULT_TOLERANCE_PCT, TIERS
+from tui_bench.analysis.names import (
+    CHARTED,
+    COMPARED,
+    CURVE,
+    DEFAULT_PRIMARY,
+    DEFAULT_TOLERANCE_PCT,
+    RUN_METRICS,
+    SWEEP_METRICS,
+    TIERS,
+)
 from tui_bench.analysis.run_counts import MIN_RUNS
-from tui_bench.analysis.significance import DEFAULT_PRIMARY
-from tui_bench.analysis.sweep_charts import CURVE, METRICS, RUN_METRICS, SWEEP_METRICS
 from tui_bench.cli.arg_types import (
     argparse_type,
     connections,
@@ -31,11 +37,11 @@ from tui_bench.cli.command_help import (
 )
 from tui_bench.cli.request_flags import add_request_options
 from tui_bench.errors import UsageError
-from tui_bench.report.export import FORMATS
-from tui_bench.request.fields import tolerance_pct
+from tui_bench.report.export_formats import FORMATS
 from tui_bench.request.run_defaults import DEFAULT_REQUEST
 from tui_bench.request.sweep_settings import DEFAULT_COOL_DOWN_S
 from tui_bench.spec import COMPRESSIONS, MAX_HEADER_BYTES, TOOLS
+from tui_bench.typed_values import parse_tolerance_pct
 from tui_bench.validity import DEFAULT_MAX_ERRORS
 
 
@@ -374,7 +380,7 @@ def add_plot_options(plot: argparse.ArgumentParser) -> None:
     plot.add_argument(
         "--metric",
         metavar="M,M",
-        help=f"what to draw, of {', '.join(METRICS)}, and for a sweep of rates {CURVE} "
+        help=f"what to draw, of {', '.join(CHARTED)}, and for a sweep of rates {CURVE} "
         f"(latency against the req/s achieved; default: {','.join(SWEEP_METRICS)} for a "
         f"sweep, and {CURVE} when it varies rate; {','.join(RUN_METRICS)} for a run)",
     )
@@ -389,7 +395,7 @@ def add_plot_options(plot: argparse.ArgumentParser) -> None:
 
 def tolerance(text: str) -> float:
     """`5`, `5%`, `2.5 %` -> percent (5.0)."""
-    return argparse_type(tolerance_pct, text)
+    return argparse_type(parse_tolerance_pct, text)
 
 
 def add_baseline_options(parser: argparse.ArgumentParser) -> None:
@@ -413,7 +419,7 @@ def add_gate_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--gate-metric",
-        choices=[m.name for m in COMPARE_METRICS],
+        choices=list(COMPARED),
         default=DEFAULT_PRIMARY,
         metavar="NAME",
         help="the primary metric: tested alone, and the one --fail-on-regression gates on "

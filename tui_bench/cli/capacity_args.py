@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from tui_bench.analysis.capacity import DEFAULT_RESOLUTION, LOWEST_SHARE
-from tui_bench.analysis.significance import DEFAULT_PRIMARY
+from tui_bench.analysis.names import DEFAULT_PRIMARY, DEFAULT_RESOLUTION, LOWEST_SHARE
 from tui_bench.cli.arg_types import duration, percent, positive_int
-from tui_bench.jobs.capacity_job import DEFAULT_STEP_S
+from tui_bench.request.run import DEFAULT_STEP_S
 from tui_bench.request.sweep_settings import DEFAULT_COOL_DOWN_S
 
 CAPACITY_DESCRIPTION = f"""\

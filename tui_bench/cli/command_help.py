@@ -3,8 +3,8 @@ plot. Text only, so that the grammar (cli/args.py) stays short."""
 
 from __future__ import annotations
 
+from tui_bench.analysis.names import DEFAULT_PRIMARY, TESTED
 from tui_bench.analysis.run_counts import MIN_RUNS, fewest_runs
-from tui_bench.analysis.significance import DEFAULT_PRIMARY, TESTED
 from tui_bench.request.sweep_plan import PROTOCOLS
 from tui_bench.spec import COMPRESSIONS
 

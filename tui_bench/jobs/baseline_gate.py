@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tui_bench.analysis.compare import METRICS, setup_differences
+from tui_bench.analysis.names import Tier
 from tui_bench.analysis.regression import (
     Judgement,
-    Tier,
     baseline_side,
     gate_refusals,
     judge,

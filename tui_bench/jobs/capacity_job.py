@@ -9,20 +9,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from tui_bench.analysis.capacity import DEFAULT_RESOLUTION, Search, Step, held
+from tui_bench.analysis.capacity import Search, Step, held
+from tui_bench.analysis.names import DEFAULT_RESOLUTION
 from tui_bench.analysis.sweep_points import verdict_of
 from tui_bench.analysis.thresholds import Threshold, parse_slo
 from tui_bench.engine.sweep import SweepListener, SweepRunner, Target
 from tui_bench.errors import UsageError
 from tui_bench.jobs.settings import JobSettings
 from tui_bench.jobs.sweep_job import SweepJob, prepare_sweep
-from tui_bench.request.run import RunRequest
+from tui_bench.request.run import DEFAULT_STEP_S, RunRequest
 from tui_bench.request.sweep_plan import Dimension, Point, SweepPlan
 from tui_bench.request.sweep_settings import DEFAULT_COOL_DOWN_S
 from tui_bench.storage.session import SweepSummary
 from tui_bench.storage.sweep_doc import point_rps
-
-DEFAULT_STEP_S = 5.0
 
 
 @dataclass(frozen=True)

@@ -6,8 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from tui_bench.runners.tools import Tool, find_tool
+# Finding a tool loads asyncio: only when a job is prepared, not when its flags are read.
+if TYPE_CHECKING:
+    from tui_bench.runners.tools import Tool
 
 DEFAULT_INTERVAL_S = 0.5
 
@@ -20,4 +23,6 @@ class JobSettings:
 
     def find_here(self, name: str) -> Tool:
         """The tool `name` on this machine; ToolMissingError (one line) when it is not."""
+        from tui_bench.runners.tools import find_tool
+
         return find_tool(name, self.tool_paths.get(name))

@@ -18,7 +18,13 @@ from tui_bench.request.run import parse_generators
 from tui_bench.request.sweep_plan import parse_ramp, parse_vary
 from tui_bench.spec import RunSpec, read_connections, read_method, read_threads, validate_url
 from tui_bench.spec import with_scheme as url_with_scheme
-from tui_bench.typed_values import parse_duration, parse_percent, parse_positive_int, parse_rate
+from tui_bench.typed_values import (
+    parse_duration,
+    parse_percent,
+    parse_positive_int,
+    parse_rate,
+    parse_tolerance_pct,
+)
 
 T = TypeVar("T")
 T_co = TypeVar("T_co", covariant=True)
@@ -142,11 +148,6 @@ SLO = TextField("slo", "SLO", optional(checked(parse_slo)), "p99<50ms,errors<1% 
 SWEEP_FIELDS = (VARY, RAMP, REPEAT, COOL_DOWN, SLO)
 
 
-def tolerance_pct(text: str) -> float:
-    """`5`, `5%` -> 5.0 (percent), as `--fail-on-regression` reads it."""
-    return parse_percent(text) * 100
-
-
 # How the run is judged, as `--threshold`, `--max-errors`, `--baseline` and
 # `--fail-on-regression` judge it.
 THRESHOLDS = TextField(
@@ -155,7 +156,10 @@ THRESHOLDS = TextField(
 MAX_ERRORS = TextField("max_errors", "max errors", optional(parse_percent), "1% (over: invalid)")
 BASELINE = TextField("baseline", "baseline", optional(str), "NAME@latest, an id, ID@POINT")
 FAIL_ON_REGRESSION = TextField(
-    "fail_on_regression", "fail if worse", optional(tolerance_pct), "than the baseline by e.g. 5%"
+    "fail_on_regression",
+    "fail if worse",
+    optional(parse_tolerance_pct),
+    "than the baseline by e.g. 5%",
 )
 JUDGING_FIELDS = (THRESHOLDS, MAX_ERRORS, BASELINE, FAIL_ON_REGRESSION)
 TEXT_FIELDS: tuple[TextField[object], ...] = (

@@ -6,15 +6,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tui_bench.analysis.regression import TIERS, Tier
-from tui_bench.analysis.thresholds import Threshold, parse_threshold
+from tui_bench.analysis.names import DEFAULT_PRIMARY, TIERS, Tier
 from tui_bench.errors import UsageError
 from tui_bench.validity import DEFAULT_MAX_ERRORS
 
-# The metric a baseline gate tests first (and alone unadjusted), unless asked for another.
-DEFAULT_GATE_METRIC = "rps"
+# The threshold grammar is read when a run is judged, not when its flags are.
+if TYPE_CHECKING:
+    from tui_bench.analysis.thresholds import Threshold
 
 
 @dataclass(frozen=True)
@@ -27,11 +27,14 @@ class Judging:
     fail_on_regression: float | None = None
     # The tier that fails; None: `tested` when the run counts allow it, else `likely`.
     tier: Tier | None = None
-    gate_metric: str = DEFAULT_GATE_METRIC
+    # The metric a baseline gate tests first (and alone unadjusted).
+    gate_metric: str = DEFAULT_PRIMARY
     allow_setup_change: bool = False
 
     def parsed_thresholds(self) -> tuple[Threshold, ...]:
         """UsageError (one line) for the first that cannot be read."""
+        from tui_bench.analysis.thresholds import parse_threshold
+
         return tuple(parse_threshold(text) for text in self.thresholds)
 
     def check(self) -> None:
@@ -64,6 +67,6 @@ class Judging:
             baseline=data.get("baseline") or None,
             fail_on_regression=None if tolerance is None else float(tolerance),
             tier=tier if tier in TIERS else None,
-            gate_metric=str(data.get("gate_metric") or DEFAULT_GATE_METRIC),
+            gate_metric=str(data.get("gate_metric") or DEFAULT_PRIMARY),
             allow_setup_change=bool(data.get("allow_setup_change")),
         )

@@ -8,21 +8,26 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import psutil
-
-from tui_bench.remote.server import Selector, ServerOnHost
 from tui_bench.remote.ssh import SshHost
 from tui_bench.request.judging import Judging
-from tui_bench.sampling.discover import find_server, url_port
 from tui_bench.spec import RunSpec
+
+# Finding the server loads psutil and asyncio: only when a run starts, so that the command
+# line reads and checks its flags without them.
+if TYPE_CHECKING:
+    import psutil
+
+    from tui_bench.remote.server import ServerOnHost
 
 SERVER_MODES = ("auto", "pid", "name", "none")
 # As --generator names this machine.
 LOCAL_GENERATOR = "local"
 # A run given neither -n nor -d runs this long.
 DEFAULT_DURATION_S = 10.0
+# A capacity step given neither --step-duration nor -d runs this long.
+DEFAULT_STEP_S = 5.0
 
 
 def parse_generators(texts: Sequence[str]) -> tuple[SshHost | None, ...]:
@@ -49,6 +54,8 @@ class RunRequest:
     def server(self) -> psutil.Process | None:
         """The server's root process; UsageError when a given pid or name matches nothing.
         None for a server on another host (`on_host`)."""
+        from tui_bench.sampling.discover import find_server
+
         if self.server_mode == "none" or self.server_host:
             return None
         if self.server_mode == "pid":
@@ -59,6 +66,9 @@ class RunRequest:
 
     def on_host(self) -> ServerOnHost | None:
         """The server on another host, and how to find it there; UsageError for a bad host."""
+        from tui_bench.remote.server import Selector, ServerOnHost
+        from tui_bench.sampling.discover import url_port
+
         if not self.server_host or self.server_mode == "none":
             return None
         host = SshHost.parse(self.server_host)

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tui_bench.analysis.thresholds import Threshold, parse_slo
 from tui_bench.request.run import RunRequest
 from tui_bench.request.sweep_plan import (
     SweepPlan,
@@ -16,6 +15,10 @@ from tui_bench.request.sweep_plan import (
     parse_ramp,
     parse_vary,
 )
+
+# The SLO grammar is read when a sweep is prepared, not when its flags are.
+if TYPE_CHECKING:
+    from tui_bench.analysis.thresholds import Threshold
 
 DEFAULT_COOL_DOWN_S = 2.0
 
@@ -44,6 +47,8 @@ class SweepSettings:
         return build_plan([Variant(None, request, tool_paths or {})], dimensions, self.repeat)
 
     def slo_clauses(self) -> tuple[Threshold, ...]:
+        from tui_bench.analysis.thresholds import parse_slo
+
         return tuple(parse_slo(self.slo)) if self.slo else ()
 
     def to_dict(self) -> dict[str, Any]:

@@ -1,0 +1,75 @@
+"""`tuibench run` reads and checks its flags before it paints its first frame: that start
+loads no engine, statistics, sessions, psutil or drawing. Checked in a fresh interpreter,
+by what it loaded (never by a timing)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+ARGV = [
+    "run",
+    "-c",
+    "20",
+    "-d",
+    "2",
+    "--rate",
+    "100",
+    "-H",
+    "X-A: 1",
+    "--threshold",
+    "p99<50ms",
+    "--baseline",
+    "nightly@latest",
+    "--fail-on-regression",
+    "--gate-metric",
+    "p99_s",
+    "--verdict",
+    "likely",
+    "--generator",
+    "local",
+    "http://127.0.0.1:8080/",
+]
+
+CODE = """
+import sys
+from tui_bench.cli.main import build_parser
+from tui_bench.cli.run_flags import request_from_args, settings_of
+from tui_bench.errors import UsageError
+
+parser = build_parser()
+args = parser.parse_args(sys.argv[1:])
+request = request_from_args(args)
+settings_of(args)
+print(request.spec.connections, request.judging.gate_metric, request.judging.fail_on_regression)
+try:
+    request_from_args(parser.parse_args(["run", "ftp://127.0.0.1/"]))
+except UsageError as exc:
+    print("refused:", exc)
+print(*sorted(sys.modules))
+"""
+
+# What reading the flags must not load: the engine (asyncio subprocesses, the fleet), the
+# statistics (numpy, scipy), the sessions, psutil, and Textual.
+HEAVY_PACKAGES = ("numpy", "scipy", "psutil", "textual")
+HEAVY_MODULES = ("tui_bench.engine", "tui_bench.storage.session", "tui_bench.histogram")
+# Of the analysis and the job layer, only their plain names and settings.
+LIGHT = {"tui_bench.analysis.names", "tui_bench.analysis.run_counts", "tui_bench.jobs.settings"}
+
+
+def test_reading_the_run_flags_loads_nothing_heavy() -> None:
+    out = subprocess.run(
+        [sys.executable, "-c", CODE, *ARGV], capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    assert out[0] == "20 p99_s 5.0"
+    assert out[1].startswith("refused: ") and "ftp" in out[1], "a bad flag is still refused"
+    modules = set(out[2].split())
+    assert "tui_bench.request.run" in modules and "tui_bench.spec" in modules
+    heavy = {
+        m
+        for m in modules
+        if m.split(".")[0] in HEAVY_PACKAGES
+        or any(m == h or m.startswith(f"{h}.") for h in HEAVY_MODULES)
+        or (m.startswith(("tui_bench.analysis.", "tui_bench.jobs.")) and m not in LIGHT)
+    }
+    assert heavy == set()
