@@ -33,6 +33,20 @@ def test_usage_error_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert len(err.strip().splitlines()) == 1 and "not allowed with" in err
 
 
+COMMANDS = (
+    *("run", "sweep", "capacity", "demo", "import", "export", "plot", "replay", "compare"),
+    *("baseline", "history", "sessions", "doctor"),
+)
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_command_prints_its_help(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        build_parser().parse_args([command, "--help"])
+    assert exit_info.value.code == 0
+    assert capsys.readouterr().out.startswith(f"usage: tuibench {command} ")
+
+
 def test_run_defaults_to_ten_seconds_of_h2load() -> None:
     args = build_parser().parse_args(["run", "-H", "X-A: 1", "http://127.0.0.1:1/"])
     spec = request_from_args(args).spec

@@ -54,7 +54,7 @@ def add_capacity_options(capacity: argparse.ArgumentParser) -> None:
         type=percent,
         default=DEFAULT_RESOLUTION,
         metavar="PCT",
-        help=f"stop within this of the capacity (default {DEFAULT_RESOLUTION:.0%})",
+        help=f"stop within this of the capacity (default {DEFAULT_RESOLUTION * 100:g}%%)",
     )
     capacity.add_argument(
         "--cool-down",
