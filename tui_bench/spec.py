@@ -17,6 +17,9 @@ from tui_bench.typed_values import MAX_COUNT, format_duration, parse_positive_in
 
 TOOLS = ("h2load", "wrk", "ab")
 COMPRESSIONS = ("gzip", "br", "zstd")
+# As the run form names them: h1 is --h1 (the URL's scheme kept), h2c HTTP/2 over http://,
+# h2 HTTP/2 over TLS (https://).
+PROTOCOLS = ("h1", "h2c", "h2")
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 # h2load refuses an --rps whose interval is under a microsecond.
 MAX_PER_CLIENT_RATE = 1_000_000

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from tui_bench.analysis.names import DEFAULT_PRIMARY, TESTED
 from tui_bench.analysis.run_counts import MIN_RUNS, fewest_runs
-from tui_bench.request.sweep_plan import PROTOCOLS
-from tui_bench.spec import COMPRESSIONS
+from tui_bench.spec import COMPRESSIONS, PROTOCOLS
 
 _PROTOCOLS = ", ".join(PROTOCOLS)
 # What a gate and a comparison decide, the same for compare, run and sweep.

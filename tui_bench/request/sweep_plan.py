@@ -21,6 +21,7 @@ from tui_bench.errors import UsageError
 from tui_bench.request.run import RunRequest
 from tui_bench.spec import (
     COMPRESSIONS,
+    PROTOCOLS,
     TOOLS,
     RunSpec,
     read_connections,
@@ -32,10 +33,6 @@ from tui_bench.storage.sweep_doc import shown
 from tui_bench.typed_values import parse_duration, parse_positive_int, parse_rate
 
 Value = int | float | str
-
-# As the run form names them: h1 is --h1 (the URL's scheme kept), h2c HTTP/2 over http://,
-# h2 HTTP/2 over TLS (https://).
-PROTOCOLS = ("h1", "h2c", "h2")
 
 
 @dataclass(frozen=True)

@@ -8,17 +8,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from tui_bench.request.run import RunRequest
-from tui_bench.request.sweep_plan import (
-    SweepPlan,
-    Variant,
-    build_plan,
-    parse_ramp,
-    parse_vary,
-)
 
-# The SLO grammar is read when a sweep is prepared, not when its flags are.
+# The plan and the SLO are read when a sweep is prepared, not when its flags are.
 if TYPE_CHECKING:
     from tui_bench.analysis.thresholds import Threshold
+    from tui_bench.request.sweep_plan import SweepPlan
 
 DEFAULT_COOL_DOWN_S = 2.0
 
@@ -43,6 +37,8 @@ class SweepSettings:
         self, request: RunRequest, tool_paths: Mapping[str, str | None] | None = None
     ) -> SweepPlan:
         """`request` swept so; UsageError for the first clause or point that cannot run."""
+        from tui_bench.request.sweep_plan import Variant, build_plan, parse_ramp, parse_vary
+
         dimensions = [*map(parse_vary, self.vary), *map(parse_ramp, self.ramp)]
         return build_plan([Variant(None, request, tool_paths or {})], dimensions, self.repeat)
 
