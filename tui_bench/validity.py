@@ -16,12 +16,11 @@ from typing import Any, Literal
 
 from tui_bench.result import NON_2XX, NON_2XX_3XX, Result
 from tui_bench.spec import RunSpec
+from tui_bench.validity_defaults import DEFAULT_MAX_ERRORS
 
 Verdict = Literal["valid", "suspect", "invalid"]
 VERDICTS: tuple[Verdict, ...] = ("valid", "suspect", "invalid")
 
-# Failed requests above this share of all make a run invalid (`--max-errors PCT`).
-DEFAULT_MAX_ERRORS = 0.01
 # A duration run shorter than this has no steady state to speak of.
 MIN_SECONDS = 1.0
 # A fixed-rate run that sent less than this share of its target did not hold it.

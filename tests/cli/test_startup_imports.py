@@ -49,9 +49,9 @@ except UsageError as exc:
 print(*sorted(sys.modules))
 """
 
-# What reading the flags must not load: the engine (asyncio subprocesses, the fleet), the
-# statistics (numpy, scipy), the sessions, psutil, and Textual.
-HEAVY_PACKAGES = ("numpy", "scipy", "psutil", "textual")
+# What reading the flags must not load: the engine and asyncio, the statistics (numpy,
+# scipy), the sessions, psutil, and Textual.
+HEAVY_PACKAGES = ("numpy", "scipy", "psutil", "textual", "asyncio")
 HEAVY_MODULES = ("tui_bench.engine", "tui_bench.storage.session", "tui_bench.histogram")
 # Of the analysis and the job layer, only their plain names and settings.
 LIGHT = {"tui_bench.analysis.names", "tui_bench.analysis.run_counts", "tui_bench.jobs.settings"}

@@ -42,7 +42,7 @@ from tui_bench.request.run_defaults import DEFAULT_REQUEST
 from tui_bench.request.sweep_settings import DEFAULT_COOL_DOWN_S
 from tui_bench.spec import COMPRESSIONS, MAX_HEADER_BYTES, TOOLS
 from tui_bench.typed_values import parse_tolerance_pct
-from tui_bench.validity import DEFAULT_MAX_ERRORS
+from tui_bench.validity_defaults import DEFAULT_MAX_ERRORS
 
 
 class Parser(argparse.ArgumentParser):

@@ -76,7 +76,8 @@ from tui_bench.spec import RunSpec
 from tui_bench.storage.journal import JournalWriter
 from tui_bench.storage.session import RunEnd, SessionDraft
 from tui_bench.storage.store import journal_path, new_session_id
-from tui_bench.validity import DEFAULT_MAX_ERRORS, judge_run
+from tui_bench.validity import judge_run
+from tui_bench.validity_defaults import DEFAULT_MAX_ERRORS
 
 TAIL_INTERVAL_S = 0.2
 # After SIGINT a tool gets this long to print what it has (wrk and ab do) before SIGKILL.

@@ -19,7 +19,7 @@ from tui_bench.runners.invocation import STALL_TIMEOUT_S
 from tui_bench.runners.tools import Tool
 from tui_bench.spec import RunSpec
 from tui_bench.storage.store import sessions_dir
-from tui_bench.validity import DEFAULT_MAX_ERRORS
+from tui_bench.validity_defaults import DEFAULT_MAX_ERRORS
 
 
 @dataclass(frozen=True)

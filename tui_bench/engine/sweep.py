@@ -51,7 +51,7 @@ from tui_bench.sampling.host import host_facts
 from tui_bench.storage import store
 from tui_bench.storage.journal import JournalWriter
 from tui_bench.storage.session import SWEEP, SessionDraft, SweepEnd, SweepSummary
-from tui_bench.validity import DEFAULT_MAX_ERRORS
+from tui_bench.validity_defaults import DEFAULT_MAX_ERRORS
 
 # ---- what the runner tells its listener (besides every event of the run that is going)
 

@@ -55,7 +55,7 @@ from tui_bench.request.sweep_plan import sweep_summary
 from tui_bench.request.sweep_settings import SweepSettings
 from tui_bench.spec import RunSpec
 from tui_bench.typed_values import format_duration
-from tui_bench.validity import DEFAULT_MAX_ERRORS
+from tui_bench.validity_defaults import DEFAULT_MAX_ERRORS
 
 T = TypeVar("T")
 

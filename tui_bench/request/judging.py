@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from tui_bench.analysis.names import DEFAULT_PRIMARY, TIERS, Tier
 from tui_bench.errors import UsageError
-from tui_bench.validity import DEFAULT_MAX_ERRORS
+from tui_bench.validity_defaults import DEFAULT_MAX_ERRORS
 
 # The threshold grammar is read when a run is judged, not when its flags are.
 if TYPE_CHECKING:
