@@ -35,8 +35,7 @@ from tui_bench.analysis.compare import (
     target,
     tool_label,
 )
-from tui_bench.analysis.names import DEFAULT_PRIMARY
-from tui_bench.analysis.names import TESTED as TESTED
+from tui_bench.analysis.names import DEFAULT_PRIMARY, TESTED
 from tui_bench.analysis.run_counts import MIN_RUNS, can_reach, fewest_runs, smallest_p
 from tui_bench.errors import UsageError
 from tui_bench.printable import md_cell, printable

@@ -16,7 +16,6 @@ from tui_bench.errors import SessionError, UsageError
 from tui_bench.printable import printable, printable_lines
 from tui_bench.report.baseline import baseline_markdown
 from tui_bench.report.csv_table import csv_text
-from tui_bench.report.export_formats import FORMATS as FORMATS  # as the sessions screen imports it
 from tui_bench.report.md_tables import threshold_markdown
 from tui_bench.report.text import generator_cells, resource_rows, result_rows
 from tui_bench.storage import store

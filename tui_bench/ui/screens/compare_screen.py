@@ -29,8 +29,8 @@ from tui_bench.analysis.compare import (
     series_points,
     setup_differences,
 )
+from tui_bench.analysis.names import TESTED
 from tui_bench.analysis.significance import (
-    TESTED,
     Report,
     Side,
     compare_sides,

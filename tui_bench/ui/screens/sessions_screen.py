@@ -20,7 +20,8 @@ from textual.widgets import DataTable, Footer, Input, Label, Static
 
 from tui_bench.errors import TuibenchError
 from tui_bench.printable import printable
-from tui_bench.report.export import FORMATS, export_to_file
+from tui_bench.report.export import export_to_file
+from tui_bench.report.export_formats import FORMATS
 from tui_bench.storage import store
 from tui_bench.storage.catalog import SessionRow
 from tui_bench.ui.messages import OpenCompare, OpenHistory, OpenReplay, OpenRunForm, leave

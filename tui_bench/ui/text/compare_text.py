@@ -20,8 +20,8 @@ from tui_bench.analysis.compare import (
     target,
     tool_label,
 )
+from tui_bench.analysis.names import TESTED
 from tui_bench.analysis.significance import (
-    TESTED,
     Report,
     Side,
     fmt_ci,
