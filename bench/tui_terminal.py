@@ -6,7 +6,8 @@ COLORTERM=truecolor: the longest colour codes) with `pipe-pane` copying everythi
 writes to a file. Over the steady middle of each run (from 3 s after the first frame to 2 s
 before the end) it measures the file's growth and the process's CPU time (all its threads:
 painting, log ingest, sampling). Start to first frame is the time from spawning tmux until
-the written text holds the header (the tool's name). Variants (extra `tuibench run` options)
+the written text holds the header (the tool's name, shown while the run is prepared); to the
+live screen, until the run's own header (`elapsed`) is up. Variants (extra `tuibench run` options)
 alternate round by round; medians per variant are printed. `--variant=--headless` measures
 the same without the screen (its "first frame" is its first progress line): the difference
 in CPU is what painting costs. `--by-row` prints where each variant's bytes went, by screen row
@@ -51,8 +52,11 @@ MOVE_TO = re.compile(rb"\x1b\[(\d+)(?:;\d+)?H")
 WARM_S = 3.0
 TAIL_S = 2.0
 FAST_POLL_S = 0.005
-# The header's first word: painted by the first frame that shows the run.
+# The header's first word: painted by the first frame, which says what runs while the run
+# is prepared.
 HEADER_MARK = b"h2load"
+# In the live screen's header, once the run is prepared and its screen is up.
+LIVE_MARK = b"elapsed"
 # In a headless run's first progress line.
 PROGRESS_MARK = b"req/s"
 
@@ -61,6 +65,7 @@ PROGRESS_MARK = b"req/s"
 class Figures:
     first_byte_s: float
     first_frame_s: float
+    live_screen_s: float
     bytes_per_s: float
     cpu_pct: float
     rps: float
@@ -117,6 +122,7 @@ def one_run(
     with Tmux(argv, width=opts.width, height=opts.height, env=env, pipe_to=pipe) as tmux:
         mark = PROGRESS_MARK if headless else HEADER_MARK
         to_first_byte, to_frame = wait_first_frame(pipe, spawned, mark)
+        _, to_live = wait_first_frame(pipe, spawned, mark if headless else LIVE_MARK)
         process = psutil.Process(tmux.pid)
         window_start = spawned + to_frame + WARM_S
         window_end = spawned + to_frame + opts.duration - TAIL_S
@@ -133,6 +139,7 @@ def one_run(
     figures = Figures(
         first_byte_s=to_first_byte,
         first_frame_s=to_frame,
+        live_screen_s=to_live,
         bytes_per_s=(size1 - size0) / (t1 - t0),
         cpu_pct=100 * busy / (t1 - t0),
         rps=session_rps(session),
@@ -145,6 +152,7 @@ def describe(figures: Figures) -> str:
     return (
         f"first byte {figures.first_byte_s * 1000:5.0f} ms  "
         f"first frame {figures.first_frame_s * 1000:5.0f} ms  "
+        f"live screen {figures.live_screen_s * 1000:5.0f} ms  "
         f"{figures.bytes_per_s / 1000:6.1f} KB/s  cpu {figures.cpu_pct:5.1f} %  "
         f"{figures.rps:9,.0f} req/s"
     )
