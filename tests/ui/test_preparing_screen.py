@@ -7,6 +7,7 @@ import asyncio
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from rich.text import Text
 
@@ -17,7 +18,7 @@ from tui_bench.request.run import RunRequest
 from tui_bench.spec import RunSpec
 from tui_bench.ui.app import TuibenchApp
 from tui_bench.ui.launch import live_run
-from tui_bench.ui.screens.preparing_screen import PreparingScreen
+from tui_bench.ui.screens.preparing_screen import PreparingScreen, preparing_text
 
 URL = "http://127.0.0.1:9/"
 # The job layer refuses a run whose tool is not there.
@@ -72,3 +73,13 @@ def test_the_first_frame_imports_no_engine() -> None:
     heavy = {"numpy", "psutil", "tui_bench.engine", "tui_bench.jobs.run_job", "tui_bench.analysis"}
     assert loaded & heavy == set()
     assert "textual.app" in loaded
+
+
+def test_snapshot(snap_compare: Any) -> None:
+    async def never() -> PreparingScreen:
+        await asyncio.Event().wait()
+        raise AssertionError("never prepared")
+
+    shown = preparing_text("h2load", (URL,), "demo: nginx 127.0.0.1:9, GET / (21 B)")
+    app = TuibenchApp(lambda app: PreparingScreen(shown, never), theme="textual-dark")
+    assert snap_compare(app, terminal_size=(80, 24))
