@@ -8,6 +8,8 @@ from typing import cast
 from rich.text import Text
 from textual.app import RenderResult
 from textual.geometry import Region, Size
+from textual.strip import Strip
+from textual.visual import Visual, visualize
 from textual_plotext import PlotextPlot
 
 from tui_bench.engine.live_state import LiveState
@@ -50,6 +52,13 @@ class RunChart(PlotextPlot):
     _frame: Text | None = None
     _frame_lines: Sequence[Text] = ()
     _frame_for: tuple[Size, str] | None = None
+    # Each row of the frame as painted, made when first asked for: a new point changes a few
+    # rows, and making the strips of all of them again was most of what the chart cost.
+    _strips: dict[int, Strip]
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._strips = {}
 
     def on_mount(self) -> None:
         # The title in the border too: a row of the plot's own would be a row less of plot.
@@ -57,10 +66,24 @@ class RunChart(PlotextPlot):
         self.border_subtitle = LEGEND
 
     def render(self) -> RenderResult:
-        if self._frame is None or self._frame_for != (self.size, self.app.theme):
-            self._draw()
+        self._drawn()
         assert self._frame is not None
         return self._frame
+
+    def render_line(self, y: int) -> Strip:
+        """Row `y` as `render` would paint it, made once per change of that row."""
+        self._drawn()
+        strip = self._strips.get(y)
+        if strip is None:
+            text = self._frame_lines[y] if y < len(self._frame_lines) else Text()
+            row: Visual = visualize(self, text)
+            (strip,) = Visual.to_strips(self, row, self.size.width, 1, self.visual_style)
+            self._strips[y] = strip
+        return strip
+
+    def _drawn(self) -> None:
+        if self._frame is None or self._frame_for != (self.size, self.app.theme):
+            self._draw()
 
     def _draw(self) -> list[int] | None:
         """Draws the plot as it stands; the rows that differ from the frame before, or None
@@ -72,8 +95,12 @@ class RunChart(PlotextPlot):
         self._frame, self._frame_lines = frame, lines
         self._frame_for = (self.size, self.app.theme)
         if drawn_for != self._frame_for or len(lines) != len(before):
+            self._strips.clear()
             return None
-        return [y for y, (old, new) in enumerate(zip(before, lines, strict=True)) if old != new]
+        changed = [y for y, (old, new) in enumerate(zip(before, lines, strict=True)) if old != new]
+        for y in changed:
+            self._strips.pop(y, None)
+        return changed
 
     def _repaint(self) -> None:
         """Only the rows that changed are painted again: a new second adds a point to each
