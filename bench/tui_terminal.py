@@ -15,7 +15,8 @@ in CPU is what painting costs. `--by-row` prints where each variant's bytes went
 figures cannot be used (invalid, nothing saved) is printed with the reason and left out.
 
     .venv/bin/python bench/tui_terminal.py [--rounds 5] [--duration 15] \\
-        [--load '-t 2 -c 16 -m 100'] [--variant=] [--variant='--fps 10'] [--keep DIR] [--by-row]
+        [--load '-t 2 -c 16 -m 100'] [--variant=] [--variant='--fps 10'] [--keep DIR] [--by-row] \\
+        [--tree before=../old-checkout --tree now=.]
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import argparse
 import os
 import re
 import shlex
+import subprocess
 import sys
 import tempfile
 import time
@@ -34,6 +36,7 @@ import psutil
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+import tui_bench
 from bench.common import (
     TUIBENCH_SCRIPT,
     RunLeftOut,
@@ -111,12 +114,20 @@ def wait_first_frame(
 
 
 def one_run(
-    url: str, load: list[str], variant: list[str], opts: argparse.Namespace, work: Path
+    url: str,
+    load: list[str],
+    variant: list[str],
+    opts: argparse.Namespace,
+    work: Path,
+    tree: str | None = None,
 ) -> Run:
+    """`tree`: a source tree of tuibench to run instead of the installed one."""
     sessions = work / "sessions"
     pipe = work / "terminal.out"
     argv = [TUIBENCH_SCRIPT, "run", "-d", str(opts.duration), *load, *variant, url]
     env = {"TUIBENCH_SESSIONS": str(sessions), "COLORTERM": "truecolor"}
+    if tree is not None:
+        env["PYTHONPATH"] = tree
     headless = "--headless" in variant
     spawned = time.monotonic()
     with Tmux(argv, width=opts.width, height=opts.height, env=env, pipe_to=pipe) as tmux:
@@ -158,6 +169,20 @@ def describe(figures: Figures) -> str:
     )
 
 
+def compiled(tree: str | None) -> None:
+    """The bytecode of the tree's package written beside it (`__pycache__`, ignored by git):
+    pip compiles an installed copy, and where the environment asks Python to write no
+    bytecode (PYTHONDONTWRITEBYTECODE) compiling at each start would be timed too."""
+    package = Path(tree) / "tui_bench" if tree else Path(tui_bench.__file__).parent
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(package)], check=True)
+
+
+def label(key: tuple[str, str], trees: int) -> str:
+    tree, variant = key
+    shown = variant or "default"
+    return f"{tree} {shown}" if trees > 1 else shown
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=5)
@@ -173,22 +198,40 @@ def main() -> None:
     )
     parser.add_argument("--keep", type=Path, help="keep each run's terminal output here")
     parser.add_argument("--by-row", action="store_true", help="where the bytes went, by row")
+    parser.add_argument(
+        "--tree",
+        action="append",
+        metavar="NAME=DIR",
+        help="a source tree of tuibench to run, alternating with the others (repeat; "
+        "default: the installed one)",
+    )
     opts = parser.parse_args()
     if opts.duration <= WARM_S + TAIL_S + 1:
         parser.error(f"--duration must exceed {WARM_S + TAIL_S + 1:g} s")
-    variants: list[str] = opts.variant or [""]
+    if any("=" not in t for t in opts.tree or ()):
+        parser.error("--tree takes NAME=DIR")
+    # A tree's directory on PYTHONPATH; the installed one: none.
+    named = (t.split("=", 1) for t in opts.tree or ["installed="])
+    plain = {n: str(Path(d).resolve()) if d else None for n, d in named}
+    variants = [(tree, variant) for tree in plain for variant in (opts.variant or [""])]
     load = shlex.split(opts.load)
 
-    results: dict[str, list[Figures]] = {v: [] for v in variants}
-    last: dict[str, Run] = {}
+    results: dict[tuple[str, str], list[Figures]] = {v: [] for v in variants}
+    last: dict[tuple[str, str], Run] = {}
+    for tree in plain.values():
+        compiled(tree)
     with running_demo_target() as target:
         url = target.urls["h2c"]
         for round_no in range(opts.rounds):
-            for variant in variants:
-                name = variant or "default"
+            # Alternating order: neither tree always runs on the machine the other warmed.
+            for key in variants if round_no % 2 == 0 else variants[::-1]:
+                tree, variant = key
+                name = label(key, len(plain))
                 with tempfile.TemporaryDirectory() as work:
                     try:
-                        run = one_run(url, load, shlex.split(variant), opts, Path(work))
+                        run = one_run(
+                            url, load, shlex.split(variant), opts, Path(work), plain[tree]
+                        )
                     except RunLeftOut as exc:
                         print(f"round {round_no + 1} [{name}] left out: {exc}", flush=True)
                         continue
@@ -197,21 +240,21 @@ def main() -> None:
                             opts.keep.mkdir(parents=True, exist_ok=True)
                             kept = f"{round_no + 1}-{name.strip('-').replace(' ', '_')}.out"
                             (Path(work) / "terminal.out").rename(opts.keep / kept)
-                results[variant].append(run.figures)
-                last[variant] = run
+                results[key].append(run.figures)
+                last[key] = run
                 print(f"round {round_no + 1} [{name}] {describe(run.figures)}", flush=True)
     print(f"\nmedians over {opts.rounds} rounds, {opts.width}x{opts.height}, load {opts.load}:")
-    for variant, runs in results.items():
+    for key, runs in results.items():
         if not runs:
-            print(f"  [{variant or 'default'}] no usable run")
+            print(f"  [{label(key, len(plain))}] no usable run")
             continue
         med = Figures(
             *(median([getattr(f, field.name) for f in runs]) for field in fields(Figures))
         )
-        print(f"  [{variant or 'default'}] {describe(med)} ({len(runs)} runs)")
+        print(f"  [{label(key, len(plain))}] {describe(med)} ({len(runs)} runs)")
     if opts.by_row:
-        for variant, run in last.items():
-            print(f"\nbytes by screen row, [{variant or 'default'}], its last run (KB/s):")
+        for key, run in last.items():
+            print(f"\nbytes by screen row, [{label(key, len(plain))}], its last run (KB/s):")
             for row, rate in sorted(run.by_row.items()):
                 print(f"  row {row:3d}: {rate / 1000:6.2f}")
 
