@@ -11,7 +11,7 @@ from tui_bench.formats import fmt_bytes, fmt_count, fmt_latency
 from tui_bench.printable import printable
 from tui_bench.redaction import redact_text
 from tui_bench.report.text import resource_rows, result_rows
-from tui_bench.runners.durations import duration_text
+from tui_bench.runners.durations import duration_text, stretch_at
 from tui_bench.spec import RunSpec
 from tui_bench.storage.session import shown_window
 from tui_bench.typed_values import format_duration
@@ -82,15 +82,14 @@ class ProgressPrinter:
             if fraction is None and self._progress is not None:
                 fraction = self._progress.fraction
         else:
-            measured = spec.run_duration_s
-            if not measured:
-                return None
-            # The warm-up is not part of the measured window: its seconds say so instead.
-            warm_up = spec.warm_up_s or 0.0
             end = row["t_s"] + (row.get("window_s") or 1.0)
-            if end <= warm_up:
-                return f"warm-up {format_duration(end)} of {format_duration(warm_up)}"
-            fraction = (end - warm_up) / measured
+            stretch = stretch_at(spec, end)
+            if stretch is None:
+                return None
+            if stretch.warming:
+                # Not part of the measured window: its seconds say so instead.
+                return f"warm-up {format_duration(end)} of {format_duration(spec.warm_up_s or 0)}"
+            fraction = stretch.fraction
         if fraction is None or whole is None:
             return None
         return f"{min(fraction, 1.0) * 100:3.0f}% of {whole}"

@@ -329,7 +329,8 @@ class RunController:
                 for second, requests in self._counts.due(elapsed):
                     self._row(traffic_from_count(second, requests))
             progress = self._progress
-            self._emit(Progress(elapsed, progress.of_run(elapsed), progress.done, progress.phase))
+            fraction, phase = progress.of_run(elapsed), progress.phase_at(elapsed)
+            self._emit(Progress(elapsed, fraction, progress.done, phase))
 
     def _ingest_step(self) -> list[Any]:
         assert self._ingest is not None and self._tail is not None

@@ -4,6 +4,7 @@ the fraction of a count run, its phase; and the progress of the run from those."
 from __future__ import annotations
 
 from tui_bench.parsers.live import LiveLine
+from tui_bench.runners.durations import stretch_at
 from tui_bench.spec import RunSpec
 
 
@@ -29,11 +30,17 @@ class ToolProgress:
         return live.done is not None
 
     def of_run(self, elapsed_s: float) -> float | None:
-        """The run's progress, 0 to 1: of its count, else of its planned time."""
+        """The run's progress, 0 to 1: of its count, else of its warm-up while it lasts, then
+        of its measured window."""
         spec = self.spec
         if spec.count_mode:
             if self.done is not None and spec.requests:
                 return min(1.0, self.done / spec.requests)
             return self.fraction
-        total = spec.planned_s
-        return min(1.0, elapsed_s / total) if total else None
+        stretch = stretch_at(spec, elapsed_s)
+        return stretch.fraction if stretch else None
+
+    def phase_at(self, elapsed_s: float) -> str | None:
+        """`warm-up` while the warm-up lasts, else what the tool last said it does."""
+        stretch = stretch_at(self.spec, elapsed_s)
+        return "warm-up" if stretch is not None and stretch.warming else self.phase

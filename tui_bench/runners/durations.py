@@ -4,8 +4,32 @@ progress line, the live screen and the session."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from tui_bench.spec import RunSpec
 from tui_bench.typed_values import format_duration
+
+
+@dataclass(frozen=True)
+class Stretch:
+    """Where a timed run is: in its warm-up or in the measured window after it, and how far
+    into that stretch (0 to 1)."""
+
+    warming: bool
+    fraction: float
+
+
+def stretch_at(spec: RunSpec, t_s: float) -> Stretch | None:
+    """The stretch `t_s` seconds into a timed run falls in; None for a request count. The
+    warm-up and the measured window are told apart: a bar over both would say a run half
+    done at the end of a long warm-up."""
+    run = spec.run_duration_s
+    if not run:
+        return None
+    warm_up = spec.warm_up_s or 0.0
+    if warm_up and t_s <= warm_up:
+        return Stretch(True, max(0.0, t_s) / warm_up)
+    return Stretch(False, min(1.0, (t_s - warm_up) / run))
 
 
 def rounded_note(spec: RunSpec) -> str | None:

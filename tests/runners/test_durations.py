@@ -1,0 +1,44 @@
+"""The stretch of a timed run a moment falls in: warm-up apart from the measured window."""
+
+from __future__ import annotations
+
+import pytest
+
+from tui_bench.engine.tool_progress import ToolProgress
+from tui_bench.runners.durations import Stretch, stretch_at
+from tui_bench.spec import RunSpec
+
+URL = ("http://127.0.0.1:9/",)
+WARMED = RunSpec(urls=URL, duration_s=4, warm_up_s=1).validate()
+
+
+@pytest.mark.parametrize(
+    ("t_s", "expected"),
+    [
+        (0.0, Stretch(True, 0.0)),
+        (0.5, Stretch(True, 0.5)),
+        (1.0, Stretch(True, 1.0)),
+        (2.0, Stretch(False, 0.25)),
+        (5.0, Stretch(False, 1.0)),
+        (7.0, Stretch(False, 1.0)),
+    ],
+)
+def test_a_warm_up_is_a_stretch_of_its_own(t_s: float, expected: Stretch) -> None:
+    assert stretch_at(WARMED, t_s) == expected
+
+
+def test_without_warm_up_the_run_is_measured_from_its_start() -> None:
+    spec = RunSpec(urls=URL, duration_s=4).validate()
+    assert stretch_at(spec, 0.0) == Stretch(False, 0.0)
+    assert stretch_at(spec, 1.0) == Stretch(False, 0.25)
+
+
+def test_a_count_run_has_no_stretch() -> None:
+    assert stretch_at(RunSpec(urls=URL, requests=100).validate(), 1.0) is None
+
+
+def test_the_live_progress_says_the_warm_up_then_fills_the_measured_window() -> None:
+    progress = ToolProgress(WARMED)
+    assert (progress.of_run(0.5), progress.phase_at(0.5)) == (0.5, "warm-up")
+    # Half the measured window, not 3 s of the 5 planned.
+    assert (progress.of_run(3.0), progress.phase_at(3.0)) == (0.5, None)
