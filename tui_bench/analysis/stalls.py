@@ -151,19 +151,37 @@ def _whole_seconds(series: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any
     ]
 
 
-def stalled_live(spec: RunSpec, elapsed_s: float, done: int | None, moved_s: float | None) -> bool:
-    """Whether a run still going is stalled: its count of requests `done`, last moved at
-    `moved_s` (None before the first), has not moved for LIVE_SILENCE_S while load was
-    still due (before the end of its time, or of its count). Closed loop only: a
-    fixed-rate run shows its backlog growing instead."""
+class CountMoves:
+    """A count of requests done as a run goes, and when it last moved: what a stall is told
+    by, live and when a count run is cut short."""
+
+    def __init__(self, start_s: float | None = None) -> None:
+        """`start_s`: the time silence is counted from before the count first moves; None:
+        none is counted before it."""
+        self.done: int | None = None
+        self.moved_s = start_s
+
+    def see(self, done: int | None, now_s: float) -> None:
+        if done != self.done:
+            self.done, self.moved_s = done, now_s
+
+    def silent_s(self, now_s: float) -> float | None:
+        return None if self.moved_s is None else now_s - self.moved_s
+
+
+def stalled_live(spec: RunSpec, elapsed_s: float, count: CountMoves) -> bool:
+    """Whether a run still going is stalled: its count of requests done has not moved for
+    LIVE_SILENCE_S while load was still due (before the end of its time, or of its count).
+    Closed loop only: a fixed-rate run shows its backlog growing instead."""
     limit = LIVE_SILENCE_S.get(spec.tool)
-    if spec.rate is not None or limit is None or moved_s is None or done is None:
+    silent_s, done = count.silent_s(elapsed_s), count.done
+    if spec.rate is not None or limit is None or silent_s is None or done is None:
         return False
     if spec.planned_s is not None and elapsed_s >= spec.planned_s:
         return False
     if spec.requests is not None and done >= spec.requests:
         return False
-    return elapsed_s - moved_s >= limit
+    return silent_s >= limit
 
 
 def stall_warning(stalls: Sequence[Stall], rps: float | None, *, corrected: bool) -> Warning | None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
+from tui_bench.analysis.stalls import CountMoves
 from tui_bench.analysis.warnings import Warning
 from tui_bench.engine.reach import unreachable
 from tui_bench.engine.tool_start import Process
@@ -78,8 +79,8 @@ class CutShort:
         self._watching = True
         self._clock = clock
         self._on_cut = on_cut
-        self._done: int | None = None
-        self._moved_s = 0.0
+        # Silence counted from the start: a count nothing ever answers is cut short too.
+        self._count = CountMoves(start_s=0.0)
 
     def cut(self, warning: Warning) -> None:
         if self.warning is None:
@@ -97,9 +98,8 @@ class CutShort:
         past its time, or any tool well past it."""
         spec = self.spec
         now_s = self._clock()
-        if done != self._done:
-            self._done, self._moved_s = done, now_s
-        silent_s = now_s - self._moved_s
+        self._count.see(done, now_s)
+        silent_s = self._count.silent_s(now_s) or 0.0
         if spec.count_mode and counted and silent_s >= self.stall_timeout_s:
             self.cut(stall_timeout(now_s, silent_s, self.stall_timeout_s, done, spec.requests))
         planned = spec.planned_s

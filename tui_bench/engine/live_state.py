@@ -13,7 +13,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
-from tui_bench.analysis.stalls import stalled_live
+from tui_bench.analysis.stalls import CountMoves, stalled_live
 from tui_bench.engine.events import (
     Event,
     GeneratorsSeen,
@@ -79,7 +79,7 @@ class LiveState:
         self.generators: tuple[GeneratorView, ...] = ()
         self._requests_seen = 0.0
         # When the count of requests done last moved (None before the first): a stall.
-        self._done_moved_s: float | None = None
+        self._count = CountMoves()
         self._seconds_seen = 0.0
 
     def apply(self, event: Event) -> None:
@@ -92,8 +92,8 @@ class LiveState:
                 self.tls_version = live.tls or self.tls_version
         elif isinstance(event, Progress):
             self.elapsed_s = event.elapsed_s
-            if event.done and event.done != self.done:
-                self._done_moved_s = event.elapsed_s
+            if event.done:
+                self._count.see(event.done, event.elapsed_s)
             self.fraction = event.fraction
             self.done = event.done
             self.phase = event.phase
@@ -298,9 +298,7 @@ class LiveState:
     @property
     def stalled(self) -> bool:
         """Nothing has completed for a while although the run still sends (closed loop)."""
-        return self.running and stalled_live(
-            self.spec, self.elapsed_s, self.done, self._done_moved_s
-        )
+        return self.running and stalled_live(self.spec, self.elapsed_s, self._count)
 
     @property
     def eta_s(self) -> float | None:
