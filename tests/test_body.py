@@ -239,8 +239,7 @@ def test_a_refused_run_names_the_exact_code_where_the_tool_told_it(
     reasons = {r.code: r for r in judge_run(sent, "completed", None, result, []).reasons}
     assert reasons["refused"].verdict == "invalid"
     assert reasons["refused"].message == (
-        f"900 of 1,000 requests (90%) {said} POST with a {len(PAYLOAD)}-byte application/json "
-        "body"
+        f"900 of 1,000 requests (90%) {said} POST with a {len(PAYLOAD)}-byte application/json body"
     )
     # Without the codes (an older session) the class is named, with what each code means.
     unknown = {
