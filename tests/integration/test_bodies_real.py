@@ -202,6 +202,9 @@ def test_the_body_reaches_a_generator_host_over_ssh(
     code, result, stderr = run_json(*args, "--generator", host, getattr(echo, url))
     assert code == 0, stderr
     check_seen(echo, result["requests"]["total"], "PUT", protocol)
+    # The generator's exact codes come back with its result and stay in the merged one.
+    codes = {"200": result["requests"]["total"]} if tool == "h2load" else {}
+    assert result["status_codes"] == codes
 
 
 @pytest.mark.parametrize(
