@@ -214,3 +214,37 @@ def test_a_remembered_run_reads_its_body_file_again(tmp_path: Path) -> None:
     again = Config.from_dict(kept).request.spec
     assert again.body == b"{}" and again.body_size == 2
     again.validate()
+
+
+@pytest.mark.parametrize(
+    ("status_codes", "said"),
+    [
+        ({"405": 900, "200": 100}, "were answered 405 Method Not Allowed: the server refused"),
+        (
+            {"405": 600, "413": 250, "4xx": 50, "200": 100},
+            "were answered 4xx, 600 of them 405 Method Not Allowed: the server refused",
+        ),
+    ],
+)
+def test_a_refused_run_names_the_exact_code_where_the_tool_told_it(
+    tmp_path: Path, status_codes: dict[str, int], said: str
+) -> None:
+    sent = spec_with(tmp_path, method="POST")
+    result = Result(
+        "h2load",
+        requests=Requests(total=1000, succeeded=100),
+        status={"2xx": 100, "4xx": 900},
+        status_codes=status_codes,
+    )
+    reasons = {r.code: r for r in judge_run(sent, "completed", None, result, []).reasons}
+    assert reasons["refused"].verdict == "invalid"
+    assert reasons["refused"].message == (
+        f"900 of 1,000 requests (90%) {said} POST with a {len(PAYLOAD)}-byte application/json body"
+    )
+    # Without the codes (an older session) the class is named, with what each code means.
+    unknown = {
+        r.code: r.message
+        for r in judge_run(sent, "completed", None, result.with_(status_codes={}), []).reasons
+    }
+    assert unknown["refused"].startswith("900 of 1,000 requests (90%) were answered 4xx: ")
+    assert unknown["refused"].endswith("415: a content type it does not take)")

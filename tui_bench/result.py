@@ -124,6 +124,9 @@ class Result:
     bytes_per_s: float | None = None
     requests: Requests = field(default_factory=Requests)
     status: Mapping[str, int] = field(default_factory=dict)
+    # Beside `status`, by exact code where the tool tells each request's (status_codes.py):
+    # `{"405": 9812}`; empty when unknown.
+    status_codes: Mapping[str, int] = field(default_factory=dict)
     traffic: Traffic = field(default_factory=Traffic)
     latency: Distribution | None = None
     connect: Distribution | None = None
@@ -184,6 +187,7 @@ class Result:
             "bytes_per_s": self.bytes_per_s,
             "requests": flat(self.requests),
             "status": dict(self.status),
+            "status_codes": dict(self.status_codes),
             "traffic": flat(self.traffic),
             "latency": flat(self.latency),
             "connect": flat(self.connect),
@@ -212,6 +216,7 @@ class Result:
             bytes_per_s=data.get("bytes_per_s"),
             requests=Requests(**(data.get("requests") or {})),
             status=dict(data.get("status") or {}),
+            status_codes=dict(data.get("status_codes") or {}),
             traffic=Traffic(**(data.get("traffic") or {})),
             latency=dist("latency"),
             connect=dist("connect"),

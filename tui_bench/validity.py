@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 from tui_bench.result import NON_2XX, NON_2XX_3XX, Result
 from tui_bench.spec import RunSpec
+from tui_bench.status_codes import named, of_class
 from tui_bench.validity_defaults import DEFAULT_MAX_ERRORS
 
 Verdict = Literal["valid", "suspect", "invalid"]
@@ -223,16 +224,29 @@ def _refused_reasons(spec: RunSpec, result: Result) -> list[Reason]:
     for where, key, said in _REFUSED_COUNTS:
         refused = (result.status if where == "status" else result.errors).get(key)
         if refused is not None and refused / total > REFUSED_SHARE:
-            return [
-                Reason(
-                    "refused",
-                    f"{refused:,} of {total:,} requests ({refused / total:.0%}) were answered "
-                    f"{said}: the server refused {spec.sent_body()} (405: not a method it "
-                    "takes there, 413: a body too large, 415: a content type it does not take)",
-                    "invalid",
+            codes = of_class(result.status_codes, key) if where == "status" else []
+            message = (
+                f"{refused:,} of {total:,} requests ({refused / total:.0%}) were answered "
+                f"{_refused_as(said, refused, codes)}: the server refused {spec.sent_body()}"
+            )
+            if not codes:
+                message += (
+                    " (405: not a method it takes there, 413: a body too large, "
+                    "415: a content type it does not take)"
                 )
-            ]
+            return [Reason("refused", message, "invalid")]
     return []
+
+
+def _refused_as(said: str, refused: int, codes: Sequence[tuple[str, int]]) -> str:
+    """What the `refused` requests were answered: the most common of their exact `codes`
+    (the most common first) by name where those are known, else the class `said`."""
+    if not codes:
+        return said
+    code, count = codes[0]
+    if count == refused:
+        return named(code)
+    return f"{said}, {count:,} of them {named(code)}"
 
 
 def _rate_reasons(result: Result) -> list[Reason]:

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from tui_bench.engine.log_ingest import GRACE_US, LogIngest, LogTail, SecondStats
 from tui_bench.histogram import RELATIVE_ERROR, LatencyHistogram
+from tui_bench.status_codes import MAX_CODES
 
 GOLDEN = Path(__file__).parents[1] / "fixtures" / "h2load-1.52-logfile.tsv"
 T0 = 1_795_000_000_000_000
@@ -300,3 +301,18 @@ def test_log_tail_drains_a_backlog_in_bounded_reads(tmp_path: Path) -> None:
         pieces.append(piece)
     tail.close()
     assert b"".join(pieces) == GOLDEN.read_bytes()
+
+
+def test_totals_count_each_exact_code_bounded() -> None:
+    rows = golden_rows()
+    ingest, _ = ingest_all(golden_t0(), [GOLDEN.read_bytes()])
+    exact = Counter(str(status) for _, status, _ in rows if status > 0)
+    assert ingest.totals.codes == dict(sorted(exact.items()))
+    # As many codes as a server can answer: the count stays bounded, nothing is lost.
+    many = b"".join(line(S // 2 + i, 400 + i % 100) for i in range(1000))
+    bounded, _ = ingest_all(T0, [many, line(S // 2, -1), line(S // 2, 302)])
+    # 100 codes ten times each and a 302 once: the 20 lowest of the tied 4xx are kept, the
+    # others (and the 302) counted by class; the failure has no code.
+    kept = {str(400 + i): 10 for i in range(MAX_CODES)}
+    assert bounded.totals.codes == {"3xx": 1, **kept, "4xx": 1000 - 10 * MAX_CODES}
+    assert bounded.totals.status == {"2xx": 0, "3xx": 1, "4xx": 1000, "5xx": 0}

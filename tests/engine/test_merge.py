@@ -89,3 +89,15 @@ def test_approximate_percentiles_are_marked() -> None:
     assert merged.latency.resolution_s == 0.001
     assert merged.latency.to_dict()["approx"] is True
     assert Distribution.from_dict(merged.latency.to_dict()).approx
+
+
+def test_exact_codes_are_summed_only_when_every_generator_told_them() -> None:
+    a = h2load_result(duration_s=1.0, rps=10.0, total=10, failed=0, status_codes={"200": 10})
+    b = h2load_result(duration_s=1.0, rps=10.0, total=10, failed=2)
+    b_codes = b.with_(status_codes={"200": 8, "503": 2})
+    assert merged_result([a, b_codes], None, [1, 1]).status_codes == {
+        "200": 18,
+        "503": 2,
+    }
+    # A generator whose codes are unknown leaves the merged codes unknown, never short.
+    assert merged_result([a, b], None, [1, 1]).status_codes == {}

@@ -19,7 +19,7 @@ import orjson
 import pytest
 
 from tests.conftest import need
-from tests.integration.test_cli_real_tools import run_json
+from tests.integration.test_cli_real_tools import run_json, tuibench
 from tests.sshd import SshServer
 from tui_bench.demo.nginx_target import DemoTarget
 from tui_bench.demo.processes import free_ports
@@ -202,23 +202,53 @@ def test_the_body_reaches_a_generator_host_over_ssh(
     code, result, stderr = run_json(*args, "--generator", host, getattr(echo, url))
     assert code == 0, stderr
     check_seen(echo, result["requests"]["total"], "PUT", protocol)
+    # The generator's exact codes come back with its result and stay in the merged one.
+    codes = {"200": result["requests"]["total"]} if tool == "h2load" else {}
+    assert result["status_codes"] == codes
 
 
+@pytest.mark.parametrize(
+    ("tool", "flags", "url", "answered"),
+    [
+        # h2load's request log tells each request's status: the exact one is named.
+        ("h2load", ("--h1",), "h1", "405 Method Not Allowed"),
+        ("h2load", (), "h2c", "405 Method Not Allowed"),
+        # wrk and ab count only answers outside 2xx (and 3xx): the class is.
+        ("wrk", (), "h1", "a status outside 2xx and 3xx"),
+        ("ab", (), "h1", "a status outside 2xx"),
+    ],
+)
 def test_a_refused_post_makes_the_run_invalid(
-    nginx: DemoTarget, payload: Path, sessions: Path
+    nginx: DemoTarget,
+    payload: Path,
+    sessions: Path,
+    tool: str,
+    flags: tuple[str, ...],
+    url: str,
+    answered: str,
 ) -> None:
-    need("h2load")
+    need(tool)
     # nginx's static handler answers 405 to a POST.
-    code, result, _ = run_json(
-        "-n", "20", "-c", "2", "--h1", "--body", str(payload), nginx.urls["h1"]
-    )
+    args = _run_args(tool, flags, "POST", payload)
+    code, result, _ = run_json(*args, nginx.urls[url])
     assert code == 1
-    assert result["status"]["4xx"] == 20
+    total = result["requests"]["total"]
     reasons = {r["code"]: r["message"] for r in result["validity"]["reasons"]}
-    assert reasons["refused"].startswith(
-        f"20 of 20 requests (100%) were answered 4xx: the server refused POST with a "
-        f"{len(PAYLOAD)}-byte application/json body"
-    )
+    sent = f"the server refused POST with a {len(PAYLOAD)}-byte application/json body"
+    refused = reasons["refused"]
+    assert refused.startswith(f"{total:,} of {total:,} requests (100%) were answered {answered}: ")
+    if tool == "h2load":
+        assert total == 20 and result["status"]["4xx"] == 20
+        assert result["status_codes"] == {"405": 20}
+        assert refused.endswith(sent)
+    else:
+        assert result["status_codes"] == {}
+        assert sent in refused and refused.endswith("415: a content type it does not take)")
+    # The saved session, read back, gives the same reason and status row to every view.
+    exported = tuibench("export", result["session_path"], "--format", "md").stdout
+    assert f"refused: {refused}" in exported
+    if tool == "h2load":
+        assert "| status | 0 2xx, 0 3xx, 20 4xx (405 ×20), 0 5xx |" in exported
 
 
 def test_several_urls_each_get_the_same_body(

@@ -30,6 +30,7 @@ import numpy.typing as npt
 from tui_bench.engine.schedule import OpenLoop, Schedule, split_by
 from tui_bench.histogram import MAX_US, LatencyHistogram
 from tui_bench.result import STATUS_CLASSES
+from tui_bench.status_codes import bounded
 from tui_bench.storage.session import OVERALL_PERCENTILES
 
 # h2load writes a line as its request completes: lines from its threads interleave within
@@ -108,6 +109,8 @@ class IngestTotals:
     errors: int
     status: dict[str, int]
     bad_lines: int
+    # The statuses by exact code, bounded (status_codes.py).
+    codes: dict[str, int]
 
 
 class _OpenSecond:
@@ -217,6 +220,8 @@ class LogIngest:
         self._requests = 0
         self._errors = 0
         self._status = [0] * len(STATUS_CLASSES)
+        # Every code -1..999, as `_add` bins them: a fixed size whatever the server answers.
+        self._codes = np.zeros(_MAX_STATUS + 2, dtype=np.int64)
         self._bad_lines = 0
 
     def feed(self, chunk: bytes) -> list[SecondStats]:
@@ -285,6 +290,8 @@ class LogIngest:
             errors=self._errors,
             status=dict(zip(STATUS_CLASSES, self._status, strict=True)),
             bad_lines=self._bad_lines,
+            # Bin i holds status i - 1; bounded() keeps the codes of the classes alone.
+            codes=bounded({str(i - 1): int(self._codes[i]) for i in np.flatnonzero(self._codes)}),
         )
 
     def current(self) -> SecondStats | None:
@@ -329,6 +336,7 @@ class LogIngest:
         second.errors += errors
         self._requests += status.size
         self._errors += errors
+        self._codes += per_code
         for i in range(len(STATUS_CLASSES)):
             lo = (i + 2) * 100 + 1
             count = int(per_code[lo : lo + 100].sum())

@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 
 from tui_bench.histogram import LatencyHistogram
 from tui_bench.result import STATUS_CLASSES, Distribution, Requests, Result, Traffic
+from tui_bench.status_codes import bounded
 from tui_bench.storage.session import OVERALL_LATENCY_COLUMNS, OVERALL_PERCENTILES
 
 _COUNTS = ("requests", "errors", *STATUS_CLASSES, "backlog")
@@ -145,6 +146,10 @@ def merged_result(
         ),
         requests=requests,
         status=_sum_maps([p.status for p in parts]),
+        # Known only when every generator's are.
+        status_codes=bounded(_sum_maps([p.status_codes for p in parts]))
+        if all(p.status_codes or not p.status for p in parts)
+        else {},
         traffic=traffic,
         latency=latency,
         connect=_pooled([p.connect for p in parts], [float(c) for c in connections]),

@@ -68,27 +68,30 @@ def _with_log(
             return result.with_(
                 latency=ingest.overall.distribution(),
                 service_latency=_completed(result.latency, service),
-                status=_status(result, ingest),
+                **_log_status(result, ingest),
             )
         result = _from_log(spec, ingest, elapsed_s)
         return None if result is None else result.with_(service_latency=service.distribution())
     if result is None:
         return _from_log(spec, ingest, elapsed_s)
     return result.with_(
-        latency=_completed(result.latency, ingest.overall), status=_status(result, ingest)
+        latency=_completed(result.latency, ingest.overall), **_log_status(result, ingest)
     )
 
 
-def _status(result: Result, ingest: LogIngest) -> Mapping[str, int]:
+def _log_status(result: Result, ingest: LogIngest) -> dict[str, Mapping[str, int]]:
     """The status classes of the requests the total counts. h2load counts a status when a
     response's headers arrive and a request when its stream closes, so the end of a -D run
     leaves a response or two in the first count only (`40,509 2xx` of `40,507 total`). Its
     log has a line per request the total counts: when the two agree, the log's statuses
-    are the ones shown beside the total."""
+    are the ones shown beside the total, with their exact codes."""
     totals = ingest.totals
     if not result.status or totals.requests != result.requests.total:
-        return result.status
-    return {c: totals.status.get(c, 0) for c in result.status}
+        return {}
+    return {
+        "status": {c: totals.status.get(c, 0) for c in result.status},
+        "status_codes": totals.codes,
+    }
 
 
 def _completed(latency: Distribution | None, histogram: LatencyHistogram) -> Distribution:
@@ -118,6 +121,7 @@ def _from_log(spec: RunSpec, ingest: LogIngest, elapsed_s: float) -> Result | No
             failed=totals.errors,
         ),
         status=dict(totals.status),
+        status_codes=totals.codes,
         latency=ingest.overall.distribution(),
     )
 

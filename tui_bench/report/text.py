@@ -21,6 +21,7 @@ from tui_bench.formats import (
 from tui_bench.printable import printable
 from tui_bench.result import Distribution, Result
 from tui_bench.runners.tools import tool_label
+from tui_bench.status_codes import of_class
 from tui_bench.typed_values import format_duration
 
 
@@ -41,7 +42,7 @@ def result_rows(result: Result) -> list[tuple[str, str]]:
         ),
     ]
     if result.status:
-        rows.append(("status", ", ".join(f"{v:,} {k}" for k, v in result.status.items())))
+        rows.append(("status", status_text(result)))
     if result.errors:
         rows.append(
             ("errors", ", ".join(f"{v:,} {k}" for k, v in result.errors.items() if v) or "none")
@@ -56,6 +57,22 @@ def result_rows(result: Result) -> list[tuple[str, str]]:
     if result.tls is not None:
         rows.append(("tls", " ".join(x for x in (result.tls.protocol, result.tls.cipher) if x)))
     return rows
+
+
+# The exact codes shown beside a class: the few a reader acts on, not a table.
+_CODES_SHOWN = 3
+
+
+def status_text(result: Result) -> str:
+    """`40,507 2xx, 0 3xx, 9,812 4xx (405 ×9,812), 0 5xx`: each class's count, and the most
+    common exact codes of the answers that were not 2xx where the tool told them."""
+    parts = []
+    for klass, count in result.status.items():
+        codes = of_class(result.status_codes, klass) if count and klass != "2xx" else []
+        shown = ", ".join(f"{code} ×{n:,}" for code, n in codes[:_CODES_SHOWN])
+        more = ", …" if sum(n for _, n in codes[:_CODES_SHOWN]) < count else ""
+        parts.append(f"{count:,} {klass}" + (f" ({shown}{more})" if codes else ""))
+    return ", ".join(parts)
 
 
 def _warm_up(result: Result) -> list[tuple[str, str]]:
