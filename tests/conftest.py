@@ -58,11 +58,15 @@ def sessions(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 @pytest.fixture(autouse=True)
 def user_config(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every test gets an empty config and cache dir: the user's themes, remembered runs and
-    sessions index must neither change a test nor be changed by one."""
+    """Every test gets an empty config, cache and data dir: the user's themes, remembered
+    runs, sessions index and sessions must neither change a test nor be changed by one (nor
+    by a test on the other worker, or in another run on this machine, at the same time)."""
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("config")))
     # The sessions index is a cache: each test builds its own.
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
+    # The store, unless a test names its own (`sessions`): never ~/.local/share's, shared.
+    monkeypatch.delenv("TUIBENCH_SESSIONS", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data")))
 
 
 @pytest.fixture(scope="session")

@@ -101,4 +101,4 @@ def test_the_server_on_its_host_is_sampled_by_the_run_of_several(
     # Beside the server, the busiest generator's CPU, as the series' rows have it.
     assert resources["client_cpu_mean_pct"] is not None
     assert [g["start_skew_s"] is not None for g in doc["generators"]] == [True, True]
-    wait_no_probes()
+    wait_no_probes(ssh_hosts[1])

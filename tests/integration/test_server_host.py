@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import orjson
@@ -22,13 +24,19 @@ from tui_bench.storage import store
 pytestmark = pytest.mark.integration
 
 
-def probes() -> list[psutil.Process]:
-    """The remote probes still running (their program's text is on their command line)."""
+def probes(hosts: Sequence[SshServer]) -> list[psutil.Process]:
+    """The probes still running on `hosts` (their program's text is on their command line):
+    only those under these hosts' sshd, never those of another run on this machine."""
     found = []
-    for proc in psutil.process_iter(["cmdline"]):
-        cmdline = proc.info["cmdline"] or []
-        if any("def answer_pings" in arg for arg in cmdline):
-            found.append(proc)
+    for host in hosts:
+        try:
+            below = psutil.Process(host.pid).children(recursive=True)
+        except psutil.NoSuchProcess:
+            continue
+        for proc in below:
+            with contextlib.suppress(psutil.Error):
+                if any("def answer_pings" in arg for arg in proc.cmdline()):
+                    found.append(proc)
     return found
 
 
@@ -40,11 +48,11 @@ def run_with_config(config: Path, *args: str) -> subprocess.CompletedProcess[str
     )  # fmt: skip
 
 
-def wait_no_probes(timeout_s: float = 10.0) -> None:
+def wait_no_probes(hosts: Sequence[SshServer], timeout_s: float = 10.0) -> None:
     deadline = time.monotonic() + timeout_s
-    while probes() and time.monotonic() < deadline:
+    while probes(hosts) and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert probes() == [], "a probe was left behind"
+    assert probes(hosts) == [], "a probe was left behind"
 
 
 def test_server_metrics_come_from_its_host(
@@ -67,7 +75,7 @@ def test_server_metrics_come_from_its_host(
     assert resources["server_cpu_mean_pct"] > 5 and resources["client_cpu_mean_pct"] is not None
     probe_cpu = resources["server_probe_cpu_mean_pct"]
     assert probe_cpu is not None and probe_cpu < 5
-    wait_no_probes()
+    wait_no_probes(ssh_hosts[1])
 
 
 def test_an_unknown_host_key_is_refused_before_any_load(
@@ -115,11 +123,11 @@ def test_killed_tuibench_leaves_no_probe_behind(
     )  # fmt: skip
     try:
         wait_for_run(sessions)
-        assert probes(), "the probe runs while the run does"
+        assert probes(ssh_hosts[1]), "the probe runs while the run does"
     finally:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
-    wait_no_probes()
+    wait_no_probes(ssh_hosts[1])
 
 
 def test_the_server_host_lost_mid_run_is_a_warning(
@@ -134,9 +142,9 @@ def test_the_server_host_lost_mid_run_is_a_warning(
     )  # fmt: skip
     wait_for_run(sessions)
     deadline = time.monotonic() + 10
-    while not probes() and time.monotonic() < deadline:
+    while not probes(ssh_hosts[1]) and time.monotonic() < deadline:
         time.sleep(0.1)
-    for probe in probes():
+    for probe in probes(ssh_hosts[1]):
         probe.kill()
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 0, err

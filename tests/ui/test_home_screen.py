@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import shutil
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -173,34 +174,34 @@ async def _loaded(pilot: Pilot[Any]) -> None:
 
 
 # The snapshots share one store path (the title shows it): one worker takes them in turn.
-SHARED_STORE = pytest.mark.xdist_group("home-snapshot-store")
-
-
-def snapshot_root() -> Path:
-    # The title names the store: a fixed one keeps the snapshot the same from run to run.
+@pytest.fixture
+def snapshot_root() -> Iterator[Path]:
+    """The store the snapshots show. The title names it, so it is one fixed path from run to
+    run; held under a lock while a snapshot uses it, since the other xdist worker or another
+    run of the suite on this machine may want it at the same moment, and each empties it."""
     root = Path("/tmp/tuibench-home-snapshot")
-    shutil.rmtree(root, ignore_errors=True)
-    root.mkdir()
-    return root
+    with Path(f"{root}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        shutil.rmtree(root, ignore_errors=True)
+        root.mkdir()
+        yield root
 
 
-@SHARED_STORE
 @pytest.mark.parametrize("size", [(80, 24), (120, 40), (160, 48)])
-def test_snapshot(snap_compare: Any, size: tuple[int, int]) -> None:
-    app = home(example_store(snapshot_root()), theme="textual-dark")
+def test_snapshot(snap_compare: Any, snapshot_root: Path, size: tuple[int, int]) -> None:
+    app = home(example_store(snapshot_root), theme="textual-dark")
     assert snap_compare(app, terminal_size=size, run_before=_loaded)
 
 
-@SHARED_STORE
 @pytest.mark.parametrize(("first", "then"), [((116, 40), (124, 40)), ((124, 40), (116, 40))])
 def test_snapshot_after_a_resize_at_launch(
-    snap_compare: Any, first: tuple[int, int], then: tuple[int, int]
+    snap_compare: Any, snapshot_root: Path, first: tuple[int, int], then: tuple[int, int]
 ) -> None:
     """Resized while it starts (a terminal that tells its size late): the frame is that of
     the last size, the form's layout too (its two groups side by side only when it is as
     wide as the screen), even when the form last heard of its size before (Textual leaves
     out a Resize when a layout and a scroll fall in one frame)."""
-    app = home(example_store(snapshot_root()), theme="textual-dark")
+    app = home(example_store(snapshot_root), theme="textual-dark")
 
     async def resized(pilot: Pilot[Any]) -> None:
         def laid_out() -> bool:

@@ -131,7 +131,9 @@ class StreamedTool:
             if proc.ssh.stderr is not None:
                 stderr = await proc.ssh.stderr.read()
             self.lost = (
-                await asyncio.to_thread(failure, self.host, stderr.decode(errors="replace"))
+                await asyncio.to_thread(
+                    failure, self.host, stderr.decode(errors="replace"), ssh_code
+                )
                 if ssh_code == SSH_FAILED and stderr.strip()
                 else f"{self.host}: the connection to the generator was lost"
             )
@@ -236,7 +238,7 @@ class StreamedLauncher:
             text = stderr.decode(errors="replace")
             if code == 127 or "python3: not found" in text or "python3: command not found" in text:
                 raise UsageError(f"{self.host}: python3 is not installed there (Debian: python3)")
-            raise UsageError(await asyncio.to_thread(failure, self.host, text))
+            raise UsageError(await asyncio.to_thread(failure, self.host, text, code))
         return round((float(frame.json().get("t", came)) - came) * 1e6)
 
 

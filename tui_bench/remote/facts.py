@@ -67,8 +67,8 @@ def read_facts(
     except subprocess.TimeoutExpired:
         raise UsageError(f"{host}: no answer within {TIMEOUT_S:g} s") from None
     stderr = done.stderr.decode(errors="replace")
-    if done.returncode == SSH_FAILED:
-        raise UsageError(failure(host, stderr))
+    if done.returncode == SSH_FAILED or done.returncode < 0:
+        raise UsageError(failure(host, stderr, done.returncode))
     if done.returncode == 127:
         raise UsageError(f"{host}: python3 is not installed there (Debian: python3)")
     try:

@@ -134,7 +134,7 @@ class RemoteServer:
             code = await self._proc.wait()
             if "python3" in stderr and ("not found" in stderr or code == 127):
                 raise UsageError(f"{self.host}: python3 is not installed there (Debian: python3)")
-            raise UsageError(await asyncio.to_thread(failure, self.host, stderr))
+            raise UsageError(await asyncio.to_thread(failure, self.host, stderr, code))
         data = _json(line)
         if data is None or not ("found" in data or "error" in data):
             raise UsageError(f"{self.host}: the server probe said {line[:80]!r}")

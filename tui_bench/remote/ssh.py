@@ -3,8 +3,10 @@ known_hosts, and nothing of ours to install or trust.
 
 The client is run with options that keep it honest: no prompt (BatchMode), an unknown or
 changed host key refused (StrictHostKeyChecking=yes, whatever the config says), a dead
-connection noticed within seconds (ServerAlive*). A remote command is an argv list, quoted
-with `shlex.join`: no user value reaches the remote shell unquoted.
+connection noticed within seconds (ServerAlive*), and its reasons said (LogLevel=INFO: a host
+that closes the connection, or stops answering, after the banner is told at INFO only; below
+it ssh exits 255 without a word). A remote command is an argv list, quoted with `shlex.join`:
+no user value reaches the remote shell unquoted.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import signal
 import subprocess
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -68,7 +71,7 @@ class SshHost:
             "-o", f"ConnectTimeout={CONNECT_TIMEOUT_S}",
             "-o", f"ServerAliveInterval={ALIVE_INTERVAL_S}",
             "-o", f"ServerAliveCountMax={ALIVE_COUNT}",
-            "-o", "LogLevel=ERROR",
+            "-o", "LogLevel=INFO",
             "-T",
             *self._login(),
         ]  # fmt: skip
@@ -125,10 +128,13 @@ def _home_relative(path: str) -> str:
     return shlex.quote(path)
 
 
-def failure(host: SshHost, stderr: str) -> str:
-    """What went wrong reaching `host`, in one line that says what to do about it. For an
-    unknown host key it asks ssh how it reads the host (a local process, no connection):
-    from a coroutine, call it in a thread."""
+def failure(host: SshHost, stderr: str, code: int) -> str:
+    """What went wrong reaching `host` (ssh's `stderr` and exit `code`), in one line that
+    says what to do about it. For an unknown host key it asks ssh how it reads the host (a
+    local process, no connection): from a coroutine, call it in a thread."""
+    if code < 0:
+        # Killed from outside: ssh had no chance to say anything, and what it said is moot.
+        return f"{host}: ssh was killed ({_signal_name(-code)})"
     text = " ".join(stderr.split())
     if "REMOTE HOST IDENTIFICATION HAS CHANGED" in text:
         return (
@@ -147,5 +153,14 @@ def failure(host: SshHost, stderr: str) -> str:
     for cause in ("Connection refused", "timed out", "No route to host", "Network is unreachable"):
         if cause in text:
             return f"{host}: cannot connect ({cause.lower()})"
+    if any(cause in text for cause in ("closed by", "reset by", "Broken pipe")):
+        return f"{host}: the host closed the connection"
     last = stderr.strip().splitlines()[-1] if stderr.strip() else "ssh failed"
     return f"{host}: {last.strip()}"
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
