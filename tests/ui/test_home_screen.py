@@ -173,7 +173,6 @@ async def _loaded(pilot: Pilot[Any]) -> None:
     await pilot.pause()
 
 
-# The snapshots share one store path (the title shows it): one worker takes them in turn.
 @pytest.fixture
 def snapshot_root() -> Iterator[Path]:
     """The store the snapshots show. The title names it, so it is one fixed path from run to
