@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from tui_bench.analysis.capacity import MAX_STEPS, Search, Step
+from tui_bench.analysis.capacity import MAX_STEPS, Search, Step, step_duration
 from tui_bench.analysis.names import LOWEST_SHARE
+from tui_bench.analysis.warnings import MIN_SAMPLES_FOR_P99
 
 
 def search(peak: float, capacity: float, resolution: float = 0.05) -> list[Step]:
@@ -55,3 +56,11 @@ def test_no_peak_no_search(peak: float) -> None:
 def test_rates_are_rounded_to_three_figures() -> None:
     assert Search(12_548.0).lowest == 1_250.0
     assert Search(12_548.0).next_rate([Step(1_250.0, True)]) == 6_900.0
+
+
+def test_a_slow_step_lasts_long_enough_for_its_p99() -> None:
+    # 568 req/s for 1.2 s gives 680 requests: too few for a p99 (a held rate left untold).
+    assert step_duration(1.2, 568) == 2.2
+    assert step_duration(1.2, 568) * 568 >= MIN_SAMPLES_FOR_P99
+    # A fast step keeps the duration asked for.
+    assert step_duration(1.2, 50_000) == 1.2

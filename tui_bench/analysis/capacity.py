@@ -9,7 +9,8 @@ one fails). It stops when that interval is within `resolution` of its top, so th
 found is at most `resolution` below the true one, whatever the server.
 
 A step holds when its point is valid (a rate not held makes it invalid) and meets every
-clause of the SLO, as the knee of a rate sweep reads it: the capacity is that knee.
+clause of the SLO, as the knee of a rate sweep reads it: the capacity is that knee. A slow
+step lasts long enough for its percentiles to rest on enough requests (`step_duration`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import Any
 from tui_bench.analysis.names import DEFAULT_RESOLUTION, LOWEST_SHARE
 from tui_bench.analysis.sweep_points import point_values, verdict_of
 from tui_bench.analysis.thresholds import Threshold, meets
+from tui_bench.analysis.warnings import MIN_SAMPLES_FOR_P99
 
 # Rates tried after the peak, at most: the stopping rule ends a search at 5 % in 6 steps
 # (1 + log2(0.9 / 0.05)); the bound keeps a tiny --resolution from running all night.
@@ -32,6 +34,18 @@ MAX_STEPS = 16
 class Step:
     rate: float
     held: bool
+
+
+# Over the requests a percentile needs: a step may fall a little short of its rate.
+_SAMPLES_MARGIN = 1.2
+
+
+def step_duration(step_s: float, rate: float) -> float:
+    """How long a step at `rate` runs: `step_s`, or longer (to a tenth of a second) when a
+    step that short would give too few requests for its p99 to be judged, which would leave
+    a rate the server holds untold."""
+    needed = MIN_SAMPLES_FOR_P99 * _SAMPLES_MARGIN / rate
+    return max(step_s, math.ceil(needed * 10) / 10)
 
 
 def held(point: Mapping[str, Any], slo: Sequence[Threshold]) -> bool:

@@ -44,7 +44,8 @@ def add_capacity_options(capacity: argparse.ArgumentParser) -> None:
         "--step-duration",
         type=duration,
         metavar="S",
-        help=f"each step's run (default -d, else {DEFAULT_STEP_S:g} s)",
+        help=f"each step's run (default -d, else {DEFAULT_STEP_S:g} s; longer for a slow "
+        "step, to give its p99 enough requests)",
     )
     capacity.add_argument(
         "--repeat", type=positive_int, default=1, metavar="N", help="runs of every step"

@@ -19,6 +19,7 @@ from tui_bench.engine.sweep import SweepEvent, SweepExtended, SweepFinished
 from tui_bench.formats import fmt_count
 from tui_bench.jobs.capacity_job import prepare_capacity
 from tui_bench.report.capacity_report import capacity_exit_code, capacity_lines, capacity_payload
+from tui_bench.typed_values import format_duration
 
 
 def cmd_capacity(args: argparse.Namespace) -> int:
@@ -55,5 +56,9 @@ class SearchPrinter(SweepPrinter):
     def __call__(self, event: Event | SweepEvent) -> None:
         super().__call__(event)
         if isinstance(event, SweepExtended):
-            rate = event.plan.points[-1].spec.rate
-            report_lines([f"next step: rate={fmt_count(rate)} req/s"], self._out)
+            first, step = event.plan.points[0].spec, event.plan.points[-1].spec
+            line = f"next step: rate={fmt_count(step.rate)} req/s"
+            if step.duration_s != first.duration_s and step.duration_s is not None:
+                # Stretched so that its p99 rests on enough requests.
+                line += f" for {format_duration(step.duration_s)}, enough requests for a p99"
+            report_lines([line], self._out)

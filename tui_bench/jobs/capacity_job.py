@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from tui_bench.analysis.capacity import Search, Step, held
+from tui_bench.analysis.capacity import Search, Step, held, step_duration
 from tui_bench.analysis.names import DEFAULT_RESOLUTION
 from tui_bench.analysis.sweep_points import verdict_of
 from tui_bench.analysis.thresholds import Threshold, parse_slo
@@ -65,7 +65,9 @@ class CapacityJob:
 def with_step(plan: SweepPlan, rate: float) -> SweepPlan:
     """`plan` and one more point: the peak's configuration at `rate`."""
     first = plan.points[0]
-    spec = replace(first.spec, rate=rate)
+    step_s = first.spec.duration_s
+    assert step_s is not None, "a capacity search runs timed steps"
+    spec = replace(first.spec, rate=rate, duration_s=step_duration(step_s, rate))
     point = Point(
         len(plan.points), None, {"rate": rate}, replace(first.request, spec=spec), first.tool_paths
     )
