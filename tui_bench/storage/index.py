@@ -26,6 +26,7 @@ from tui_bench.errors import SessionError
 from tui_bench.storage.atomic import PRIVATE_FILE, private_dir
 from tui_bench.storage.catalog import SessionRow, row_from_head, session_row, unreadable_row
 from tui_bench.storage.history_facts import history_facts
+from tui_bench.storage.journal import JOURNAL_SUFFIX
 from tui_bench.storage.layout import SESSION_SUFFIX, by_id, sessions_dir
 
 # Bump when what an entry holds changes: every index is then rebuilt.
@@ -121,7 +122,10 @@ def indexed(
 
 def _unfinished(directory: Path) -> list[tuple[Path, str]]:
     # Finishing journals, like reading a changed file, needs the session document's code
-    # (and numpy): a first screen of the newest sessions, from the index, loads none of it.
+    # (and numpy): a listing from the index of a store without journals loads none of it,
+    # nor competes with the painting of a first screen for the interpreter.
+    if not any(directory.glob(f"*{JOURNAL_SUFFIX}")):
+        return []
     from tui_bench.storage.store import recover
 
     return recover(directory).left
