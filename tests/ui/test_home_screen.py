@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import fcntl
 import shutil
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +21,7 @@ from tests.ui.test_live_screen import ScriptedEngine, script
 from tui_bench.engine.events import Event
 from tui_bench.request.run import RunRequest
 from tui_bench.spec import RunSpec
+from tui_bench.storage.index import indexed_rows
 from tui_bench.ui.app import TuibenchApp
 from tui_bench.ui.screens.home_screen import HomeScreen
 from tui_bench.ui.screens.live_screen import LiveScreen
@@ -65,6 +68,56 @@ class ScriptedJob:
 
     def controller(self, listener: Callable[[Event], None]) -> ScriptedEngine:
         return ScriptedEngine(listener, script(), hold=False)
+
+
+FIRST_FRAME = """
+import sys
+from pathlib import Path
+
+import tui_bench.cli.cmd_home, tui_bench.cli.main, tui_bench.ui.app, tui_bench.ui.launch
+import tui_bench.ui.screens.home_screen
+from tui_bench.storage.index import indexed_rows
+from tui_bench.ui.widgets.session_table import FIRST_ROWS
+
+print(*sorted(sys.modules))
+directory = Path(sys.argv[1])
+print(len(indexed_rows(directory, FIRST_ROWS)), len(indexed_rows(directory)))
+print(*sorted(sys.modules))
+"""
+# The plain names of the analysis, the run counts `--help` quotes and the job settings: light.
+LIGHT = {"tui_bench.analysis.names", "tui_bench.analysis.run_counts", "tui_bench.jobs.settings"}
+HEAVY = ("tui_bench.histogram", "tui_bench.storage.session", "tui_bench.engine")
+
+
+def heavy_of(modules: set[str]) -> set[str]:
+    return {
+        m
+        for m in modules
+        if m.split(".")[0] == "numpy"
+        or any(m == h or m.startswith(f"{h}.") for h in HEAVY)
+        or (m.startswith(("tui_bench.analysis.", "tui_bench.jobs.")) and m not in LIGHT)
+    }
+
+
+def test_the_first_frame_imports_no_sessions_engine_or_numpy(tmp_path: Path) -> None:
+    """The home screen's module and its rows (the newest first, then all), from an index
+    that knows the files, load no session document, histogram, engine, analysis or numpy:
+    those come with what needs them (a session opened, a run started), not in a thread that
+    would compete with the first frame. Checked by what a fresh interpreter loaded, never
+    by a timing."""
+    directory = example_store(tmp_path)
+    everything = indexed_rows(directory)  # the index learns every file
+    out = subprocess.run(
+        [sys.executable, "-c", FIRST_FRAME, str(directory)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.splitlines()
+    imported, listed = set(out[0].split()), set(out[2].split())
+    assert "tui_bench.ui.screens.home_screen" in imported and "textual.app" in imported
+    assert heavy_of(imported) == set()
+    assert out[1].split() == [str(len(everything))] * 2 and len(everything) > 1
+    assert heavy_of(listed) == set()
 
 
 def home(directory: Path, launcher: Launches | None = None, **options: Any) -> TuibenchApp:

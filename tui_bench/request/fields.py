@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 from urllib.parse import urlsplit
 
-from tui_bench.analysis.thresholds import parse_slo, parse_threshold
 from tui_bench.body import MAX_BODY_TEXT, STDIN, Body, read_body
 from tui_bench.errors import UsageError
 from tui_bench.remote.ssh import SshHost
@@ -63,6 +62,22 @@ def read_body_file(text: str) -> Body:
 
 def read_tags(text: str) -> tuple[str, ...]:
     return tuple(tag for tag in (t.strip() for t in text.split(",")) if tag)
+
+
+# The thresholds' reader is loaded when one of these fields is first read, not with the form:
+# its first frame needs no analysis.
+def check_threshold(text: str) -> None:
+    """Refuses what `--threshold` refuses."""
+    from tui_bench.analysis.thresholds import parse_threshold
+
+    parse_threshold(text)
+
+
+def check_slo(text: str) -> None:
+    """Refuses what `--slo` refuses."""
+    from tui_bench.analysis.thresholds import parse_slo
+
+    parse_slo(text)
 
 
 def clauses(read: Callable[[str], object]) -> Callable[[str], tuple[str, ...]]:
@@ -144,14 +159,14 @@ VARY = TextField("vary", "vary", clauses(parse_vary), "e.g. c=10,50,100; m=1,10"
 RAMP = TextField("ramp", "ramp", clauses(parse_ramp), "e.g. c=400/4 (c=100,200,300,400)")
 REPEAT = TextField("repeat", "repeat", required(parse_positive_int), "runs of every point")
 COOL_DOWN = TextField("cool_down", "cool-down", required(parse_duration), "between runs; 0: none")
-SLO = TextField("slo", "SLO", optional(checked(parse_slo)), "p99<50ms,errors<1% marks the knee")
+SLO = TextField("slo", "SLO", optional(checked(check_slo)), "p99<50ms,errors<1% marks the knee")
 SWEEP_FIELDS = (VARY, RAMP, REPEAT, COOL_DOWN, SLO)
 
 
 # How the run is judged, as `--threshold`, `--max-errors`, `--baseline` and
 # `--fail-on-regression` judge it.
 THRESHOLDS = TextField(
-    "thresholds", "thresholds", clauses(parse_threshold), "p99<50ms; rps>10000 (exit 99)"
+    "thresholds", "thresholds", clauses(check_threshold), "p99<50ms; rps>10000 (exit 99)"
 )
 MAX_ERRORS = TextField("max_errors", "max errors", optional(parse_percent), "1% (over: invalid)")
 BASELINE = TextField("baseline", "baseline", optional(str), "NAME@latest, an id, ID@POINT")

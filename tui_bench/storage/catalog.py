@@ -9,14 +9,17 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tui_bench.spec import RunSpec
-from tui_bench.storage.refs import instant
-from tui_bench.storage.session import SWEEP, Session
-from tui_bench.storage.store import SessionEntry
+from tui_bench.storage.layout import instant
 from tui_bench.storage.sweep_doc import best_point, point_latency, point_rps
 from tui_bench.validity import of_session
+
+# A listing from the index reads no session document: their code (and numpy) stay unloaded.
+if TYPE_CHECKING:
+    from tui_bench.storage.session import Session
+    from tui_bench.storage.store import SessionEntry
 
 UNREADABLE = "unreadable"
 
@@ -48,6 +51,8 @@ def session_row(session: Session) -> dict[str, Any]:
 def _sweep_headline(session: Session) -> dict[str, Any]:
     """A sweep has no result of its own: its tool is marked as a sweep's, and the URL, c, m
     and figures are those of its best point (none while no run of it has completed)."""
+    from tui_bench.storage.session import SWEEP
+
     head: dict[str, Any] = {"tool": f"{session.spec.tool} {SWEEP}"}
     head |= {"rps": None, "p99_s": None, "errors": None, "validity": None}
     try:

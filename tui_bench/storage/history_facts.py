@@ -6,11 +6,13 @@ per sweep point for a sweep. Small and JSON-ready, so that the store's index can
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tui_bench.storage.session import Session
 from tui_bench.storage.sweep_doc import parameters, point_latency, point_rps
 from tui_bench.validity import of_session
+
+if TYPE_CHECKING:
+    from tui_bench.storage.session import Session
 
 # The point of a single run: it has one figure per metric, and no spread.
 RUN_POINT = ""

@@ -26,8 +26,8 @@ from tui_bench.errors import SessionError
 from tui_bench.storage.atomic import PRIVATE_FILE, private_dir
 from tui_bench.storage.catalog import SessionRow, row_from_head, session_row, unreadable_row
 from tui_bench.storage.history_facts import history_facts
-from tui_bench.storage.session import parse
-from tui_bench.storage.store import SESSION_SUFFIX, by_id, recover, sessions_dir
+from tui_bench.storage.journal import JOURNAL_SUFFIX
+from tui_bench.storage.layout import SESSION_SUFFIX, by_id, sessions_dir
 
 # Bump when what an entry holds changes: every index is then rebuilt.
 INDEX_VERSION = 2
@@ -79,7 +79,7 @@ def indexed(
     file has not changed since it was read."""
     directory = directory or sessions_dir()
     # Journals that could not be made sessions: listed as damaged, among the rest.
-    left = recover(directory).left if newest is None else []
+    left = _unfinished(directory) if newest is None else []
     if not directory.is_dir():
         return []
     with os.scandir(directory) as found:
@@ -120,6 +120,17 @@ def indexed(
     return out
 
 
+def _unfinished(directory: Path) -> list[tuple[Path, str]]:
+    # Finishing journals, like reading a changed file, needs the session document's code
+    # (and numpy): a listing from the index of a store without journals loads none of it,
+    # nor competes with the painting of a first screen for the interpreter.
+    if not any(directory.glob(f"*{JOURNAL_SUFFIX}")):
+        return []
+    from tui_bench.storage.store import recover
+
+    return recover(directory).left
+
+
 def bench_names(directory: Path | None = None) -> set[str]:
     """Every --name in the store, from the index: to suggest one for a name not there."""
     return {str(e.head.get("name") or "") for e in indexed(directory) if e.head} - {""}
@@ -132,6 +143,8 @@ def indexed_rows(directory: Path | None = None, newest: int | None = None) -> li
 
 def _read(path: Path) -> tuple[bytes | None, bytes | None, str | None, str | None]:
     """(headline, history facts) as JSON and the --name, or why the file cannot be read."""
+    from tui_bench.storage.session import parse
+
     try:
         session = parse(path.read_bytes(), str(path))
         head, facts = session_row(session), history_facts(session)

@@ -37,6 +37,7 @@ import orjson
 
 from tui_bench.errors import SessionError, UsageError
 from tui_bench.storage.atomic import store_error, write_atomic
+from tui_bench.storage.layout import instant
 from tui_bench.storage.session import Session, parse
 from tui_bench.storage.sweep_doc import (
     best_point,
@@ -263,17 +264,6 @@ def _verdicts(runs: Iterable[Candidate]) -> str:
         key = c.verdict or "not judged"
         counts[key] = counts.get(key, 0) + 1
     return ", ".join(f"{n} {verdict}" for verdict, n in sorted(counts.items()))
-
-
-def instant(value: Any) -> datetime | None:
-    """A session's start time, comparable to any other's; None when unknown."""
-    if not isinstance(value, str):
-        return None
-    try:
-        moment = datetime.fromisoformat(value)
-    except ValueError:
-        return None
-    return moment if moment.tzinfo else moment.astimezone()
 
 
 # Pinned baselines

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -17,11 +16,13 @@ from tui_bench.spec import RunSpec
 from tui_bench.storage import refs
 from tui_bench.storage.atomic import store_error, write_atomic
 from tui_bench.storage.journal import JOURNAL_SUFFIX, is_abandoned, read_records
+from tui_bench.storage.layout import SESSION_SUFFIX as SESSION_SUFFIX
+from tui_bench.storage.layout import by_id as by_id
+from tui_bench.storage.layout import sessions_dir as sessions_dir
 from tui_bench.storage.recovered import recovered_end
 from tui_bench.storage.refs import Located
 from tui_bench.storage.session import SWEEP, Session, SessionDraft, parse
 
-SESSION_SUFFIX = ".json"
 # Where a sweep's runs are journaled while it goes, beside the sweep's own journal.
 RUNS_SUFFIX = ".runs"
 # What an end record may add to the document beside the keys every session has.
@@ -38,15 +39,6 @@ OPTIONAL_END_KEYS = (
     "server",
     "argv",
 )
-
-
-def sessions_dir() -> Path:
-    """$TUIBENCH_SESSIONS, else $XDG_DATA_HOME/tuibench/sessions (~/.local/share/...)."""
-    explicit = os.environ.get("TUIBENCH_SESSIONS")
-    if explicit:
-        return Path(explicit).expanduser()
-    data_home = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(data_home) / "tuibench" / "sessions"
 
 
 def new_session_id(started: datetime, tool: str, name: str) -> str:
@@ -424,11 +416,6 @@ def list_sessions(directory: Path | None = None) -> list[SessionEntry]:
         except (SessionError, OSError) as exc:
             entries.append(SessionEntry(path, None, str(exc)))
     return entries
-
-
-def by_id(path: Path) -> str:
-    """A file's session id: journals and session files sort together, by when they began."""
-    return path.name.removesuffix(JOURNAL_SUFFIX).removesuffix(SESSION_SUFFIX)
 
 
 def delete(path: Path, directory: Path | None = None) -> None:

@@ -11,7 +11,7 @@ from textual.containers import Container, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from tui_bench.storage.store import sessions_dir
+from tui_bench.storage.layout import sessions_dir
 from tui_bench.ui.messages import OpenReplay, OpenSessions
 from tui_bench.ui.widgets.dialogs import HelpScreen
 from tui_bench.ui.widgets.run_form import WIDE_CLASS, WIDE_FROM, RunForm

@@ -26,7 +26,7 @@ from textual.widgets import DataTable
 
 from tui_bench.errors import TuibenchError
 from tui_bench.printable import printable
-from tui_bench.storage import store
+from tui_bench.storage import layout
 from tui_bench.storage.catalog import (
     SORT_KEYS,
     SessionRow,
@@ -207,7 +207,7 @@ class SessionTable(DataTable[Text]):
             self.reload()
 
     def _store(self) -> Path:
-        return self.directory or store.sessions_dir()
+        return self.directory or layout.sessions_dir()
 
     async def _load(self) -> None:
         directory = self._store()

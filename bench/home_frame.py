@@ -1,0 +1,73 @@
+"""How soon `tuibench` (no command: the home screen) shows its first frame and its newest
+sessions.
+
+The example sessions (sessions/) are copied into a temporary store ($TUIBENCH_SESSIONS, its
+index in a temporary $XDG_CACHE_HOME) and `tuibench` is started in tmux (a private server,
+WIDTHxHEIGHT) with `pipe-pane` copying what it writes to a file. Frame: from spawning tmux
+until the written text holds the box title of the recent sessions; rows: until it holds the
+newest session's name. The first start, which builds the index, is left out; medians over
+--rounds are printed.
+
+    .venv/bin/python bench/home_frame.py [--rounds 5] [--width 100] [--height 30]
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+from bench.common import TUIBENCH_SCRIPT, Tmux, median
+from bench.tui_terminal import wait_first_frame
+from tui_bench.storage.index import indexed_rows
+
+EXAMPLES = Path(__file__).parents[1] / "sessions"
+FRAME_MARK = b"Recent sessions"
+
+
+def one_start(
+    env: dict[str, str], rows_mark: bytes, opts: argparse.Namespace, pipe: Path
+) -> tuple[float, float]:
+    spawned = time.monotonic()
+    with Tmux([TUIBENCH_SCRIPT], width=opts.width, height=opts.height, env=env, pipe_to=pipe):
+        _, to_frame = wait_first_frame(pipe, spawned, FRAME_MARK)
+        _, to_rows = wait_first_frame(pipe, spawned, rows_mark)
+    return to_frame, to_rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--width", type=int, default=100)
+    parser.add_argument("--height", type=int, default=30)
+    opts = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        sessions = work / "sessions"
+        sessions.mkdir()
+        for path in EXAMPLES.glob("*.json"):
+            shutil.copy(path, sessions)
+        env = {
+            "TUIBENCH_SESSIONS": str(sessions),
+            "XDG_CACHE_HOME": str(work / "cache"),
+            "XDG_CONFIG_HOME": str(work / "config"),
+        }
+        newest = indexed_rows(sessions, 1)[0].name.encode()
+        one_start(env, newest, opts, work / "index.out")
+        frames: list[float] = []
+        rows: list[float] = []
+        for round_no in range(opts.rounds):
+            to_frame, to_rows = one_start(env, newest, opts, work / f"{round_no}.out")
+            frames.append(to_frame)
+            rows.append(to_rows)
+            print(f"round {round_no + 1}: frame {to_frame:.3f} s, rows {to_rows:.3f} s", flush=True)
+    print(
+        f"medians over {opts.rounds} starts, {opts.width}x{opts.height}: "
+        f"frame {median(frames):.3f} s, rows {median(rows):.3f} s"
+    )
+
+
+if __name__ == "__main__":
+    main()
