@@ -147,6 +147,9 @@ class TuibenchApp(App[int]):
     @property
     def finished(self) -> RunFinished | None:
         """How the last run ended; None if the app was left before any run ended."""
+        if self.job is None:
+            # Nothing ran: the live screen (and the engine it imports) is not loaded to say so.
+            return None
         from tui_bench.ui.screens.live_screen import LiveScreen
 
         return self.job.state.finished if isinstance(self.job, LiveScreen) else None
