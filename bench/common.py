@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import shlex
 import statistics
@@ -17,6 +18,7 @@ from typing import Any
 import orjson
 import psutil
 
+import tui_bench
 from tui_bench.storage import store
 from tui_bench.storage.session import Session
 
@@ -214,3 +216,28 @@ def session_rps(session: Session) -> float:
     """A saved run's req/s, or RunLeftOut saying why it cannot be compared."""
     result = session.result
     return usable_rps(result.rps if result else None, session.doc.get("validity"))
+
+
+def add_tree_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--tree",
+        action="append",
+        metavar="NAME=DIR",
+        help="a source tree of tuibench to run, alternating with the others (repeat; "
+        "default: the installed one)",
+    )
+
+
+def trees_of(parser: argparse.ArgumentParser, given: Sequence[str] | None) -> dict[str, str | None]:
+    """Each `--tree NAME=DIR` as its directory for PYTHONPATH (the installed one: None), its
+    bytecode compiled beforehand: pip compiles an installed copy, and where the environment
+    asks Python to write none (PYTHONDONTWRITEBYTECODE) compiling at each start would be
+    timed too."""
+    if any("=" not in t for t in given or ()):
+        parser.error("--tree takes NAME=DIR")
+    named = (t.split("=", 1) for t in given or ["installed="])
+    trees = {n: str(Path(d).resolve()) if d else None for n, d in named}
+    for tree in trees.values():
+        package = Path(tree) / "tui_bench" if tree else Path(tui_bench.__file__).parent
+        subprocess.run([sys.executable, "-m", "compileall", "-q", str(package)], check=True)
+    return trees

@@ -8,18 +8,23 @@ until the written text holds the box title of the recent sessions; rows: until i
 newest session's name. The first start, which builds the index, is left out; medians over
 --rounds are printed.
 
-    .venv/bin/python bench/home_frame.py [--rounds 5] [--width 100] [--height 30]
+    .venv/bin/python bench/home_frame.py [--rounds 5] [--width 100] [--height 30] \\
+        [--tree before=../old-checkout --tree now=.]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
+import sys
 import tempfile
 import time
 from pathlib import Path
 
-from bench.common import TUIBENCH_SCRIPT, Tmux, median
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from bench.common import TUIBENCH_SCRIPT, Tmux, add_tree_option, median, trees_of
 from bench.tui_terminal import wait_first_frame
 from tui_bench.storage.index import indexed_rows
 
@@ -42,7 +47,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--width", type=int, default=100)
     parser.add_argument("--height", type=int, default=30)
+    add_tree_option(parser)
     opts = parser.parse_args()
+    trees = trees_of(parser, opts.tree)
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         sessions = work / "sessions"
@@ -55,18 +62,28 @@ def main() -> None:
             "XDG_CONFIG_HOME": str(work / "config"),
         }
         newest = indexed_rows(sessions, 1)[0].name.encode()
-        one_start(env, newest, opts, work / "index.out")
-        frames: list[float] = []
-        rows: list[float] = []
+
+        def start(tree: str | None, out: Path) -> tuple[float, float]:
+            return one_start(env | ({"PYTHONPATH": tree} if tree else {}), newest, opts, out)
+
+        for name, tree in trees.items():
+            start(tree, work / f"{name}-index.out")
+        frames: dict[str, list[float]] = {name: [] for name in trees}
+        rows: dict[str, list[float]] = {name: [] for name in trees}
         for round_no in range(opts.rounds):
-            to_frame, to_rows = one_start(env, newest, opts, work / f"{round_no}.out")
-            frames.append(to_frame)
-            rows.append(to_rows)
-            print(f"round {round_no + 1}: frame {to_frame:.3f} s, rows {to_rows:.3f} s", flush=True)
-    print(
-        f"medians over {opts.rounds} starts, {opts.width}x{opts.height}: "
-        f"frame {median(frames):.3f} s, rows {median(rows):.3f} s"
-    )
+            # Alternating order: neither tree always starts on the machine the other warmed.
+            order = list(trees) if round_no % 2 == 0 else list(trees)[::-1]
+            for name in order:
+                to_frame, to_rows = start(trees[name], work / f"{name}-{round_no}.out")
+                frames[name].append(to_frame)
+                rows[name].append(to_rows)
+                print(
+                    f"round {round_no + 1} [{name}]: frame {to_frame:.3f} s, rows {to_rows:.3f} s",
+                    flush=True,
+                )
+    print(f"medians over {opts.rounds} starts, {opts.width}x{opts.height}:")
+    for name in trees:
+        print(f"  [{name}] frame {median(frames[name]):.3f} s, rows {median(rows[name]):.3f} s")
 
 
 if __name__ == "__main__":

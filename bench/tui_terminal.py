@@ -25,7 +25,6 @@ import argparse
 import os
 import re
 import shlex
-import subprocess
 import sys
 import tempfile
 import time
@@ -36,15 +35,16 @@ import psutil
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-import tui_bench
 from bench.common import (
     TUIBENCH_SCRIPT,
     RunLeftOut,
     Tmux,
+    add_tree_option,
     finish_live_run,
     median,
     saved_session,
     session_rps,
+    trees_of,
 )
 from tui_bench.demo.background import running_demo_target
 
@@ -169,14 +169,6 @@ def describe(figures: Figures) -> str:
     )
 
 
-def compiled(tree: str | None) -> None:
-    """The bytecode of the tree's package written beside it (`__pycache__`, ignored by git):
-    pip compiles an installed copy, and where the environment asks Python to write no
-    bytecode (PYTHONDONTWRITEBYTECODE) compiling at each start would be timed too."""
-    package = Path(tree) / "tui_bench" if tree else Path(tui_bench.__file__).parent
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(package)], check=True)
-
-
 def label(key: tuple[str, str], trees: int) -> str:
     tree, variant = key
     shown = variant or "default"
@@ -198,28 +190,16 @@ def main() -> None:
     )
     parser.add_argument("--keep", type=Path, help="keep each run's terminal output here")
     parser.add_argument("--by-row", action="store_true", help="where the bytes went, by row")
-    parser.add_argument(
-        "--tree",
-        action="append",
-        metavar="NAME=DIR",
-        help="a source tree of tuibench to run, alternating with the others (repeat; "
-        "default: the installed one)",
-    )
+    add_tree_option(parser)
     opts = parser.parse_args()
     if opts.duration <= WARM_S + TAIL_S + 1:
         parser.error(f"--duration must exceed {WARM_S + TAIL_S + 1:g} s")
-    if any("=" not in t for t in opts.tree or ()):
-        parser.error("--tree takes NAME=DIR")
-    # A tree's directory on PYTHONPATH; the installed one: none.
-    named = (t.split("=", 1) for t in opts.tree or ["installed="])
-    plain = {n: str(Path(d).resolve()) if d else None for n, d in named}
+    plain = trees_of(parser, opts.tree)
     variants = [(tree, variant) for tree in plain for variant in (opts.variant or [""])]
     load = shlex.split(opts.load)
 
     results: dict[tuple[str, str], list[Figures]] = {v: [] for v in variants}
     last: dict[tuple[str, str], Run] = {}
-    for tree in plain.values():
-        compiled(tree)
     with running_demo_target() as target:
         url = target.urls["h2c"]
         for round_no in range(opts.rounds):
