@@ -1,5 +1,8 @@
 """Errors the command line turns into one-line messages and exit codes."""
 
+# Stopped by the user (Ctrl-C, q, a signal) before or while it ran, as a shell tells SIGINT.
+EXIT_INTERRUPTED = 130
+
 
 class TuibenchError(Exception):
     """A problem the user can fix; shown as one line, exit status 2."""

@@ -195,3 +195,14 @@ def test_stall_waits_for_the_counts_each_tool_gives() -> None:
     # ab's come a tenth of its requests at a time: silence tells nothing.
     ab = RunSpec(urls=SPEC.urls, tool="ab", duration_s=10.0)
     assert progress(LiveState(ab), (1.0, 100), (5.0, 100)) == [False, False]
+
+
+def test_the_whole_run_only_grows_through_a_warm_up() -> None:
+    """The live bar fills the warm-up, then the measured window; a sweep's bar adds how far
+    the whole run is to the runs done, which must never go back."""
+    state = LiveState(RunSpec(urls=("http://h/",), duration_s=4, warm_up_s=1).validate())
+    seen = []
+    for elapsed, fraction in ((0.5, 0.5), (1.0, 1.0), (2.0, 0.25), (5.0, 1.0)):
+        state.apply(Progress(elapsed, fraction, 10, None))
+        seen.append(state.whole_fraction)
+    assert seen == [0.1, 0.2, 0.4, 1.0]

@@ -9,10 +9,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from rich.text import Text
 
 from tests.ui import screen_is, until
-from tui_bench.errors import ToolMissingError
+from tui_bench.errors import EXIT_INTERRUPTED, ToolMissingError
 from tui_bench.jobs.settings import JobSettings
 from tui_bench.request.run import RunRequest
 from tui_bench.spec import RunSpec
@@ -42,19 +43,30 @@ async def test_a_refused_run_leaves_the_app_with_its_reason(tmp_path: Path) -> N
     assert not any(tmp_path.iterdir()), "nothing is saved for a refused run"
 
 
-async def test_q_while_preparing_leaves_with_nothing_run(tmp_path: Path) -> None:
-    started = asyncio.Event()
+@pytest.mark.parametrize("how", ["q", "ctrl+q", "signal"])
+async def test_leaving_while_preparing_is_interrupted_and_starts_nothing(how: str) -> None:
+    started, cancelled = asyncio.Event(), asyncio.Event()
 
     async def never() -> PreparingScreen:
         started.set()
-        await asyncio.Event().wait()
+        try:
+            await asyncio.Event().wait()
+        finally:
+            cancelled.set()
         raise AssertionError("never prepared")
 
     app = TuibenchApp(lambda app: PreparingScreen(Text("h2load"), never))
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, started.is_set, "the preparation")
-        await pilot.press("q")
-    assert app.return_value is None and app.refusal is None and app.job is None
+        if how == "signal":
+            app.stop_and_quit()  # what SIGTERM and SIGHUP call
+        else:
+            await pilot.press(how)
+        async with asyncio.timeout(10):
+            await cancelled.wait()
+    # As Ctrl-C before any load: never 0, which would read as a run completed.
+    assert app.return_value == EXIT_INTERRUPTED
+    assert app.refusal is None and app.job is None
 
 
 def test_the_first_frame_imports_no_engine() -> None:

@@ -19,6 +19,7 @@ from tui_bench.cli.run_flags import request_from_args, settings_of
 from tui_bench.cli.stop_signals import until_done
 from tui_bench.engine.events import Event, RunWarning
 from tui_bench.engine.sweep import SweepEvent, SweepFinished, SweepRunFinished
+from tui_bench.engine.sweep_state import SweepTitle
 from tui_bench.jobs.sweep_job import SweepJob, prepare_sweep
 from tui_bench.report.exit_codes import sweep_exit_code
 from tui_bench.report.sweep_report import sweep_payload, sweep_summary_lines
@@ -52,10 +53,10 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         if wants_app(args):
             from tui_bench.ui.launch import UiOptions, run_sweep
 
-            tools = dict.fromkeys(p.spec.tool for p in plan.points)
-            urls = dict.fromkeys(u for p in plan.points for u in p.spec.urls)
-            what = f"sweep of {len(plan.order)} runs · {', '.join(tools)}"
-            return await run_sweep(prepare, what, tuple(urls), UiOptions.from_args(args))
+            tools = ", ".join(dict.fromkeys(p.spec.tool for p in plan.points))
+            title = SweepTitle.of_plan(plan.to_dict(), "", tools)
+            what = f"sweep of {len(plan.order)} runs · {tools}"
+            return await run_sweep(prepare, what, (title.target,), UiOptions.from_args(args))
         job = await prepare()
         headless_note(args, "sweep")
         report_lines(job.notes, sys.stderr)

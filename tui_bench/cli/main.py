@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import errno
 import sys
 from collections.abc import Sequence
 from importlib import import_module
 
 from tui_bench.cli.args import build_parser
-from tui_bench.errors import TuibenchError
+from tui_bench.errors import EXIT_INTERRUPTED, TuibenchError
 from tui_bench.printable import printable
 from tui_bench.redaction import redact_text
-
-EXIT_INTERRUPTED = 130
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -35,12 +32,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         # `tuibench sessions | head`: the reader left; nothing to report.
         return 0
-    except OSError as exc:
-        if exc.errno != errno.EIO:
-            raise
-        # The terminal is gone (a dropped SSH session) while the summary was written: the
-        # run was stopped by the hangup and saved before; there is no one left to tell.
-        return EXIT_INTERRUPTED
 
 
 def dispatch(args: argparse.Namespace) -> int:

@@ -4,6 +4,7 @@ standard output; either way with its secrets redacted."""
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import sys
 from collections.abc import Sequence
@@ -62,11 +63,14 @@ def needs_terminal(command: str, instead: str) -> None:
 
 def report_lines(lines: Sequence[str], out: TextIO) -> None:
     """A result's lines on `out`. A reader that left early (`| head -1`) must not change
-    the exit status the result gives: what it did not read is dropped."""
+    the exit status the result gives: what it did not read is dropped. Nor must a terminal
+    that went away (a dropped SSH session: EIO), whose run the hangup stopped and saved."""
     try:
         for line in lines:
             say(line, out)
         out.flush()
-    except BrokenPipeError:
+    except OSError as exc:
+        if not isinstance(exc, BrokenPipeError) and exc.errno != errno.EIO:
+            raise
         # Python flushes standard output again at exit: nowhere to fail from now on.
         os.dup2(os.open(os.devnull, os.O_WRONLY), out.fileno())

@@ -301,6 +301,15 @@ class LiveState:
         return self.running and stalled_live(self.spec, self.elapsed_s, self._count)
 
     @property
+    def whole_fraction(self) -> float | None:
+        """How far the whole run is, warm-up and all: it only grows (a sweep's bar adds it
+        to the runs done), where `fraction` fills the warm-up, then the measured window."""
+        planned = self.spec.planned_s
+        if planned:
+            return min(1.0, self.elapsed_s / planned)
+        return self.fraction
+
+    @property
     def eta_s(self) -> float | None:
         spec = self.spec
         if self.finished is not None:

@@ -209,7 +209,7 @@ class SweepState:
         """Of the whole sweep: the runs ended, and the part of the going run done."""
         if self.finished is not None and self.finished.status == "completed":
             return 1.0
-        going = self.live.fraction if self.going and self.live else None
+        going = self.live.whole_fraction if self.going and self.live else None
         return min(1.0, (self.done + (going or 0.0)) / max(self.total, 1))
 
     @property

@@ -6,10 +6,10 @@ from tui_bench.analysis.sweep_points import verdict_of
 from tui_bench.analysis.verdicts import Verdicts
 from tui_bench.engine.events import RunFinished
 from tui_bench.engine.sweep import SweepFinished
-from tui_bench.errors import StoreError, TuibenchError
+from tui_bench.errors import EXIT_INTERRUPTED, StoreError, TuibenchError
 
 # By the run's status.
-EXIT_CODES = {"completed": 0, "failed": 1, "interrupted": 130}
+EXIT_CODES = {"completed": 0, "failed": 1, "interrupted": EXIT_INTERRUPTED}
 # A run (or a sweep point) completed, but its figures do not describe the load asked for.
 EXIT_INVALID = 1
 # A threshold failed, or a tested metric regressed beyond the tolerance of the baseline.

@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
+from importlib import import_module
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from textual import events
 from textual.app import App
 from textual.screen import Screen
 
-from tui_bench.errors import TuibenchError, UsageError
+from tui_bench.errors import EXIT_INTERRUPTED, TuibenchError, UsageError
 from tui_bench.ui.messages import (
     OpenCompare,
     OpenHistory,
@@ -45,6 +46,12 @@ if TYPE_CHECKING:
 Launcher = Callable[["RunRequest"], Awaitable["RunJob"]]
 # The first screen is built once the app exists, so that it may read the app's options.
 FirstScreen = Callable[["TuibenchApp"], Screen[None]]
+
+
+async def job_screens_imported() -> None:
+    """The job layer, the engine and their screens imported off the event loop: the screen
+    shown stays responsive while they load, the first time a run is asked for."""
+    await asyncio.to_thread(import_module, "tui_bench.ui.job_parts")
 
 
 @runtime_checkable
@@ -159,21 +166,33 @@ class TuibenchApp(App[int]):
         return self.job is not None and self.job.engine_running
 
     def exit_status(self) -> int:
-        return self.job.exit_code if self.job else 0
+        if self.job is not None:
+            return self.job.exit_code
+        # Opened for a run that was still being prepared: stopped before it began.
+        return EXIT_INTERRUPTED if self._stand_ins() else 0
+
+    def _stand_ins(self) -> list[Screen[Any]]:
+        return [s for s in self.screen_stack if getattr(s, "STAND_IN", False)]
+
+    def _leave(self) -> None:
+        for stand_in in self._stand_ins():
+            # What it prepares must not start a run once the app is leaving.
+            stand_in.workers.cancel_all()
+        self.exit(self.exit_status())
 
     async def action_quit(self) -> None:
         # ctrl+q too must not drop a going run unsaved: it asks, like q.
         if self.job is not None and self.job.engine_running:
             self.job.ask_and_quit(leave_app=True)
         else:
-            self.exit(self.exit_status())
+            self._leave()
 
     def stop_and_quit(self) -> None:
         """A signal (SIGTERM, a dropped SSH session): save a going run, then leave."""
         if self.job is not None and self.job.engine_running:
             self.job.stop_and_quit(leave_app=True)
         else:
-            self.exit(self.exit_status())
+            self._leave()
 
     # Requests from the screens
 
@@ -184,6 +203,7 @@ class TuibenchApp(App[int]):
         if self.launcher is None:
             self.notify("runs cannot be started from here", severity="error")
             return
+        await job_screens_imported()
         from tui_bench.ui.job_parts import live_screen
 
         try:
@@ -211,6 +231,7 @@ class TuibenchApp(App[int]):
             self.notify("\n".join(notes), severity="warning", timeout=10, markup=False)
 
     async def on_start_sweep(self, message: StartSweep) -> None:
+        await job_screens_imported()
         from tui_bench.ui.job_parts import sweep_screen
 
         if self.run_going:

@@ -9,7 +9,6 @@ import os
 import signal
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -86,6 +85,8 @@ def live_run(
 
     def first(app: TuibenchApp) -> Screen[None]:
         async def prepare() -> Screen[None]:
+            from tui_bench.ui.app import job_screens_imported
+
             await job_screens_imported()
             from tui_bench.ui.job_parts import live_screen
 
@@ -96,12 +97,6 @@ def live_run(
         return preparing(request.spec.tool, request.spec.urls, prepare, note)
 
     return first
-
-
-async def job_screens_imported() -> None:
-    """The job layer, the engine and their screens imported off the event loop: the first
-    frame stays responsive (`q`) while they load."""
-    await asyncio.to_thread(import_module, "tui_bench.ui.job_parts")
 
 
 def preparing(
@@ -153,6 +148,8 @@ async def run_sweep(
 
     def first(app: TuibenchApp) -> Screen[None]:
         async def screen() -> Screen[None]:
+            from tui_bench.ui.app import job_screens_imported
+
             await job_screens_imported()
             from tui_bench.ui.job_parts import sweep_screen
 

@@ -28,13 +28,16 @@ def opened_first(screen: Screen[Any]) -> bool:
     return all(getattr(under, "STAND_IN", False) for under in below)
 
 
-def leave(screen: Screen[Any]) -> None:
-    """Back to the screen before, or end the app when `screen` is the first."""
+def leave(screen: Screen[Any], code: int | None = None) -> None:
+    """Back to the screen before, or end the app when `screen` is the first: with `code`,
+    else the app's own exit status."""
     app = screen.app
-    if opened_first(screen):
-        app.exit(app.exit_status() if isinstance(app, ExitStatus) else 0)
-    else:
+    if not opened_first(screen):
         screen.dismiss()
+    elif code is not None:
+        app.exit(code)
+    else:
+        app.exit(app.exit_status() if isinstance(app, ExitStatus) else 0)
 
 
 class StartRun(Message):

@@ -42,7 +42,7 @@ from tui_bench.printable import printable
 from tui_bench.report.comparison import COMPARE_FORMATS, comparison_text
 from tui_bench.storage import store
 from tui_bench.storage.atomic import write_new
-from tui_bench.ui.messages import opened_first
+from tui_bench.ui.messages import leave
 from tui_bench.ui.text.compare_text import (
     chart_note,
     differences_line,
@@ -207,10 +207,7 @@ class CompareScreen(Screen[None]):
     # Actions
 
     def action_back(self) -> None:
-        if opened_first(self):
-            self.app.exit(0)
-        else:
-            self.dismiss()
+        leave(self, 0)
 
     def action_swap(self) -> None:
         self.a, self.b = self.b, self.a

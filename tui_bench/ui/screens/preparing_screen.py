@@ -47,7 +47,7 @@ class PreparingScreen(Screen[None]):
     # that screen still counts as the first (`messages.opened_first`).
     STAND_IN = True
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("q", "leave", "Quit", tooltip="quit before anything runs"),
+        Binding("q", "app.quit", "Quit", tooltip="quit before anything runs"),
     ]
     DEFAULT_CSS = """
     PreparingScreen #header {
@@ -77,7 +77,3 @@ class PreparingScreen(Screen[None]):
             app.refuse(exc)
             return
         await app.open_job_screen(screen)
-
-    def action_leave(self) -> None:
-        # No status: nothing ran, the command line says interrupted.
-        self.app.exit()

@@ -22,7 +22,7 @@ from textual.widgets import Footer, ProgressBar, RichLog
 from tui_bench.engine.live_state import LiveState
 from tui_bench.formats import fmt_bytes, fmt_compact, fmt_latency
 from tui_bench.printable import printable
-from tui_bench.ui.messages import opened_first
+from tui_bench.ui.messages import leave
 from tui_bench.ui.text import monitor_text
 from tui_bench.ui.tones import Tones, follow_theme
 from tui_bench.ui.widgets.dialogs import ConfirmQuit, HelpScreen
@@ -80,15 +80,6 @@ LOG = Binding("l", "toggle_log", "Log", tooltip="show / hide the tool's raw outp
 CHART = Binding("c", "toggle_chart", "Chart", tooltip="show / hide the big chart")
 THEME = Binding("t", "app.cycle_theme", "Theme", show=False, tooltip="next colour theme")
 HELP = Binding("question_mark", "help", "Help", key_display="?", tooltip="this help")
-
-
-def leave_screen(screen: Screen[None], code: int) -> None:
-    """Opened from another screen: back to it. Opened from the command line: the app ends
-    with `code`."""
-    if opened_first(screen):
-        screen.app.exit(code)
-    else:
-        screen.dismiss()
 
 
 class MonitorScreen(Screen[None]):
@@ -325,7 +316,7 @@ class MonitorScreen(Screen[None]):
         return self.query_one(f"#{name}", MetricPanel)
 
     def leave(self, code: int) -> None:
-        leave_screen(self, code)
+        leave(self, code)
 
     # Actions
 
@@ -484,4 +475,4 @@ class DrivingScreen(Screen[None]):
         if leave_app:
             self.app.exit(code)
         else:
-            leave_screen(self, code)
+            leave(self, code)

@@ -44,6 +44,9 @@ def from_zero(high: float, rows: int) -> list[float]:
 
 
 class RunChart(PlotextPlot):
+    # Braille cells say nothing as text; a selection would also be one more way for a row
+    # made once (`render_line`) to go stale.
+    ALLOW_SELECT = False
     DEFAULT_CSS = f"""
     RunChart {{ height: 2fr; min-height: {READABLE_HEIGHT}; border: round $primary-darken-1; }}
     """
@@ -80,6 +83,11 @@ class RunChart(PlotextPlot):
             (strip,) = Visual.to_strips(self, row, self.size.width, 1, self.visual_style)
             self._strips[y] = strip
         return strip
+
+    def notify_style_update(self) -> None:
+        # The rows were made with the styles as they were (a class, a pseudo-class).
+        super().notify_style_update()
+        self._strips.clear()
 
     def _drawn(self) -> None:
         if self._frame is None or self._frame_for != (self.size, self.app.theme):
