@@ -182,11 +182,12 @@ class Tmux:
 
 
 def run_over(screen: str) -> bool:
-    """The live screen's footer offers Quit but no longer Stop: its run is over, and q leaves
-    at once instead of asking first."""
+    """The live screen's footer offers to run Again and no longer to Stop: its run is over,
+    and q leaves at once instead of asking first. (The first frame, while the run is
+    prepared, offers Quit alone.)"""
     lines = screen.rstrip().splitlines()
     footer = lines[-1] if lines else ""
-    return "Quit" in footer and "Stop" not in footer
+    return "Quit" in footer and "Again" in footer and "Stop" not in footer
 
 
 def finish_live_run(tmux: Tmux, sessions: Path, timeout_s: float = 60) -> Session:
