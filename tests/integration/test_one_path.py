@@ -13,7 +13,7 @@ from textual.widgets import Input, Select
 
 from tests.conftest import need
 from tests.integration.test_cli_real_tools import tuibench
-from tests.ui import screen_is, until
+from tests.ui import home_form, screen_is, until
 from tests.ui.test_run_form import status, type_into
 from tui_bench.demo.nginx_target import DemoTarget
 from tui_bench.jobs.settings import JobSettings
@@ -26,7 +26,6 @@ from tui_bench.ui.launch import JobLauncher, live_run
 from tui_bench.ui.screens.home_screen import HomeScreen
 from tui_bench.ui.screens.live_screen import LiveScreen
 from tui_bench.ui.text import monitor_text
-from tui_bench.ui.widgets.run_form import RunForm
 
 pytestmark = pytest.mark.integration
 
@@ -117,7 +116,7 @@ async def test_the_cli_the_app_and_the_form_judge_one_run_alike(url: str, sessio
     # 3. The run form, its Verdicts group filled in as the flags above.
     home = TuibenchApp(lambda app: HomeScreen(), launcher=JobLauncher(JobSettings(interval_s=0.2)))
     async with home.run_test(size=(160, 48)) as pilot:
-        form = pilot.app.screen.query_one(RunForm)
+        form = await home_form(pilot)
         await until(pilot, lambda: form.recent is not None, "the recent configs")
         await type_into(pilot, "urls", url)
         await type_into(pilot, "connections", "2")

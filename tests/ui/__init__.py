@@ -12,6 +12,8 @@ from typing import Any, TypeVar
 from textual.pilot import Pilot
 from textual.screen import Screen
 
+from tui_bench.ui.widgets.run_form import RunForm
+
 EXAMPLES = Path(__file__).parents[2] / "sessions"
 BAD_NAME = "20261120-000000-000-bad.json"
 
@@ -89,3 +91,14 @@ async def help_text(pilot: Pilot[Any]) -> str:
     await pilot.press("question_mark")
     screen = await screen_is(pilot, HelpScreen, "the help")
     return str(screen.query_one("#help", Static).render())
+
+
+async def home_form(pilot: Pilot[Any]) -> RunForm:
+    """The home screen's run form, once mounted: it comes after the first frame."""
+
+    def mounted() -> bool:
+        forms = pilot.app.screen.query(RunForm)
+        return bool(forms) and forms.first().is_mounted
+
+    await until(pilot, mounted, "the home screen's run form")
+    return pilot.app.screen.query_one(RunForm)

@@ -13,7 +13,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, Select
 
-from tests.ui import screen_is, until
+from tests.ui import home_form, screen_is, until
 from tests.ui.test_run_form import status, toggle_sweep, type_into
 from tests.ui.test_sweep_screen import ScriptedSweep, cells, ended, text_of
 from tui_bench.analysis.thresholds import parse_slo
@@ -75,7 +75,7 @@ def home(sessions: Path, launcher: Launcher | None) -> TuibenchApp:
 
 async def fill_sweep(pilot: Pilot[Any], url: str, *fields: tuple[str, str]) -> None:
     """The form at home filled in with `url` and the Sweep group ticked and typed in."""
-    form = pilot.app.screen.query_one(RunForm)
+    form = await home_form(pilot)
     await until(pilot, lambda: form.recent is not None, "the recent configs")
     await type_into(pilot, "urls", url)
     await toggle_sweep(pilot)

@@ -16,7 +16,15 @@ from textual import events
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from tests.ui import EXAMPLES, example_store, footer_keys, screen_is, until, utc_clock
+from tests.ui import (
+    EXAMPLES,
+    example_store,
+    footer_keys,
+    home_form,
+    screen_is,
+    until,
+    utc_clock,
+)
 from tests.ui.test_live_screen import ScriptedEngine, script
 from tui_bench.engine.events import Event
 from tui_bench.request.run import RunRequest
@@ -166,7 +174,7 @@ async def test_starting_the_form_runs_and_q_comes_back_home(tmp_path: Path) -> N
     app = home(example_store(tmp_path), launcher)
     async with app.run_test(size=(120, 40)) as pilot:
         await recent_table(pilot)
-        urls = app.screen.query_one("#urls", Input)
+        urls = (await home_form(pilot)).query_one("#urls", Input)
         urls.focus()
         urls.value = "http://127.0.0.1:8080/"
         await pilot.pause()
@@ -183,7 +191,7 @@ async def test_starting_the_form_runs_and_q_comes_back_home(tmp_path: Path) -> N
 async def test_a_run_cannot_start_without_a_launcher(tmp_path: Path) -> None:
     app = home(example_store(tmp_path))
     async with app.run_test(size=(120, 40)) as pilot:
-        urls = app.screen.query_one("#urls", Input)
+        urls = (await home_form(pilot)).query_one("#urls", Input)
         urls.focus()
         urls.value = "http://127.0.0.1:8080/"
         await pilot.pause()
@@ -218,7 +226,7 @@ async def test_an_empty_store_says_so_until_a_session_is_saved(tmp_path: Path) -
 
 async def _loaded(pilot: Pilot[Any]) -> None:
     await recent_table(pilot)
-    form = pilot.app.screen.query_one(RunForm)
+    form = await home_form(pilot)
     await until(pilot, lambda: form.recent is not None, "the recent configs")
     # A field that gets the focus must not blink: the cursor would differ from shot to shot.
     for field in form.query(Input):
@@ -321,7 +329,7 @@ async def test_a_refused_start_points_at_the_field_and_letters_stay_text(tmp_pat
     app = home(example_store(tmp_path), launcher)
     async with app.run_test(size=(120, 40)) as pilot:
         await recent_table(pilot)
-        form = app.screen.query_one(RunForm)
+        form = await home_form(pilot)
         # From a drop-down, not a text field: as after a Tab past the URL.
         form.query_one("#tool").focus()
         await pilot.press("ctrl+s")
@@ -349,8 +357,8 @@ async def test_threads_over_connections_points_at_threads(tmp_path: Path) -> Non
     app = home(example_store(tmp_path))
     async with app.run_test(size=(120, 40)) as pilot:
         await recent_table(pilot)
+        form = await home_form(pilot)
         await pilot.press("n")
-        form = app.screen.query_one(RunForm)
         form.query_one("#urls", Input).value = "http://127.0.0.1:8080/"
         form.query_one("#connections", Input).value = "2"
         form.query_one("#threads", Input).value = "4"

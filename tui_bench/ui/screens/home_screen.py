@@ -71,8 +71,9 @@ class HomeScreen(Screen[None]):
                     limit=RECENT,
                     id="recent-sessions",
                 )
-            with Vertical(id="form-box", classes="box framed"):
-                yield RunForm(id="form")
+            # The form is mounted once the first frame is up: it is most of the screen's
+            # widgets, and styling and laying them out held that frame back.
+            yield Vertical(id="form-box", classes="box framed")
         yield Footer()
 
     def _directory(self) -> Path:
@@ -89,6 +90,10 @@ class HomeScreen(Screen[None]):
         form = self.query_one("#form-box")
         form.border_title = "New run"
         form.border_subtitle = "ctrl+s start"
+        self.call_after_refresh(self._mount_form)
+
+    async def _mount_form(self) -> None:
+        await self.query_one("#form-box").mount(RunForm(id="form"))
 
     def on_screen_resume(self) -> None:
         # Back from a run: its session is the newest.
@@ -105,7 +110,7 @@ class HomeScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # In the form a letter is typed (or meant for a field): the screen's letters act
         # only outside it, and escape leads out.
-        in_form = self.query_one(RunForm).has_focus_within
+        in_form = any(form.has_focus_within for form in self.query(RunForm))
         if action in ("sessions", "quit", "new_run"):
             return not in_form
         if action == "to_recent":
@@ -116,7 +121,8 @@ class HomeScreen(Screen[None]):
         self.query_one(SessionTable).focus()
 
     def action_new_run(self) -> None:
-        self.query_one("#urls").focus()
+        for field in self.query("#urls"):
+            field.focus()
 
     def action_sessions(self) -> None:
         self.post_message(OpenSessions())
