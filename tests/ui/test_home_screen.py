@@ -140,6 +140,9 @@ async def recent_table(pilot: Pilot[Any]) -> SessionTable:
         return bool(tables) and tables.first().loaded
 
     await until(pilot, loaded, "the recent sessions")
+    # The form comes after the first frame; a test that ends before it would end the app in
+    # the middle of its mounting, which no user's way out does (they wait for it).
+    await home_form(pilot)
     return pilot.app.screen.query_one(SessionTable)
 
 

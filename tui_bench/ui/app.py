@@ -55,6 +55,14 @@ async def job_screens_imported() -> None:
 
 
 @runtime_checkable
+class Settling(Protocol):
+    """A screen that mounts part of itself after its first frame (the home screen's form):
+    the app leaves once that is done, not in the middle of it."""
+
+    async def settled(self) -> None: ...
+
+
+@runtime_checkable
 class SweepLauncher(Protocol):
     """A launcher that can also prepare sweeps (`ui.launch.JobLauncher`); tests may give
     one that only runs."""
@@ -178,6 +186,15 @@ class TuibenchApp(App[int]):
         for stand_in in self._stand_ins():
             # What it prepares must not start a run once the app is leaving.
             stand_in.workers.cancel_all()
+        unsettled = [s for s in self.screen_stack if isinstance(s, Settling)]
+        if unsettled:
+            self.run_worker(self._leave_once_settled(unsettled), group="leave", exclusive=True)
+        else:
+            self.exit(self.exit_status())
+
+    async def _leave_once_settled(self, screens: Sequence[Settling]) -> None:
+        for screen in screens:
+            await screen.settled()
         self.exit(self.exit_status())
 
     async def action_quit(self) -> None:

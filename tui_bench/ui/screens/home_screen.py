@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import ClassVar
 
@@ -76,6 +77,10 @@ class HomeScreen(Screen[None]):
             yield Vertical(id="form-box", classes="box framed")
         yield Footer()
 
+    def __init__(self) -> None:
+        super().__init__()
+        self._form_mounted = asyncio.Event()
+
     def _directory(self) -> Path:
         # The app's store when it names one (tests do), else the user's.
         return getattr(self.app, "sessions_dir", None) or sessions_dir()
@@ -94,6 +99,12 @@ class HomeScreen(Screen[None]):
 
     async def _mount_form(self) -> None:
         await self.query_one("#form-box").mount(RunForm(id="form"))
+        self._form_mounted.set()
+
+    async def settled(self) -> None:
+        """Once the form is mounted: leaving the app while it mounts would remove its
+        widgets (Textual's own among them) in the middle of their mounting."""
+        await self._form_mounted.wait()
 
     def on_screen_resume(self) -> None:
         # Back from a run: its session is the newest.
