@@ -323,7 +323,7 @@ class RunController:
             if self._ingest is not None:
                 for stats in await asyncio.to_thread(self._ingest_step):
                     self._row(traffic_from_log(stats), stats.histogram, stats.service)
-                self._progress.done = self._ingest.totals.requests
+                self._progress.done = self._ingest.requests
             else:
                 # Tools without a request log report running counts; a row per second.
                 for second, requests in self._counts.due(elapsed):

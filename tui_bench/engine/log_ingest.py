@@ -219,7 +219,6 @@ class LogIngest:
         self._service_overall = LatencyHistogram()
         self._requests = 0
         self._errors = 0
-        self._status = [0] * len(STATUS_CLASSES)
         # Every code -1..999, as `_add` bins them: a fixed size whatever the server answers.
         self._codes = np.zeros(_MAX_STATUS + 2, dtype=np.int64)
         self._bad_lines = 0
@@ -288,7 +287,7 @@ class LogIngest:
         return IngestTotals(
             requests=self._requests,
             errors=self._errors,
-            status=dict(zip(STATUS_CLASSES, self._status, strict=True)),
+            status=dict(zip(STATUS_CLASSES, _classes(self._codes), strict=True)),
             bad_lines=self._bad_lines,
             # Bin i holds status i - 1; bounded() keeps the codes of the classes alone.
             codes=bounded({str(i - 1): int(self._codes[i]) for i in np.flatnonzero(self._codes)}),
@@ -337,12 +336,14 @@ class LogIngest:
         self._requests += status.size
         self._errors += errors
         self._codes += per_code
-        for i in range(len(STATUS_CLASSES)):
-            lo = (i + 2) * 100 + 1
-            count = int(per_code[lo : lo + 100].sum())
+        for i, count in enumerate(_classes(per_code)):
             second.status[i] += count
-            self._status[i] += count
         second.durations.add(duration[status >= 0] if errors else duration)
+
+    @property
+    def requests(self) -> int:
+        """Requests completed so far: read at every step of a run, unlike `totals`."""
+        return self._requests
 
     def _time_through(self, last: int, end_us: int | None = None) -> None:
         """An open-loop run's seconds up to `last`: what was sent in each, the backlog at its
@@ -410,3 +411,11 @@ class LogTail:
         tb: TracebackType | None,
     ) -> None:
         self.close()
+
+
+def _classes(per_code: Int64Array) -> list[int]:
+    """The counts of STATUS_CLASSES from counts by code (bin i: status i - 1)."""
+    return [
+        int(per_code[(i + 2) * 100 + 1 : (i + 3) * 100 + 1].sum())
+        for i in range(len(STATUS_CLASSES))
+    ]
