@@ -46,8 +46,12 @@ def test_rows_are_drawn_where_their_window_ends() -> None:
 
 
 class Chart(App[None]):
+    def __init__(self, kind: type[RunChart] = RunChart) -> None:
+        super().__init__()
+        self._kind = kind
+
     def compose(self) -> ComposeResult:
-        yield RunChart()
+        yield self._kind()
 
 
 async def test_one_second_of_data_has_axes_from_zero_and_a_legend_in_words() -> None:
@@ -122,13 +126,8 @@ class Refreshes(RunChart):
         return super().refresh(*regions, **kwargs)
 
 
-class SpiedChart(App[None]):
-    def compose(self) -> ComposeResult:
-        yield Refreshes()
-
-
 async def test_a_new_second_paints_again_only_the_chart_rows_it_changed() -> None:
-    app = SpiedChart()
+    app = Chart(Refreshes)
     state = LiveState(RunSpec(urls=("http://127.0.0.1:1/",), duration_s=30.0))
     for t in range(10):
         state.apply(SecondClosed({"t_s": t, "window_s": 1.0, "rps": 50_000.0, "p99_s": 0.01}))

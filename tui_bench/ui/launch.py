@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from tui_bench.errors import EXIT_INTERRUPTED
 from tui_bench.jobs.settings import JobSettings
 
 # The engine and the job layer are imported once the first frame is up (`PreparingScreen`).
@@ -208,4 +209,4 @@ async def open_app(
             loop.remove_signal_handler(sig)
     if app.refusal is not None:
         raise app.refusal
-    return (code if code is not None else 130), app.finished
+    return (code if code is not None else EXIT_INTERRUPTED), app.finished
