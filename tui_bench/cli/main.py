@@ -23,7 +23,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         args.command = "home"
     try:
-        return dispatch(args)
+        return dispatch(args, own_process=argv is None)
     except TuibenchError as exc:
         sys.stderr.write(f"tuibench: error: {printable(redact_text(str(exc)))}\n")
         return exc.exit_code
@@ -34,9 +34,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
 
-def dispatch(args: argparse.Namespace) -> int:
-    """The command's own module (`cli/cmd_run.py` ...), imported only when it runs."""
+# The commands that put load on a server (the home screen's form starts runs too).
+LOAD_COMMANDS = frozenset({"run", "sweep", "capacity", "demo", "home"})
+
+
+def dispatch(args: argparse.Namespace, *, own_process: bool = False) -> int:
+    """The command's own module (`cli/cmd_run.py` ...), imported only when it runs.
+    `own_process`: tuibench is the program (not called from other code, whose process it
+    would leave lowered), so its threads give way to the load it puts on (`priority`)."""
     from tui_bench.cli import cmd_run
+
+    if own_process and args.command in LOAD_COMMANDS:
+        from tui_bench.priority import yield_to_load
+
+        yield_to_load()
 
     module = (
         cmd_run if args.command == "demo" else import_module(f"tui_bench.cli.cmd_{args.command}")

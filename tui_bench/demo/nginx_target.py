@@ -22,6 +22,7 @@ from tui_bench.demo.content import bodies
 from tui_bench.demo.nginx_conf import NginxPorts, render_nginx_conf
 from tui_bench.demo.processes import PortTakenError, free_ports, spawn, stop_process, wait_ready
 from tui_bench.errors import ToolMissingError, TuibenchError
+from tui_bench.priority import KeptProcess
 from tui_bench.runners.tools import find_tool_async
 
 Backend = Literal["auto", "nginx", "python"]
@@ -42,7 +43,7 @@ class DemoTarget:
         self.backend: Backend = backend
         self.urls: dict[str, str] = {}
         self.workdir: Path | None = None
-        self._proc: asyncio.subprocess.Process | None = None
+        self._proc: KeptProcess | None = None
 
     @property
     def pid(self) -> int:

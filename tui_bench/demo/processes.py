@@ -13,6 +13,7 @@ from pathlib import Path
 import psutil
 
 from tui_bench.errors import TuibenchError
+from tui_bench.priority import KeptProcess, spawn_kept
 
 READY_TIMEOUT_S = 5.0
 _POLL_S = 0.05
@@ -37,22 +38,19 @@ def free_ports(count: int) -> list[int]:
             sock.close()
 
 
-async def spawn(argv: list[str], log: Path) -> asyncio.subprocess.Process:
-    """Start `argv` in its own session, so a Ctrl-C in our terminal does not reach it.
+async def spawn(argv: list[str], log: Path) -> KeptProcess:
+    """Start `argv` in its own session, so a Ctrl-C in our terminal does not reach it, and
+    at the user's priority, like the load generators (see `priority`).
 
     The log starts empty: a failed earlier attempt must not be read as this one's failure.
     """
     with log.open("wb") as out:
-        return await asyncio.create_subprocess_exec(
-            *argv,
-            stdin=subprocess.DEVNULL,
-            stdout=out,
-            stderr=out,
-            start_new_session=True,
+        return await spawn_kept(
+            argv, stdin=subprocess.DEVNULL, stdout=out, stderr=out, start_new_session=True
         )
 
 
-async def wait_ready(proc: asyncio.subprocess.Process, ports: list[int], log: Path) -> None:
+async def wait_ready(proc: KeptProcess, ports: list[int], log: Path) -> None:
     """Return once the process itself listens on every port; raise with the log's tail.
 
     Ownership is checked rather than a test connection, which whoever took a port would
@@ -75,7 +73,7 @@ async def wait_ready(proc: asyncio.subprocess.Process, ports: list[int], log: Pa
         await asyncio.sleep(_POLL_S)
 
 
-async def stop_process(proc: asyncio.subprocess.Process, grace_s: float = 3.0) -> None:
+async def stop_process(proc: KeptProcess, grace_s: float = 3.0) -> None:
     """SIGQUIT (nginx's graceful stop), then SIGTERM, then SIGKILL to the whole group."""
     for sig, wait_s in ((signal.SIGQUIT, grace_s), (signal.SIGTERM, 2.0)):
         if proc.returncode is not None:

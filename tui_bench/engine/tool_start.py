@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from tui_bench.child_lifetime import die_with_parent
+from tui_bench.priority import spawn_kept
 from tui_bench.runners.invocation import Invocation
 from tui_bench.sampling.samples import ResourceSample
 
@@ -82,8 +83,9 @@ Spawner = Callable[..., Awaitable[Process]]
 
 
 async def spawn_subprocess(*argv: str, **kwargs: Any) -> Process:
-    # In its own session (start_new_session), Ctrl-C reaches tuibench only.
-    return await asyncio.create_subprocess_exec(*argv, preexec_fn=die_with_parent, **kwargs)
+    # In its own session (start_new_session), Ctrl-C reaches tuibench only; at the user's
+    # priority, above tuibench's own threads (see `priority`).
+    return await spawn_kept(list(argv), preexec_fn=die_with_parent, **kwargs)
 
 
 def signal_group(pid: int, sig: signal.Signals) -> None:
