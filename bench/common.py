@@ -30,13 +30,15 @@ class RunLeftOut(Exception):
     says why and goes on without it."""
 
 
-def tuibench_json(args: Sequence[str]) -> dict[str, Any]:
-    """`tuibench run --headless --json ARGS`: its payload; RunLeftOut when the run is
-    invalid (it exits 1 and still reports) or reported nothing."""
+def tuibench_json(args: Sequence[str], tree: str | None = None) -> dict[str, Any]:
+    """`tuibench run --headless --json ARGS` (from source tree `tree`, else the installed
+    one): its payload; RunLeftOut when the run is invalid (it exits 1 and still reports) or
+    reported nothing."""
     proc = subprocess.run(
         [*TUIBENCH, "run", "--headless", "--json", *args],
         capture_output=True,
         check=False,
+        env=os.environ | {"PYTHONPATH": tree} if tree else None,
     )
     try:
         result: dict[str, Any] = orjson.loads(proc.stdout)

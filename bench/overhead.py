@@ -8,7 +8,10 @@ run whose figures cannot be compared (invalid, failed requests, nothing reported
 with the reason and left out of the median.
 
     .venv/bin/python bench/overhead.py [--live] [--pairs 7] [--duration 5] \\
-        [--load '-c 16 -m 10 -t 1'] [--width 120 --height 40] [--variant='--basic']
+        [--load '-c 16 -m 10 -t 1'] [--width 120 --height 40] [--variant='--basic'] \\
+        [--tree before=../old-checkout --tree now=.]
+
+With `--tree`, each source tree named runs in every pair beside the same bare run.
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -28,9 +33,11 @@ from bench.common import (
     TUIBENCH_SCRIPT,
     RunLeftOut,
     Tmux,
+    add_tree_option,
     finish_live_run,
     median,
     session_rps,
+    trees_of,
     tuibench_json,
 )
 from tui_bench.demo.background import running_demo_target
@@ -53,14 +60,16 @@ def bare_rps(args: list[str]) -> float:
     return result.rps
 
 
-def headless_rps(args: list[str], opts: argparse.Namespace) -> float:
-    rps: float = tuibench_json(args)["rps"]
+def headless_rps(args: list[str], opts: argparse.Namespace, tree: str | None) -> float:
+    rps: float = tuibench_json(args, tree)["rps"]
     return rps
 
 
-def live_rps(args: list[str], opts: argparse.Namespace) -> float:
+def live_rps(args: list[str], opts: argparse.Namespace, tree: str | None) -> float:
     with tempfile.TemporaryDirectory() as sessions:
         env = {"TUIBENCH_SESSIONS": sessions, "COLORTERM": "truecolor"}
+        if tree:
+            env["PYTHONPATH"] = tree
         argv = [TUIBENCH_SCRIPT, "run", *args]
         with Tmux(argv, width=opts.width, height=opts.height, env=env) as tmux:
             return session_rps(finish_live_run(tmux, Path(sessions)))
@@ -75,8 +84,11 @@ def main() -> None:
     parser.add_argument("--width", type=int, default=120, help="the live screen's columns")
     parser.add_argument("--height", type=int, default=40, help="the live screen's rows")
     parser.add_argument("--variant", default="", help="extra tuibench options, e.g. '--basic'")
+    add_tree_option(parser)
     opts = parser.parse_args()
+    trees = trees_of(parser, opts.tree)
     observed, label = (live_rps, "live TUI") if opts.live else (headless_rps, "tuibench")
+    labels = {name: label if len(trees) == 1 else f"{label} [{name}]" for name in trees}
     with running_demo_target() as target, tempfile.TemporaryDirectory() as store:
         os.environ["TUIBENCH_SESSIONS"] = store
         url = target.urls["h2c"]
@@ -84,9 +96,11 @@ def main() -> None:
         # h2load takes whole units: 2.5 s is 2500ms.
         bare_args = [*load, "-D", f"{round(opts.duration * 1000)}ms", url]
         tui_args = [*load, *shlex.split(opts.variant), "-d", f"{opts.duration:g}", url]
-        ratios = []
+        ratios: dict[str, list[float]] = {name: [] for name in trees}
         for pair in range(opts.pairs):
-            runs = {"bare": lambda: bare_rps(bare_args), label: lambda: observed(tui_args, opts)}
+            runs: dict[str, Callable[[], float]] = {"bare": lambda: bare_rps(bare_args)}
+            for name, tree in trees.items():
+                runs[labels[name]] = partial(observed, tui_args, opts, tree)
             order = list(runs) if pair % 2 == 0 else list(reversed(runs))
             rps: dict[str, float] = {}
             for side in order:
@@ -96,19 +110,22 @@ def main() -> None:
                     print(f"pair {pair + 1}: {side} run left out ({exc})", flush=True)
                     break
             else:
-                ratios.append(rps[label] / rps["bare"])
-                print(
-                    f"pair {pair + 1}: bare {rps['bare']:,.0f} req/s  "
-                    f"{label} {rps[label]:,.0f} req/s  ratio {ratios[-1]:.3f}",
-                    flush=True,
-                )
-        if not ratios:
-            print(f"no pair of {opts.pairs} gave two usable runs")
-            return
-        print(
-            f"median ratio {label}/bare over {len(ratios)} pairs: {median(ratios):.3f} "
-            f"(per pair {min(ratios):.3f}–{max(ratios):.3f})"
-        )
+                shown = [f"bare {rps['bare']:,.0f} req/s"]
+                for name in trees:
+                    ratios[name].append(rps[labels[name]] / rps["bare"])
+                    shown.append(
+                        f"{labels[name]} {rps[labels[name]]:,.0f} req/s "
+                        f"ratio {ratios[name][-1]:.3f}"
+                    )
+                print(f"pair {pair + 1}: " + "  ".join(shown), flush=True)
+        for name, got in ratios.items():
+            if not got:
+                print(f"no pair of {opts.pairs} gave usable runs of {labels[name]}")
+                continue
+            print(
+                f"median ratio {labels[name]}/bare over {len(got)} pairs: {median(got):.3f} "
+                f"(per pair {min(got):.3f}–{max(got):.3f})"
+            )
 
 
 if __name__ == "__main__":
