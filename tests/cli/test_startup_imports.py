@@ -33,7 +33,8 @@ ARGV = [
 
 CODE = """
 import sys
-from tui_bench.cli.main import build_parser
+import tui_bench.cli.main
+from tui_bench.cli.args import build_parser
 from tui_bench.cli.run_flags import request_from_args, settings_of
 from tui_bench.errors import UsageError
 
