@@ -5,12 +5,13 @@ The example sessions (sessions/) are copied into a temporary store ($TUIBENCH_SE
 index in a temporary $XDG_CACHE_HOME) and `tuibench` is started in tmux (a private server,
 WIDTHxHEIGHT) with `pipe-pane` copying what it writes to a file. Frame: from spawning tmux
 until the written text holds the box title of the recent sessions; rows: until it holds the
-newest session's name. The first start, which builds the index, is left out; medians over
---rounds are printed.
+newest session's name. Each one's first start (a tree's builds the index) is left out;
+medians over --rounds are printed.
 
 With --bare, a bare Textual app (bench/bare_app.py: one Static saying "Recent sessions" and a
 Footer) is started the same way in the same alternating rounds: the toolkit's own floor (the
-interpreter, Textual's import and first frame), printed beside tuibench's figures.
+interpreter, Textual's import and first frame), printed beside tuibench's figures, and each
+tree's frame as so much over it.
 
     .venv/bin/python bench/home_frame.py [--rounds 5] [--width 100] [--height 30] [--bare] \\
         [--tree before=../old-checkout --tree now=.]
@@ -100,10 +101,13 @@ def main() -> None:
                     flush=True,
                 )
     print(f"medians over {opts.rounds} starts, {opts.width}x{opts.height}:")
+    floor = median(frames[BARE]) if opts.bare else None
     for name in trees:
-        print(f"  [{name}] frame {median(frames[name]):.3f} s, rows {median(rows[name]):.3f} s")
-    if opts.bare:
-        print(f"  [{BARE}] frame {median(frames[BARE]):.3f} s (a bare Textual app: the floor)")
+        frame = median(frames[name])
+        over = "" if floor is None else f" ({frame - floor:+.3f} s over the floor)"
+        print(f"  [{name}] frame {frame:.3f} s{over}, rows {median(rows[name]):.3f} s")
+    if floor is not None:
+        print(f"  [{BARE}] frame {floor:.3f} s (a bare Textual app: the floor)")
 
 
 if __name__ == "__main__":
