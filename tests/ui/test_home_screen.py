@@ -84,12 +84,11 @@ from pathlib import Path
 
 import tui_bench.cli.cmd_home, tui_bench.cli.main, tui_bench.ui.app, tui_bench.ui.launch
 import tui_bench.ui.screens.home_screen
-from tui_bench.ui.themes import load_themes
-
-load_themes()
 from tui_bench.storage.index import indexed_rows
+from tui_bench.ui.themes import load_themes
 from tui_bench.ui.widgets.session_table import FIRST_ROWS
 
+load_themes()  # as the app does before its first frame
 print(*sorted(sys.modules))
 directory = Path(sys.argv[1])
 print(len(indexed_rows(directory, FIRST_ROWS)), len(indexed_rows(directory)))
