@@ -1,11 +1,14 @@
 """`tuibench run` reads and checks its flags before it paints its first frame: that start
 loads no engine, statistics, sessions, psutil or drawing. Checked in a fresh interpreter,
-by what it loaded (never by a timing)."""
+by what it loaded (never by a timing). `tuibench` alone reads no flags at all."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
+
+from tui_bench.cli.args import build_parser
+from tui_bench.cli.main import NO_ARGUMENTS
 
 ARGV = [
     "run",
@@ -33,7 +36,8 @@ ARGV = [
 
 CODE = """
 import sys
-from tui_bench.cli.main import build_parser
+import tui_bench.cli.main
+from tui_bench.cli.args import build_parser
 from tui_bench.cli.run_flags import request_from_args, settings_of
 from tui_bench.errors import UsageError
 
@@ -73,3 +77,9 @@ def test_reading_the_run_flags_loads_nothing_heavy() -> None:
         or (m.startswith(("tui_bench.analysis.", "tui_bench.jobs.")) and m not in LIGHT)
     }
     assert heavy == set()
+
+
+def test_no_arguments_are_what_the_grammar_makes_of_none() -> None:
+    """`tuibench` alone opens the home screen without building the grammar: what it takes
+    for the options must be what the grammar would have given."""
+    assert vars(build_parser().parse_args([])) == NO_ARGUMENTS

@@ -85,8 +85,10 @@ from pathlib import Path
 import tui_bench.cli.cmd_home, tui_bench.cli.main, tui_bench.ui.app, tui_bench.ui.launch
 import tui_bench.ui.screens.home_screen
 from tui_bench.storage.index import indexed_rows
+from tui_bench.ui.themes import load_themes
 from tui_bench.ui.widgets.session_table import FIRST_ROWS
 
+load_themes()  # as the app does before its first frame
 print(*sorted(sys.modules))
 directory = Path(sys.argv[1])
 print(len(indexed_rows(directory, FIRST_ROWS)), len(indexed_rows(directory)))
@@ -95,6 +97,22 @@ print(*sorted(sys.modules))
 # The plain names of the analysis, the run counts `--help` quotes and the job settings: light.
 LIGHT = {"tui_bench.analysis.names", "tui_bench.analysis.run_counts", "tui_bench.jobs.settings"}
 HEAVY = ("tui_bench.histogram", "tui_bench.storage.session", "tui_bench.engine")
+# Loaded after the first frame, when they are needed: the command line's grammar (`tuibench`
+# alone builds none), the run form (mounted once the frame is up), the help, the verdicts and
+# what reads a session file into the index, the redaction rules, and the distributions' metadata
+# (the built-in themes of a source tree are found without them).
+AFTER_FIRST_FRAME = {
+    "tui_bench.cli.args",
+    "tui_bench.ui.widgets.run_form",
+    "tui_bench.ui.widgets.dialogs",
+    "tui_bench.validity",
+    "tui_bench.result",
+    "tui_bench.spec",
+    "tui_bench.storage.history_facts",
+    "tui_bench.storage.journal",
+    "tui_bench.redaction",
+    "importlib.metadata",
+}
 
 
 def heavy_of(modules: set[str]) -> set[str]:
@@ -111,8 +129,8 @@ def test_the_first_frame_imports_no_sessions_engine_or_numpy(tmp_path: Path) -> 
     """The home screen's module and its rows (the newest first, then all), from an index
     that knows the files, load no session document, histogram, engine, analysis or numpy:
     those come with what needs them (a session opened, a run started), not in a thread that
-    would compete with the first frame. Checked by what a fresh interpreter loaded, never
-    by a timing."""
+    would compete with the first frame; nor anything of AFTER_FIRST_FRAME. Checked by what a
+    fresh interpreter loaded, never by a timing."""
     directory = example_store(tmp_path)
     everything = indexed_rows(directory)  # the index learns every file
     out = subprocess.run(
@@ -124,8 +142,10 @@ def test_the_first_frame_imports_no_sessions_engine_or_numpy(tmp_path: Path) -> 
     imported, listed = set(out[0].split()), set(out[2].split())
     assert "tui_bench.ui.screens.home_screen" in imported and "textual.app" in imported
     assert heavy_of(imported) == set()
+    assert imported & AFTER_FIRST_FRAME == set()
     assert out[1].split() == [str(len(everything))] * 2 and len(everything) > 1
     assert heavy_of(listed) == set()
+    assert listed & AFTER_FIRST_FRAME == set()
 
 
 def home(directory: Path, launcher: Launches | None = None, **options: Any) -> TuibenchApp:

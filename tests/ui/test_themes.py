@@ -239,3 +239,38 @@ async def test_every_builtin_theme_can_be_chosen_while_running() -> None:
             assert app.current_theme.name == name
         assert isinstance(app.screen, Blank)
         assert recording.notes == []
+
+
+def painted(app: TuibenchApp) -> tuple[object, ...]:
+    """What a theme decides in an app: its classes, CSS variables, line filters (the ANSI
+    colours' mapping among them) and the colours of the screen and a widget."""
+    filters = [(type(f), vars(f)) for f in app.get_line_filters()]
+    ready = app.screen.query_one("#ready").styles
+    return (
+        app.current_theme.name,
+        sorted(app.classes),
+        app.theme_variables,
+        filters,
+        app.screen.styles.background,
+        ready.color,
+        ready.background,
+    )
+
+
+@pytest.mark.parametrize("name", BUILTIN)
+async def test_starting_on_a_theme_paints_as_choosing_it(name: str) -> None:
+    """The theme the app starts on is set without Textual's watcher, which parsed the whole
+    stylesheet a second time before the first frame: the app must look as if the theme had
+    been chosen while it ran, from one of the other darkness."""
+    started = TuibenchApp(lambda app: Blank(), theme=name)
+    async with started.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        on_start = painted(started)
+    other = "textual-light" if started.current_theme.dark else "textual-dark"
+    chosen = TuibenchApp(lambda app: Blank(), theme=other)
+    async with chosen.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert painted(chosen)[0] == other
+        chosen.theme = name
+        await pilot.pause()
+        assert painted(chosen) == on_start

@@ -7,24 +7,38 @@ import sys
 from collections.abc import Sequence
 from importlib import import_module
 
-from tui_bench.cli.args import build_parser
 from tui_bench.errors import EXIT_INTERRUPTED, TuibenchError
-from tui_bench.printable import printable
-from tui_bench.redaction import redact_text
+
+# What the grammar makes of no arguments at all (tests/cli/test_startup_imports.py holds the
+# two to each other). `tuibench` alone opens the home screen without building the grammar:
+# its checks and defaults import much of the program, all of it before the first frame.
+NO_ARGUMENTS = {"command": None, "theme": None, "no_mouse": False, "fps": None, "basic": False}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.command is None:
-        if not (sys.stdin.isatty() and sys.stdout.isatty()):
+    # Without `argv`, tuibench is the program, not code called by another.
+    own_process = argv is None
+    argv = sys.argv[1:] if argv is None else argv
+    on_terminal = sys.stdin.isatty() and sys.stdout.isatty()
+    if argv or not on_terminal:
+        from tui_bench.cli.args import build_parser
+
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if args.command is None and not on_terminal:
             # No terminal to draw the home screen on (a pipe, a script): say what there is.
             parser.print_help()
             return 0
+    else:
+        args = argparse.Namespace(**NO_ARGUMENTS)
+    if args.command is None:
         args.command = "home"
     try:
-        return dispatch(args, own_process=argv is None)
+        return dispatch(args, own_process=own_process)
     except TuibenchError as exc:
+        from tui_bench.printable import printable
+        from tui_bench.redaction import redact_text
+
         sys.stderr.write(f"tuibench: error: {printable(redact_text(str(exc)))}\n")
         return exc.exit_code
     except KeyboardInterrupt:
@@ -42,16 +56,13 @@ def dispatch(args: argparse.Namespace, *, own_process: bool = False) -> int:
     """The command's own module (`cli/cmd_run.py` ...), imported only when it runs.
     `own_process`: tuibench is the program (not called from other code, whose process it
     would leave lowered), so its threads give way to the load it puts on (`priority`)."""
-    from tui_bench.cli import cmd_run
-
     if own_process and args.command in LOAD_COMMANDS:
         from tui_bench.priority import yield_to_load
 
         yield_to_load()
-
-    module = (
-        cmd_run if args.command == "demo" else import_module(f"tui_bench.cli.cmd_{args.command}")
-    )
+    # `demo` is a run (on the built-in target): cmd_run has both.
+    name = "run" if args.command == "demo" else args.command
+    module = import_module(f"tui_bench.cli.cmd_{name}")
     code: int = getattr(module, f"cmd_{args.command}")(args)
     return code
 

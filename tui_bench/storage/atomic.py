@@ -9,7 +9,6 @@ from pathlib import Path
 
 from tui_bench.errors import StoreError, UsageError
 from tui_bench.formats import fmt_bytes
-from tui_bench.redaction import redact_text
 
 PRIVATE_DIR = 0o700
 PRIVATE_FILE = 0o600
@@ -68,6 +67,9 @@ def write_new(path: Path, text: str, *, force: bool = False) -> Path:
         raise UsageError(f"cannot write {target}: No such file or directory")
     if target.exists() and not force:
         raise UsageError(f"{target} exists: choose another file, or --force to overwrite it")
+    # Here, not at the top: reading the store (a first screen) loads no redaction rules.
+    from tui_bench.redaction import redact_text
+
     try:
         write_atomic(target, redact_text(text).encode(), private=False)
     except OSError as exc:

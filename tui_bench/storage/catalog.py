@@ -11,13 +11,12 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tui_bench.spec import RunSpec
 from tui_bench.storage.layout import instant
-from tui_bench.storage.sweep_doc import best_point, point_latency, point_rps
-from tui_bench.validity import of_session
 
-# A listing from the index reads no session document: their code (and numpy) stay unloaded.
+# A listing from the index reads no session document: their code (and numpy) stay unloaded,
+# and so does what makes a headline from one (the verdicts, the sweep's points).
 if TYPE_CHECKING:
+    from tui_bench.spec import RunSpec
     from tui_bench.storage.session import Session
     from tui_bench.storage.store import SessionEntry
 
@@ -26,6 +25,8 @@ UNREADABLE = "unreadable"
 
 def session_row(session: Session) -> dict[str, Any]:
     """The headline of a session: `tuibench sessions --json` prints one per session."""
+    from tui_bench.validity import of_session
+
     spec = session.spec
     result = session.result
     latency = result.latency if result else None
@@ -52,6 +53,7 @@ def _sweep_headline(session: Session) -> dict[str, Any]:
     """A sweep has no result of its own: its tool is marked as a sweep's, and the URL, c, m
     and figures are those of its best point (none while no run of it has completed)."""
     from tui_bench.storage.session import SWEEP
+    from tui_bench.storage.sweep_doc import best_point, point_latency, point_rps
 
     head: dict[str, Any] = {"tool": f"{session.spec.tool} {SWEEP}"}
     head |= {"rps": None, "p99_s": None, "errors": None, "validity": None}
@@ -77,6 +79,8 @@ def _sweep_headline(session: Session) -> dict[str, Any]:
 
 
 def _point_spec(session: Session, index: int) -> RunSpec:
+    from tui_bench.spec import RunSpec
+
     (point,) = (p for p in session.doc["sweep"]["points"] if p["index"] == index)
     return RunSpec.from_dict(dict(point["request"]["spec"]))
 

@@ -25,9 +25,7 @@ import orjson
 from tui_bench.errors import SessionError
 from tui_bench.storage.atomic import PRIVATE_FILE, private_dir
 from tui_bench.storage.catalog import SessionRow, row_from_head, session_row, unreadable_row
-from tui_bench.storage.history_facts import history_facts
-from tui_bench.storage.journal import JOURNAL_SUFFIX
-from tui_bench.storage.layout import SESSION_SUFFIX, by_id, sessions_dir
+from tui_bench.storage.layout import JOURNAL_SUFFIX, SESSION_SUFFIX, by_id, sessions_dir
 
 # Bump when what an entry holds changes: every index is then rebuilt.
 INDEX_VERSION = 2
@@ -143,6 +141,7 @@ def indexed_rows(directory: Path | None = None, newest: int | None = None) -> li
 
 def _read(path: Path) -> tuple[bytes | None, bytes | None, str | None, str | None]:
     """(headline, history facts) as JSON and the --name, or why the file cannot be read."""
+    from tui_bench.storage.history_facts import history_facts
     from tui_bench.storage.session import parse
 
     try:

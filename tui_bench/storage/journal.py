@@ -26,7 +26,6 @@ import orjson
 from tui_bench.redaction import redact_document
 from tui_bench.storage.atomic import PRIVATE_FILE, private_dir, store_error
 
-JOURNAL_SUFFIX = ".journal"
 # Written to the OS when journaled: what a run prints as it goes.
 PROMPT_KINDS = frozenset({"header", "second", "end"})
 FLUSH_EVERY_S = 1.0

@@ -8,9 +8,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from tui_bench.storage.journal import JOURNAL_SUFFIX
-
 SESSION_SUFFIX = ".json"
+# A run's records while it runs, beside where its session file will be.
+JOURNAL_SUFFIX = ".journal"
 
 
 def sessions_dir() -> Path:

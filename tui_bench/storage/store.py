@@ -15,7 +15,8 @@ from tui_bench.result import Result
 from tui_bench.spec import RunSpec
 from tui_bench.storage import refs
 from tui_bench.storage.atomic import store_error, write_atomic
-from tui_bench.storage.journal import JOURNAL_SUFFIX, is_abandoned, read_records
+from tui_bench.storage.journal import is_abandoned, read_records
+from tui_bench.storage.layout import JOURNAL_SUFFIX
 from tui_bench.storage.layout import SESSION_SUFFIX as SESSION_SUFFIX
 from tui_bench.storage.layout import by_id as by_id
 from tui_bench.storage.layout import sessions_dir as sessions_dir

@@ -119,7 +119,7 @@ class TuibenchApp(App[int]):
             # Missing only with its file (a broken install): then Textual's default stays.
             theme = DEFAULT_THEME
         if theme is not None:
-            self.theme = theme
+            self._start_with_theme(theme)
         self.launcher = launcher
         self.basic = basic
         self.sessions_dir = sessions_dir
@@ -131,6 +131,21 @@ class TuibenchApp(App[int]):
         self._first = first(self)
         if isinstance(self._first, JobScreen):
             self.job = self._first
+
+    def _start_with_theme(self, name: str) -> None:
+        """What Textual's theme watcher (`App._watch_theme`, Textual 8.2.8) does, less the
+        stylesheet parsed again and every node restyled: nothing is parsed or styled yet, so
+        the theme's variables are simply the stylesheet's from the start. Setting `theme`
+        here parsed the whole stylesheet twice before the first frame. tests/ui/test_themes.py
+        holds the app started so to one whose theme is chosen while it runs."""
+        self.set_reactive(App.theme, name)
+        self.stylesheet.set_variables(self.get_css_variables())
+        dark = self.current_theme.dark
+        self.set_class(True, f"-theme-{name}", update=False)
+        self.set_class(dark, "-dark-mode", update=False)
+        self.set_class(not dark, "-light-mode", update=False)
+        # The ANSI colours of Rich renderables mapped by the theme's terminal palette.
+        self._refresh_truecolor_filter(self.ansi_theme)
 
     def on_mount(self) -> None:
         self.call_after_refresh(self._size_once_more)

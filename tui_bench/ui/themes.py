@@ -11,9 +11,8 @@ import dataclasses
 import os
 import tomllib
 import typing
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from importlib import metadata
 from pathlib import Path
 
 from textual.color import Color, ColorParseError
@@ -60,8 +59,14 @@ def user_themes_dir() -> Path:
 def builtin_themes_dir() -> Path:
     """From a wheel, the copy it installed below its prefix (share/tuibench/themes); in a
     checkout or an editable install, where no copy is made, themes/ at the top of the tree."""
-    # The distribution beside this very package, not the first of that name on sys.path.
     root = Path(__file__).resolve().parents[2]
+    if (root / "pyproject.toml").is_file():
+        # A source tree, never a wheel's site-packages: no distribution to look through
+        # (importing importlib.metadata alone took longer than reading the themes).
+        return root / "themes"
+    from importlib import metadata
+
+    # The distribution beside this very package, not the first of that name on sys.path.
     for dist in metadata.distributions(name="tuibench", path=[str(root)]):
         for file in dist.files or ():
             if file.parent.parts[-len(DATA_PARTS) :] == DATA_PARTS:
@@ -158,11 +163,23 @@ def _check_variables(theme: Theme, variables: Mapping[str, str]) -> None:
     if unknown:
         raise ThemeFileError(f"unknown variable {_names(unknown)}")
     sheet_variables = {**generated, **variables}
+    # All of them in one sheet: a sheet tokenizes every variable it is given (some 170), and
+    # the themes are loaded before the first frame. One at a time only to name a bad one.
+    if _parses(sheet_variables, variables):
+        return
     for name, value in variables.items():
+        if not _parses(sheet_variables, (name,)):
+            raise ThemeFileError(f"variable '{name}': {value!r} is not a valid value")
+
+
+def _parses(sheet_variables: Mapping[str, str], names: Iterable[str]) -> bool:
+    """Whether each of `names` is a value Textual's CSS takes where such a variable is used."""
+    sheet = Stylesheet(variables=dict(sheet_variables))
+    for name in names:
         rule = "text-style" if "style" in name.split("-") else "color"
-        sheet = Stylesheet(variables=sheet_variables)
         sheet.add_source(f"Screen {{ {rule}: ${name}; }}", read_from=("theme", name))
-        try:
-            sheet.parse()
-        except (StylesheetError, TokenError):
-            raise ThemeFileError(f"variable '{name}': {value!r} is not a valid value") from None
+    try:
+        sheet.parse()
+    except (StylesheetError, TokenError):
+        return False
+    return True

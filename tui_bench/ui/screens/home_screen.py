@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from importlib import import_module
 from pathlib import Path
 from typing import ClassVar
 
@@ -14,8 +15,7 @@ from textual.widgets import Footer, Static
 
 from tui_bench.storage.layout import sessions_dir
 from tui_bench.ui.messages import OpenReplay, OpenSessions
-from tui_bench.ui.widgets.dialogs import HelpScreen
-from tui_bench.ui.widgets.run_form import WIDE_CLASS, WIDE_FROM, RunForm
+from tui_bench.ui.widgets.form_width import WIDE_CLASS, WIDE_FROM
 from tui_bench.ui.widgets.session_table import (
     COMPACT_COLUMNS,
     COMPACT_DROP_ORDER,
@@ -98,6 +98,11 @@ class HomeScreen(Screen[None]):
         self.call_after_refresh(self._mount_form)
 
     async def _mount_form(self) -> None:
+        # Its module too comes after the first frame (it imports what every field reads),
+        # off the event loop: the recent sessions take keys meanwhile.
+        await asyncio.to_thread(import_module, "tui_bench.ui.widgets.run_form")
+        from tui_bench.ui.widgets.run_form import RunForm
+
         await self.query_one("#form-box").mount(RunForm(id="form"))
         self._form_mounted.set()
 
@@ -121,7 +126,7 @@ class HomeScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # In the form a letter is typed (or meant for a field): the screen's letters act
         # only outside it, and escape leads out.
-        in_form = any(form.has_focus_within for form in self.query(RunForm))
+        in_form = any(form.has_focus_within for form in self.query("#form"))
         if action in ("sessions", "quit", "new_run"):
             return not in_form
         if action == "to_recent":
@@ -142,5 +147,8 @@ class HomeScreen(Screen[None]):
         await self.app.action_quit()
 
     def action_help(self) -> None:
+        from tui_bench.ui.widgets.dialogs import HelpScreen
+        from tui_bench.ui.widgets.run_form import RunForm
+
         keys = [*SessionTable.BINDINGS, *RunForm.BINDINGS, *self.BINDINGS]
         self.app.push_screen(HelpScreen(b for b in keys if isinstance(b, Binding)))

@@ -12,7 +12,8 @@ from textual.widgets import Footer, Static
 from tui_bench.request.run import RunRequest
 from tui_bench.ui.messages import opened_first
 from tui_bench.ui.widgets.dialogs import HelpScreen
-from tui_bench.ui.widgets.run_form import WIDE_CLASS, WIDE_FROM, RunForm
+from tui_bench.ui.widgets.form_width import WIDE_CLASS, WIDE_FROM
+from tui_bench.ui.widgets.run_form import RunForm
 
 
 class RunFormScreen(Screen[None]):

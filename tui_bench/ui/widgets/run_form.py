@@ -76,13 +76,6 @@ from tui_bench.ui.widgets.steady_static import SteadyStatic
 T = TypeVar("T")
 W = TypeVar("W", bound=Widget)
 
-# From this width of the form its two groups of fields stand side by side. The screen that
-# holds the form knows the form's width from its own and says so with WIDE_CLASS, one of its
-# breakpoint classes: the form's own Resize events cannot decide it, Textual leaves one out
-# when a layout and a scroll fall in one frame (the form drawn narrow with the wide layout, a
-# word a line).
-WIDE_FROM = 110
-WIDE_CLASS = "-form-wide"
 PROTOCOLS = [
     ("h1 · HTTP/1.1 (--h1)", "h1"),
     ("h2c · HTTP/2, http://", "h2c"),
