@@ -9,8 +9,11 @@ work is a few percent of a core, a nice-10 thread gets about a tenth of a busy c
 
 Linux keeps a nice value per thread, and a child inherits that of the thread that forks it;
 an unprivileged process cannot raise its priority back. So the load generators and the demo
-servers are started from one thread (`KEEPER`) made before the others were lowered, and
-keep the priority tuibench was started with.
+servers are started from one thread (the keeper) made before the others were lowered, and
+keep the priority tuibench was started with. They stay in tuibench's session, in a process
+group of their own (out of reach of the terminal's Ctrl-C): where the kernel groups
+scheduling by session (autogroup, the default of many distributions), nice only orders
+threads within a group, and a tool in a session of its own would not see tuibench's lower.
 """
 
 from __future__ import annotations
@@ -18,10 +21,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import signal
 import subprocess
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
+from functools import partial
 from pathlib import Path
 from queue import SimpleQueue
 from typing import IO, Any, TypeVar
@@ -58,6 +63,10 @@ class _Keeper:
         done: Future[T] = Future()
 
         def run() -> None:
+            # Cancelled while it waited: it never runs. Once running it cannot be cancelled,
+            # and what it made is the caller's to undo (`spawn_kept`).
+            if not done.set_running_or_notify_cancel():
+                return
             try:
                 done.set_result(call())
             except BaseException as exc:  # handed to the caller, not lost in this thread
@@ -113,14 +122,18 @@ class KeptProcess:
         self.stderr = stderr
         loop = asyncio.get_running_loop()
         self._exited: asyncio.Future[int] = loop.create_future()
-        # Told by the kernel when the child exits (a pidfd), then reaped without blocking.
-        self._pidfd = os.pidfd_open(popen.pid)
-        loop.add_reader(self._pidfd, self._reap, loop)
+        # Reaped by a thread of its own that waits for it, as asyncio's own child watcher
+        # does on this Python: no kernel feature (pidfd) is needed.
+        threading.Thread(
+            target=self._reap, args=(loop,), name=f"tuibench-wait-{popen.pid}", daemon=True
+        ).start()
 
     def _reap(self, loop: asyncio.AbstractEventLoop) -> None:
-        loop.remove_reader(self._pidfd)
-        os.close(self._pidfd)
         code = self._popen.wait()
+        with contextlib.suppress(RuntimeError):  # the loop closed before the child ended
+            loop.call_soon_threadsafe(self._exited_with, code)
+
+    def _exited_with(self, code: int) -> None:
         if not self._exited.done():
             self._exited.set_result(code)
 
@@ -141,17 +154,38 @@ class KeptProcess:
 
 
 async def spawn_kept(argv: list[str], **popen_args: Any) -> KeptProcess:
-    """`argv` started by the keeper (so at the user's priority) with `subprocess.Popen`'s
-    arguments; a PIPE for stdout or stderr is read as an asyncio stream."""
+    """`argv` started by the keeper (so at the user's priority), in tuibench's session and a
+    process group of its own, with `subprocess.Popen`'s other arguments; a PIPE for stdout or
+    stderr is read as an asyncio stream. Cancelled or failed once the child exists, the
+    child is killed and reaped: nothing is left running."""
     loop = asyncio.get_running_loop()
-    popen = await asyncio.wrap_future(
-        keeper().submit(lambda: subprocess.Popen(argv, **popen_args)), loop=loop
-    )
-    streams = [
-        await _stream(loop, pipe) if pipe is not None else None
-        for pipe in (popen.stdout, popen.stderr)
-    ]
-    return KeptProcess(popen, *streams)
+    started = keeper().submit(lambda: subprocess.Popen(argv, process_group=0, **popen_args))
+    try:
+        popen = await asyncio.wrap_future(started, loop=loop)
+    except BaseException:
+        started.add_done_callback(_undo)
+        raise
+    try:
+        streams = [
+            await _stream(loop, pipe) if pipe is not None else None
+            for pipe in (popen.stdout, popen.stderr)
+        ]
+        return KeptProcess(popen, *streams)
+    except BaseException:
+        keeper().submit(partial(_stop, popen))
+        raise
+
+
+def _undo(started: Future[subprocess.Popen[bytes]]) -> None:
+    """A child its caller stopped waiting for (in the keeper, where `started` ends)."""
+    if not started.cancelled() and started.exception() is None:
+        _stop(started.result())
+
+
+def _stop(popen: subprocess.Popen[bytes]) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(popen.pid, signal.SIGKILL)
+    popen.wait()
 
 
 async def _stream(loop: asyncio.AbstractEventLoop, pipe: IO[bytes]) -> asyncio.StreamReader:

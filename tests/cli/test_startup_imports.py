@@ -4,6 +4,7 @@ by what it loaded (never by a timing). `tuibench` alone reads no flags at all.""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -83,3 +84,20 @@ def test_no_arguments_are_what_the_grammar_makes_of_none() -> None:
     """`tuibench` alone opens the home screen without building the grammar: what it takes
     for the options must be what the grammar would have given."""
     assert vars(build_parser().parse_args([])) == NO_ARGUMENTS
+
+
+def test_closed_standard_streams() -> None:
+    # Started by another program with stdin closed: the command runs, and no arguments
+    # without a terminal print the help.
+    for args, says in ((["sessions", "--json"], "["), ([], "usage: tuibench")):
+        done = subprocess.run(
+            [sys.executable, "-m", "tui_bench.cli.main", *args],
+            stdin=None,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+            preexec_fn=lambda: os.close(0),
+        )
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.startswith(says)

@@ -347,6 +347,18 @@ async def test_n_leads_to_the_url_marked_by_more_than_colour_and_f1_helps_there(
         await screen_is(pilot, HelpScreen, "the help from the form")
 
 
+async def test_n_as_the_screen_opens_waits_for_the_form(tmp_path: Path) -> None:
+    app = home(example_store(tmp_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        # Before the form is mounted (it comes after the first frame).
+        await pilot.press("n")
+        await until(
+            pilot,
+            lambda: app.focused is not None and app.focused.id == "urls",
+            "the URL field focused",
+        )
+
+
 async def test_a_refused_start_points_at_the_field_and_letters_stay_text(tmp_path: Path) -> None:
     launcher = Launches()
     app = home(example_store(tmp_path), launcher)

@@ -15,22 +15,26 @@ from tui_bench.errors import EXIT_INTERRUPTED, TuibenchError
 NO_ARGUMENTS = {"command": None, "theme": None, "no_mouse": False, "fps": None, "basic": False}
 
 
+def on_terminal() -> bool:
+    # Started by another program, either stream may be closed (None).
+    return all(stream is not None and stream.isatty() for stream in (sys.stdin, sys.stdout))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     # Without `argv`, tuibench is the program, not code called by another.
     own_process = argv is None
     argv = sys.argv[1:] if argv is None else argv
-    on_terminal = sys.stdin.isatty() and sys.stdout.isatty()
-    if argv or not on_terminal:
+    if not argv and on_terminal():
+        args = argparse.Namespace(**NO_ARGUMENTS)
+    else:
         from tui_bench.cli.args import build_parser
 
         parser = build_parser()
         args = parser.parse_args(argv)
-        if args.command is None and not on_terminal:
+        if args.command is None and not on_terminal():
             # No terminal to draw the home screen on (a pipe, a script): say what there is.
             parser.print_help()
             return 0
-    else:
-        args = argparse.Namespace(**NO_ARGUMENTS)
     if args.command is None:
         args.command = "home"
     try:

@@ -1,4 +1,4 @@
-"""How a run's tool is started and stopped: here as a subprocess in a session of its own
+"""How a run's tool is started and stopped: here as a subprocess in a process group of its own
 (`LocalLauncher`), or on another host through `engine/streamed.py`, which runs
 `remote/streamed_tool.py` there and streams the tool back. `StartGate` starts the tools of
 a run of several load generators together.
@@ -83,13 +83,13 @@ Spawner = Callable[..., Awaitable[Process]]
 
 
 async def spawn_subprocess(*argv: str, **kwargs: Any) -> Process:
-    # In its own session (start_new_session), Ctrl-C reaches tuibench only; at the user's
-    # priority, above tuibench's own threads (see `priority`).
+    # In a process group of its own, Ctrl-C reaches tuibench only; at the user's priority,
+    # above tuibench's own threads (see `priority`).
     return await spawn_kept(list(argv), preexec_fn=die_with_parent, **kwargs)
 
 
 def signal_group(pid: int, sig: signal.Signals) -> None:
-    # The tool runs in its own session, so the group is the tool and nothing else.
+    # The tool runs in a process group of its own: the group is the tool and nothing else.
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pid, sig)
 
@@ -135,7 +135,6 @@ class LocalLauncher:
             stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
-            start_new_session=True,
         )
         skew = None if origin is None else time.monotonic() - origin[0]
         self.launched = LocalTool(process, origin, start_skew_s=skew)

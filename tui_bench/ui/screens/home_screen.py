@@ -136,9 +136,10 @@ class HomeScreen(Screen[None]):
     def action_to_recent(self) -> None:
         self.query_one(SessionTable).focus()
 
-    def action_new_run(self) -> None:
-        for field in self.query("#urls"):
-            field.focus()
+    async def action_new_run(self) -> None:
+        # Pressed as the screen opens, it waits for the form rather than doing nothing.
+        await self._form_mounted.wait()
+        self.query_one("#urls").focus()
 
     def action_sessions(self) -> None:
         self.post_message(OpenSessions())
