@@ -39,6 +39,9 @@ def tuibench_json(args: Sequence[str], tree: str | None = None) -> dict[str, Any
         capture_output=True,
         check=False,
         env=os.environ | {"PYTHONPATH": tree} if tree else None,
+        # As from a terminal of its own: where the kernel groups scheduling by session
+        # (autogroup), sharing the benchmark's would change how it competes.
+        start_new_session=True,
     )
     try:
         result: dict[str, Any] = orjson.loads(proc.stdout)

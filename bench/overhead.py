@@ -47,7 +47,11 @@ from tui_bench.parsers.h2load import parse
 
 def bare_rps(args: list[str]) -> float:
     h2load = shutil.which("h2load") or "h2load"
-    proc = subprocess.run([h2load, *args], capture_output=True, text=True, check=False)
+    # In a session of its own, as tuibench runs in tmux: where the kernel groups scheduling
+    # by session (autogroup), each competes with the server as a group of its own.
+    proc = subprocess.run(
+        [h2load, *args], capture_output=True, text=True, check=False, start_new_session=True
+    )
     try:
         result = parse(proc.stdout)
     except ParseError:

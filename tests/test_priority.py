@@ -129,17 +129,17 @@ async def test_a_spawn_cancelled_leaves_nothing_running() -> None:
     # While its turn is awaited (the keeper busy), then while the child starts (its exec
     # held up): either way no child survives, and the keeper goes on serving.
     keeper().submit(lambda: time.sleep(0.3))
-    waiting = asyncio.create_task(spawn_kept(["sleep", "31.5"]))
+    waiting = asyncio.create_task(spawn_kept(["sleep", "31.5"], process_group=0))
     await asyncio.sleep(0.1)
     waiting.cancel()
     starting = asyncio.create_task(
-        spawn_kept(["sleep", "32.5"], preexec_fn=lambda: time.sleep(0.5))
+        spawn_kept(["sleep", "32.5"], process_group=0, preexec_fn=lambda: time.sleep(0.5))
     )
     await asyncio.sleep(0.5)
     starting.cancel()
     for task in (waiting, starting):
         with pytest.raises(asyncio.CancelledError):
             await task
-    after = await spawn_kept(["true"])
+    after = await spawn_kept(["true"], process_group=0)
     assert await after.wait() == 0
     assert sleepers("31.5") == sleepers("32.5") == []

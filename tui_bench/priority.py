@@ -10,10 +10,11 @@ work is a few percent of a core, a nice-10 thread gets about a tenth of a busy c
 Linux keeps a nice value per thread, and a child inherits that of the thread that forks it;
 an unprivileged process cannot raise its priority back. So the load generators and the demo
 servers are started from one thread (the keeper) made before the others were lowered, and
-keep the priority tuibench was started with. They stay in tuibench's session, in a process
-group of their own (out of reach of the terminal's Ctrl-C): where the kernel groups
-scheduling by session (autogroup, the default of many distributions), nice only orders
-threads within a group, and a tool in a session of its own would not see tuibench's lower.
+keep the priority tuibench was started with. A load generator stays in tuibench's session
+(in a process group of its own, out of reach of the terminal's Ctrl-C): where the kernel
+groups scheduling by session (autogroup, the default of many distributions), nice orders
+threads only within a group, and a generator in a session of its own would neither see
+tuibench's lower priority nor stop tuibench's group from taking a share of its own.
 """
 
 from __future__ import annotations
@@ -154,12 +155,13 @@ class KeptProcess:
 
 
 async def spawn_kept(argv: list[str], **popen_args: Any) -> KeptProcess:
-    """`argv` started by the keeper (so at the user's priority), in tuibench's session and a
-    process group of its own, with `subprocess.Popen`'s other arguments; a PIPE for stdout or
-    stderr is read as an asyncio stream. Cancelled or failed once the child exists, the
-    child is killed and reaped: nothing is left running."""
+    """`argv` started by the keeper (so at the user's priority) with `subprocess.Popen`'s
+    arguments, which must put it in a process group of its own (`process_group=0` or
+    `start_new_session=True`); a PIPE for stdout or stderr is read as an asyncio stream.
+    Cancelled or failed once the child exists, its group is killed and it is reaped:
+    nothing is left running."""
     loop = asyncio.get_running_loop()
-    started = keeper().submit(lambda: subprocess.Popen(argv, process_group=0, **popen_args))
+    started = keeper().submit(lambda: subprocess.Popen(argv, **popen_args))
     try:
         popen = await asyncio.wrap_future(started, loop=loop)
     except BaseException:

@@ -1,8 +1,8 @@
 """The built-in demo target: a throw-away nginx on free 127.0.0.1 ports, or a Python fallback.
 
 Everything it writes (config, certificate, bodies, logs, pid file) lives in one temp dir that
-`stop()` removes; the server is our child in a process group of its own, so it never outlives
-tuibench by accident and a Ctrl-C in the terminal does not reach it.
+`stop()` removes; the server is our child in its own session, so it never outlives tuibench
+by accident and a Ctrl-C in the terminal does not reach it.
 """
 
 from __future__ import annotations

@@ -39,13 +39,16 @@ def free_ports(count: int) -> list[int]:
 
 
 async def spawn(argv: list[str], log: Path) -> KeptProcess:
-    """Start `argv` in a process group of its own, so a Ctrl-C in our terminal does not
-    reach it, and at the user's priority, like the load generators (see `priority`).
+    """Start `argv` in its own session, so a Ctrl-C in our terminal does not reach it and it
+    is scheduled as a server of its own would be (not in tuibench's group, see `priority`),
+    at the user's priority.
 
     The log starts empty: a failed earlier attempt must not be read as this one's failure.
     """
     with log.open("wb") as out:
-        return await spawn_kept(argv, stdin=subprocess.DEVNULL, stdout=out, stderr=out)
+        return await spawn_kept(
+            argv, stdin=subprocess.DEVNULL, stdout=out, stderr=out, start_new_session=True
+        )
 
 
 async def wait_ready(proc: KeptProcess, ports: list[int], log: Path) -> None:

@@ -83,9 +83,9 @@ Spawner = Callable[..., Awaitable[Process]]
 
 
 async def spawn_subprocess(*argv: str, **kwargs: Any) -> Process:
-    # In a process group of its own, Ctrl-C reaches tuibench only; at the user's priority,
-    # above tuibench's own threads (see `priority`).
-    return await spawn_kept(list(argv), preexec_fn=die_with_parent, **kwargs)
+    # In a process group of its own, Ctrl-C reaches tuibench only; in tuibench's session and
+    # at the user's priority, above tuibench's own threads (see `priority`).
+    return await spawn_kept(list(argv), preexec_fn=die_with_parent, process_group=0, **kwargs)
 
 
 def signal_group(pid: int, sig: signal.Signals) -> None:
