@@ -20,11 +20,13 @@ from tui_bench.priority import YIELD_NICE, keeper, spawn_kept
 
 
 def thread_nices(pid: int) -> dict[int, int]:
-    """Each thread's nice value (field 19 of its stat, after the command's parentheses)."""
+    """Each thread's nice value (field 19 of its stat, after the command's parentheses);
+    a thread that ends while they are read is left out."""
     nices = {}
     for task in Path(f"/proc/{pid}/task").iterdir():
-        stat = (task / "stat").read_text()
-        nices[int(task.name)] = int(stat.rsplit(")", 1)[1].split()[16])
+        with contextlib.suppress(FileNotFoundError, ProcessLookupError):
+            stat = (task / "stat").read_text()
+            nices[int(task.name)] = int(stat.rsplit(")", 1)[1].split()[16])
     return nices
 
 
@@ -47,7 +49,9 @@ def test_threads_lowered_children_kept() -> None:
             thread.start()
             thread.join()
             child = await spawn_kept(
-                ["sh", "-c", "cut -d')' -f2 /proc/self/stat; exit 3"], stdout=subprocess.PIPE
+                ["sh", "-c", "cut -d')' -f2 /proc/self/stat; exit 3"],
+                stdout=subprocess.PIPE,
+                process_group=0,
             )
             assert child.returncode is None
             stat = (await child.stdout.read()).split()
@@ -143,3 +147,9 @@ async def test_a_spawn_cancelled_leaves_nothing_running() -> None:
     after = await spawn_kept(["true"], process_group=0)
     assert await after.wait() == 0
     assert sleepers("31.5") == sleepers("32.5") == []
+
+
+async def test_a_child_must_lead_its_own_group() -> None:
+    # A failed start kills the child's group: never the caller's.
+    with pytest.raises(ValueError, match="process_group=0"):
+        await spawn_kept(["true"])

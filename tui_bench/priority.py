@@ -144,8 +144,9 @@ class KeptProcess:
 
     @property
     def returncode(self) -> int | None:
-        # Set once reaped, as asyncio's: a signal sent before that reaches the child.
-        return self._popen.returncode if self._exited.done() else None
+        # Set by Popen as it reaps the child: a signal sent while it is None still reaches
+        # the child, never a process that took its pid.
+        return self._popen.returncode
 
     def send_signal(self, sig: int) -> None:
         self._popen.send_signal(sig)
@@ -160,12 +161,17 @@ async def spawn_kept(argv: list[str], **popen_args: Any) -> KeptProcess:
     `start_new_session=True`); a PIPE for stdout or stderr is read as an asyncio stream.
     Cancelled or failed once the child exists, its group is killed and it is reaped:
     nothing is left running."""
+    if popen_args.get("process_group") != 0 and not popen_args.get("start_new_session"):
+        # What is stopped on failure is the child's group: it must be the child's own.
+        raise ValueError("spawn_kept needs process_group=0 or start_new_session=True")
     loop = asyncio.get_running_loop()
     started = keeper().submit(lambda: subprocess.Popen(argv, **popen_args))
     try:
         popen = await asyncio.wrap_future(started, loop=loop)
     except BaseException:
-        started.add_done_callback(_undo)
+        # In the keeper: `started` may be done already, and its callback would then run
+        # here, on the event loop, waiting for the child.
+        started.add_done_callback(lambda done: keeper().submit(partial(_undo, done)))
         raise
     try:
         streams = [
@@ -179,13 +185,13 @@ async def spawn_kept(argv: list[str], **popen_args: Any) -> KeptProcess:
 
 
 def _undo(started: Future[subprocess.Popen[bytes]]) -> None:
-    """A child its caller stopped waiting for (in the keeper, where `started` ends)."""
+    """A child its caller stopped waiting for."""
     if not started.cancelled() and started.exception() is None:
         _stop(started.result())
 
 
 def _stop(popen: subprocess.Popen[bytes]) -> None:
-    with contextlib.suppress(ProcessLookupError):
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(popen.pid, signal.SIGKILL)
     popen.wait()
 

@@ -87,17 +87,26 @@ def test_no_arguments_are_what_the_grammar_makes_of_none() -> None:
 
 
 def test_closed_standard_streams() -> None:
-    # Started by another program with stdin closed: the command runs, and no arguments
-    # without a terminal print the help.
-    for args, says in ((["sessions", "--json"], "["), ([], "usage: tuibench")):
+    # Started by another program with a standard stream closed: one line or the help, never
+    # a traceback. Nothing listens on port 1: the run fails at once.
+    run = ["run", "-n", "10", "-c", "1", "http://127.0.0.1:1/"]
+    for args, closed, code in (
+        (["sessions", "--json"], 0, 0),
+        ([], 0, 0),
+        (run, 0, 1),
+        ([*run, "--headless"], 1, 1),
+    ):
         done = subprocess.run(
             [sys.executable, "-m", "tui_bench.cli.main", *args],
             stdin=None,
-            capture_output=True,
+            stdout=subprocess.PIPE if closed == 0 else None,
+            stderr=subprocess.PIPE,
             text=True,
             timeout=60,
             check=False,
-            preexec_fn=lambda: os.close(0),
+            preexec_fn=lambda fd=closed: os.close(fd),
         )
-        assert done.returncode == 0, done.stderr
-        assert done.stdout.startswith(says)
+        assert done.returncode == code, done.stderr
+        assert "Traceback" not in done.stderr
+        if closed == 0 and not args:
+            assert done.stdout.startswith("usage: tuibench")

@@ -7,17 +7,13 @@ import sys
 from collections.abc import Sequence
 from importlib import import_module
 
+from tui_bench.cli.terminal import on_terminal
 from tui_bench.errors import EXIT_INTERRUPTED, TuibenchError
 
 # What the grammar makes of no arguments at all (tests/cli/test_startup_imports.py holds the
 # two to each other). `tuibench` alone opens the home screen without building the grammar:
 # its checks and defaults import much of the program, all of it before the first frame.
 NO_ARGUMENTS = {"command": None, "theme": None, "no_mouse": False, "fps": None, "basic": False}
-
-
-def on_terminal() -> bool:
-    # Started by another program, either stream may be closed (None).
-    return all(stream is not None and stream.isatty() for stream in (sys.stdin, sys.stdout))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
+from tui_bench.cli.terminal import on_terminal
 from tui_bench.errors import UsageError
 from tui_bench.printable import printable_lines
 from tui_bench.redaction import redact_text
@@ -38,11 +39,6 @@ def say(text: str, out: TextIO | None = None) -> None:
     print(printable_lines(redact_text(text)), file=out or sys.stdout)
 
 
-def on_terminal() -> bool:
-    """Whether the app can be drawn and used: input and output both a terminal."""
-    return sys.stdin.isatty() and sys.stdout.isatty()
-
-
 def wants_app(args: argparse.Namespace) -> bool:
     """Whether a run or a sweep opens the app: not with --headless, nor off a terminal (a
     pipe, a file, a CI job), where it runs headless (`headless_note` says so)."""
@@ -64,7 +60,10 @@ def needs_terminal(command: str, instead: str) -> None:
 def report_lines(lines: Sequence[str], out: TextIO) -> None:
     """A result's lines on `out`. A reader that left early (`| head -1`) must not change
     the exit status the result gives: what it did not read is dropped. Nor must a terminal
-    that went away (a dropped SSH session: EIO), whose run the hangup stopped and saved."""
+    that went away (a dropped SSH session: EIO), whose run the hangup stopped and saved,
+    nor one closed before tuibench started (None)."""
+    if out is None:
+        return
     try:
         for line in lines:
             say(line, out)
