@@ -6,6 +6,7 @@ less."""
 from __future__ import annotations
 
 import io
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -16,6 +17,7 @@ import pytest
 from tests.conftest import need
 from tui_bench.cli.progress import ProgressPrinter, summary_text
 from tui_bench.demo.nginx_target import DemoTarget
+from tui_bench.engine.controller import RunController
 from tui_bench.engine.events import Event, RunFinished
 from tui_bench.engine.live_state import LiveState
 from tui_bench.engine.replay import timeline
@@ -163,6 +165,26 @@ async def test_status_classes_count_the_requests_of_the_total(
     in_every_text(views, f"status {status}")
     # Nothing sampled of a server not looked for: unknown, never left out.
     in_every_text(views, "server cpu mean –, max –, rss peak –")
+
+
+async def test_a_slow_log_step_at_the_end_loses_no_second(
+    nginx: DemoTarget, sessions: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    need("h2load")
+    # Each reading of the request log held up in its thread (0.5 s), so that the tool ends
+    # (at 1.3 s) in the middle of the one that reads past the first second and its grace
+    # (1.25 s): the second that step closes must still be a row.
+    slow = RunController._ingest_step
+
+    def held_up(self: RunController) -> list[Any]:
+        time.sleep(0.5)
+        return slow(self)
+
+    monkeypatch.setattr(RunController, "_ingest_step", held_up)
+    spec = RunSpec(urls=(nginx.urls["h2c"],), connections=4, duration_s=1.3)
+    views = await run_views(spec, server_pid=None, interval_s=0.5)
+    result = views.doc["result"]
+    assert sum(row["requests"] for row in views.doc["series"]) == result["requests"]["total"]
 
 
 async def test_the_warm_up_is_shown_apart_from_the_measured_window(

@@ -8,6 +8,7 @@ worker thread one step at a time.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Sequence
 from dataclasses import asdict
@@ -216,7 +217,7 @@ class RunController:
         ]
         tool_ended = asyncio.Event()
         sampling = asyncio.create_task(self._sample_loop(sampler, tool_ended))
-        traffic = asyncio.create_task(self._traffic_loop())
+        traffic = asyncio.create_task(self._traffic_loop(tool_ended))
         # Only a tool here reaches the target as this machine does.
         reach = asyncio.create_task(
             self._cut.watch_target(launched.process, launched.interrupt)
@@ -228,7 +229,6 @@ class RunController:
         finally:
             self._cut.stop_watching()
             reach.cancel()
-            traffic.cancel()
             if proc.returncode is None:
                 sampling.cancel()  # stopped from outside: the tool is killed below
             tool_ended.set()
@@ -316,9 +316,15 @@ class RunController:
         self._journal.write("sample", asdict(sample))
         self._emit(ResourcesSampled(sample))
 
-    async def _traffic_loop(self) -> None:
-        while True:
-            await asyncio.sleep(TAIL_INTERVAL_S)
+    async def _traffic_loop(self, ended: asyncio.Event) -> None:
+        """Until the tool ended, and never stopped in the middle of a step: the seconds a
+        step closes in its thread are the step's to write (cancelled, they were lost, and a
+        run's series fell short of its total)."""
+        while not ended.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(ended.wait(), TAIL_INTERVAL_S)
+            if ended.is_set():
+                return
             elapsed = time.monotonic() - self._t0
             if self._ingest is not None:
                 for stats in await asyncio.to_thread(self._ingest_step):
