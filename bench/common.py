@@ -38,7 +38,7 @@ def tuibench_json(args: Sequence[str], tree: str | None = None) -> dict[str, Any
         [*TUIBENCH, "run", "--headless", "--json", *args],
         capture_output=True,
         check=False,
-        env=os.environ | {"PYTHONPATH": tree} if tree else None,
+        env=os.environ | tree_env(tree),
         # As from a terminal of its own: where the kernel groups scheduling by session
         # (autogroup), sharing the benchmark's would change how it competes.
         start_new_session=True,
@@ -222,6 +222,12 @@ def session_rps(session: Session) -> float:
     """A saved run's req/s, or RunLeftOut saying why it cannot be compared."""
     result = session.result
     return usable_rps(result.rps if result else None, session.doc.get("validity"))
+
+
+def tree_env(tree: str | None) -> dict[str, str]:
+    """What a start of tuibench from source tree `tree` adds to its environment (nothing
+    for the installed one)."""
+    return {"PYTHONPATH": tree} if tree else {}
 
 
 def add_tree_option(parser: argparse.ArgumentParser) -> None:

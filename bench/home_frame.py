@@ -29,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from bench.common import TUIBENCH_SCRIPT, Tmux, add_tree_option, median, trees_of
+from bench.common import TUIBENCH_SCRIPT, Tmux, add_tree_option, median, tree_env, trees_of
 from bench.tui_terminal import wait_first_frame
 from tui_bench.storage.index import indexed_rows
 
@@ -79,9 +79,7 @@ def main() -> None:
             if name == BARE:
                 # Its frame is all it has: its "rows" are the same text.
                 return one_start(BARE_APP, env, FRAME_MARK, opts, out)
-            tree = trees[name]
-            tree_env = env | ({"PYTHONPATH": tree} if tree else {})
-            return one_start([TUIBENCH_SCRIPT], tree_env, newest, opts, out)
+            return one_start([TUIBENCH_SCRIPT], env | tree_env(trees[name]), newest, opts, out)
 
         names = [*trees, *([BARE] if opts.bare else [])]
         # Left out: a tree's first start builds the index; every start has its files cached.

@@ -37,6 +37,7 @@ from bench.common import (
     finish_live_run,
     median,
     session_rps,
+    tree_env,
     trees_of,
     tuibench_json,
 )
@@ -71,9 +72,7 @@ def headless_rps(args: list[str], opts: argparse.Namespace, tree: str | None) ->
 
 def live_rps(args: list[str], opts: argparse.Namespace, tree: str | None) -> float:
     with tempfile.TemporaryDirectory() as sessions:
-        env = {"TUIBENCH_SESSIONS": sessions, "COLORTERM": "truecolor"}
-        if tree:
-            env["PYTHONPATH"] = tree
+        env = {"TUIBENCH_SESSIONS": sessions, "COLORTERM": "truecolor", **tree_env(tree)}
         argv = [TUIBENCH_SCRIPT, "run", *args]
         with Tmux(argv, width=opts.width, height=opts.height, env=env) as tmux:
             return session_rps(finish_live_run(tmux, Path(sessions)))

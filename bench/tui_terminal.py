@@ -44,6 +44,7 @@ from bench.common import (
     median,
     saved_session,
     session_rps,
+    tree_env,
     trees_of,
 )
 from tui_bench.demo.background import running_demo_target
@@ -125,9 +126,7 @@ def one_run(
     sessions = work / "sessions"
     pipe = work / "terminal.out"
     argv = [TUIBENCH_SCRIPT, "run", "-d", str(opts.duration), *load, *variant, url]
-    env = {"TUIBENCH_SESSIONS": str(sessions), "COLORTERM": "truecolor"}
-    if tree is not None:
-        env["PYTHONPATH"] = tree
+    env = {"TUIBENCH_SESSIONS": str(sessions), "COLORTERM": "truecolor", **tree_env(tree)}
     headless = "--headless" in variant
     spawned = time.monotonic()
     with Tmux(argv, width=opts.width, height=opts.height, env=env, pipe_to=pipe) as tmux:

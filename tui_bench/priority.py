@@ -32,6 +32,8 @@ from pathlib import Path
 from queue import SimpleQueue
 from typing import IO, Any, TypeVar
 
+from tui_bench.child_lifetime import signal_group
+
 T = TypeVar("T")
 
 # A nice-10 thread gets about a tenth of a core that nice-0 work keeps busy: a screen that
@@ -191,8 +193,7 @@ def _undo(started: Future[subprocess.Popen[bytes]]) -> None:
 
 
 def _stop(popen: subprocess.Popen[bytes]) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(popen.pid, signal.SIGKILL)
+    signal_group(popen.pid, signal.SIGKILL)
     popen.wait()
 
 

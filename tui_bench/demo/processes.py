@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import signal
 import socket
 import subprocess
@@ -12,6 +11,7 @@ from pathlib import Path
 
 import psutil
 
+from tui_bench.child_lifetime import signal_group
 from tui_bench.errors import TuibenchError
 from tui_bench.priority import KeptProcess, spawn_kept
 
@@ -85,8 +85,7 @@ async def stop_process(proc: KeptProcess, grace_s: float = 3.0) -> None:
             await asyncio.wait_for(proc.wait(), wait_s)
     if proc.returncode is None:
         # The leader is not reaped yet, so its group id still names our processes only.
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGKILL)
+        signal_group(proc.pid, signal.SIGKILL)
         await proc.wait()
 
 

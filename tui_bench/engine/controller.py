@@ -320,7 +320,7 @@ class RunController:
         """Until the tool ended, and never stopped in the middle of a step: the seconds a
         step closes in its thread are the step's to write (cancelled, they were lost, and a
         run's series fell short of its total)."""
-        while not ended.is_set():
+        while True:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(ended.wait(), TAIL_INTERVAL_S)
             if ended.is_set():

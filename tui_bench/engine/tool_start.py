@@ -10,7 +10,6 @@ optional source of the request log, and how to interrupt or kill it.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import signal
 import time
@@ -19,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from tui_bench.child_lifetime import die_with_parent
+from tui_bench.child_lifetime import die_with_parent, signal_group
 from tui_bench.priority import spawn_kept
 from tui_bench.runners.invocation import Invocation
 from tui_bench.sampling.samples import ResourceSample
@@ -86,12 +85,6 @@ async def spawn_subprocess(*argv: str, **kwargs: Any) -> Process:
     # In a process group of its own, Ctrl-C reaches tuibench only; in tuibench's session and
     # at the user's priority, above tuibench's own threads (see `priority`).
     return await spawn_kept(list(argv), preexec_fn=die_with_parent, process_group=0, **kwargs)
-
-
-def signal_group(pid: int, sig: signal.Signals) -> None:
-    # The tool runs in a process group of its own: the group is the tool and nothing else.
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pid, sig)
 
 
 @dataclass(frozen=True)
