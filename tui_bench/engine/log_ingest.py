@@ -218,7 +218,6 @@ class LogIngest:
         self._overall = LatencyHistogram()
         self._service_overall = LatencyHistogram()
         self._requests = 0
-        self._errors = 0
         # Every code -1..999, as `_add` bins them: a fixed size whatever the server answers.
         self._codes = np.zeros(_MAX_STATUS + 2, dtype=np.int64)
         self._bad_lines = 0
@@ -286,7 +285,8 @@ class LogIngest:
     def totals(self) -> IngestTotals:
         return IngestTotals(
             requests=self._requests,
-            errors=self._errors,
+            # Bin 0 is status -1: the failed requests.
+            errors=int(self._codes[0]),
             status=dict(zip(STATUS_CLASSES, _classes(self._codes), strict=True)),
             bad_lines=self._bad_lines,
             # Bin i holds status i - 1; bounded() keeps the codes of the classes alone.
@@ -334,7 +334,6 @@ class LogIngest:
         second.requests += status.size
         second.errors += errors
         self._requests += status.size
-        self._errors += errors
         self._codes += per_code
         for i, count in enumerate(_classes(per_code)):
             second.status[i] += count
