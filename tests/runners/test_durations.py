@@ -39,6 +39,6 @@ def test_a_count_run_has_no_stretch() -> None:
 
 def test_the_live_progress_says_the_warm_up_then_fills_the_measured_window() -> None:
     progress = ToolProgress(WARMED)
-    assert (progress.of_run(0.5), progress.phase_at(0.5)) == (0.5, "warm-up")
+    assert progress.at(0.5) == (0.5, "warm-up")
     # Half the measured window, not 3 s of the 5 planned.
-    assert (progress.of_run(3.0), progress.phase_at(3.0)) == (0.5, None)
+    assert progress.at(3.0) == (0.5, None)

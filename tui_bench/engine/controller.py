@@ -334,9 +334,8 @@ class RunController:
                 # Tools without a request log report running counts; a row per second.
                 for second, requests in self._counts.due(elapsed):
                     self._row(traffic_from_count(second, requests))
-            progress = self._progress
-            fraction, phase = progress.of_run(elapsed), progress.phase_at(elapsed)
-            self._emit(Progress(elapsed, fraction, progress.done, phase))
+            fraction, phase = self._progress.at(elapsed)
+            self._emit(Progress(elapsed, fraction, self._progress.done, phase))
 
     def _ingest_step(self) -> list[Any]:
         assert self._ingest is not None and self._tail is not None

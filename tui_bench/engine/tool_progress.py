@@ -29,18 +29,16 @@ class ToolProgress:
             self.phase = live.phase
         return live.done is not None
 
-    def of_run(self, elapsed_s: float) -> float | None:
-        """The run's progress, 0 to 1: of its count, else of its warm-up while it lasts, then
-        of its measured window."""
+    def at(self, elapsed_s: float) -> tuple[float | None, str | None]:
+        """The run's progress, 0 to 1, and its phase, `elapsed_s` into it. The progress is
+        of its count, else of its warm-up while it lasts, then of its measured window; the
+        phase is `warm-up` while the warm-up lasts, else what the tool last said it does."""
         spec = self.spec
+        # Once per step of a live run: the stretch is found once for both.
+        stretch = stretch_at(spec, elapsed_s)
+        phase = "warm-up" if stretch is not None and stretch.warming else self.phase
         if spec.count_mode:
             if self.done is not None and spec.requests:
-                return min(1.0, self.done / spec.requests)
-            return self.fraction
-        stretch = stretch_at(spec, elapsed_s)
-        return stretch.fraction if stretch else None
-
-    def phase_at(self, elapsed_s: float) -> str | None:
-        """`warm-up` while the warm-up lasts, else what the tool last said it does."""
-        stretch = stretch_at(self.spec, elapsed_s)
-        return "warm-up" if stretch is not None and stretch.warming else self.phase
+                return min(1.0, self.done / spec.requests), phase
+            return self.fraction, phase
+        return (stretch.fraction if stretch else None), phase
