@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tui_bench.engine.tool_progress import ToolProgress
-from tui_bench.runners.durations import Stretch, stretch_at
+from tui_bench.runners.durations import Stretch, measured_at, stretch_at, whole_at
 from tui_bench.spec import RunSpec
 
 URL = ("http://127.0.0.1:9/",)
@@ -31,6 +31,23 @@ def test_without_warm_up_the_run_is_measured_from_its_start() -> None:
     spec = RunSpec(urls=URL, duration_s=4).validate()
     assert stretch_at(spec, 0.0) == Stretch(False, 0.0)
     assert stretch_at(spec, 1.0) == Stretch(False, 0.25)
+
+
+@pytest.mark.parametrize(
+    ("t_s", "measured", "whole"),
+    [(0.5, 0.0, 0.1), (1.0, 0.0, 0.2), (3.0, 2.0, 0.6), (5.0, 4.0, 1.0), (7.0, 4.0, 1.0)],
+)
+def test_the_measured_window_follows_the_warm_up_up_to_d(
+    t_s: float, measured: float, whole: float
+) -> None:
+    assert measured_at(WARMED, t_s) == measured
+    assert whole_at(WARMED, t_s) == whole
+
+
+def test_without_warm_up_every_second_is_measured_and_a_count_has_no_whole() -> None:
+    # h2load's `finished in` past -d is kept as it said.
+    assert measured_at(RunSpec(urls=URL, duration_s=4).validate(), 4.2) == 4.2
+    assert whole_at(RunSpec(urls=URL, requests=100).validate(), 1.0) is None
 
 
 def test_a_count_run_has_no_stretch() -> None:

@@ -29,6 +29,7 @@ from tui_bench.engine.events import (
 from tui_bench.printable import printable, printable_line
 from tui_bench.redaction import redact_text
 from tui_bench.result import STATUS_CLASSES, Distribution, Result
+from tui_bench.runners.durations import whole_at
 from tui_bench.sampling.samples import ResourceSample
 from tui_bench.spec import RunSpec
 from tui_bench.storage.session import OVERALL_LATENCY_COLUMNS
@@ -304,10 +305,8 @@ class LiveState:
     def whole_fraction(self) -> float | None:
         """How far the whole run is, warm-up and all: it only grows (a sweep's bar adds it
         to the runs done), where `fraction` fills the warm-up, then the measured window."""
-        planned = self.spec.planned_s
-        if planned:
-            return min(1.0, self.elapsed_s / planned)
-        return self.fraction
+        whole = whole_at(self.spec, self.elapsed_s)
+        return self.fraction if whole is None else whole
 
     @property
     def eta_s(self) -> float | None:

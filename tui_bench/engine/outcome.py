@@ -13,6 +13,7 @@ from tui_bench.parsers import ParseError
 from tui_bench.parsers.detect import parse_output
 from tui_bench.parsers.h2load import parse_json
 from tui_bench.result import Distribution, Requests, Result
+from tui_bench.runners.durations import measured_at
 from tui_bench.runners.tools import Tool
 from tui_bench.spec import RunSpec
 
@@ -37,7 +38,9 @@ def build_result(
     except ParseError:
         result = None
     if result is not None and result.duration_s is not None:
-        result = result.with_(duration_s=measured_s(spec, result.duration_s))
+        # h2load's `finished in`, like our own clock, counts the warm-up while its req/s is
+        # over -D alone (`3.00s` for `-D 2 --warm-up-time 1`, req/s over 2 s).
+        result = result.with_(duration_s=measured_at(spec, result.duration_s))
     if ingest is not None:
         result = _with_log(result, spec, ingest, elapsed_s)
     if result is None:
@@ -45,16 +48,6 @@ def build_result(
     return result.with_(
         tool_version=result.tool_version or tool.version, warm_up_s=spec.warm_up_s or None
     )
-
-
-def measured_s(spec: RunSpec, seconds: float) -> float:
-    """The measured window of a run that lasted `seconds` in all. h2load's `finished in`,
-    like our own clock, counts the warm-up while its req/s is over -D alone (`3.00s` for
-    `-D 2 --warm-up-time 1`, req/s over 2 s): the window is what follows the warm-up, up
-    to -D."""
-    if not spec.warm_up_s:
-        return seconds
-    return min(max(0.0, seconds - spec.warm_up_s), spec.run_duration_s or seconds)
 
 
 def _with_log(
@@ -108,7 +101,7 @@ def _from_log(spec: RunSpec, ingest: LogIngest, elapsed_s: float) -> Result | No
     if totals.requests == 0:
         return None
     succeeded = totals.requests - totals.errors
-    measured = measured_s(spec, elapsed_s)
+    measured = measured_at(spec, elapsed_s)
     return Result(
         tool=spec.tool,
         protocol=spec.expected_protocol,

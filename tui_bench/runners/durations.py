@@ -26,10 +26,28 @@ def stretch_at(spec: RunSpec, t_s: float) -> Stretch | None:
     run = spec.run_duration_s
     if not run:
         return None
-    warm_up = spec.warm_up_s or 0.0
+    warm_up = spec.warm_up_s
     if warm_up and t_s <= warm_up:
         return Stretch(True, max(0.0, t_s) / warm_up)
-    return Stretch(False, min(1.0, (t_s - warm_up) / run))
+    return Stretch(False, min(1.0, measured_at(spec, t_s) / run))
+
+
+def measured_at(spec: RunSpec, t_s: float) -> float:
+    """The seconds of the measured window `t_s` seconds into a run: what follows the
+    warm-up, up to -d; all of `t_s` for a run without warm-up."""
+    warm_up = spec.warm_up_s
+    if not warm_up:
+        return t_s
+    return min(max(0.0, t_s - warm_up), spec.run_duration_s or t_s)
+
+
+def whole_at(spec: RunSpec, t_s: float) -> float | None:
+    """How far a timed run is `t_s` seconds in, warm-up and all (0 to 1): it only grows,
+    where a stretch restarts after the warm-up; None for a request count."""
+    planned = spec.planned_s
+    if not planned:
+        return None
+    return min(1.0, t_s / planned)
 
 
 def rounded_note(spec: RunSpec) -> str | None:
