@@ -99,7 +99,9 @@ class CutShort:
         spec = self.spec
         now_s = self._clock()
         self._count.see(done, now_s)
-        silent_s = self._count.silent_s(now_s) or 0.0
+        silent_s = self._count.silent_s(now_s)
+        # Counted from the start (start_s=0.0): known from the first call on.
+        assert silent_s is not None
         if spec.count_mode and counted and silent_s >= self.stall_timeout_s:
             self.cut(stall_timeout(now_s, silent_s, self.stall_timeout_s, done, spec.requests))
         planned = spec.planned_s

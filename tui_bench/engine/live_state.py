@@ -79,7 +79,8 @@ class LiveState:
         # Each generator of a run of several; empty for a run of one.
         self.generators: tuple[GeneratorView, ...] = ()
         self._requests_seen = 0.0
-        # When the count of requests done last moved (None before the first): a stall.
+        # The count of requests done and when it last moved, by which a stall is told; no
+        # silence is counted before it first moves.
         self._count = CountMoves()
         self._seconds_seen = 0.0
 
