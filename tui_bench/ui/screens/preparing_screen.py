@@ -18,7 +18,7 @@ from textual.widgets import Footer, Static
 
 from tui_bench.errors import TuibenchError
 from tui_bench.printable import printable
-from tui_bench.redaction import redact_text
+from tui_bench.ui.text.run_title import run_title
 
 if TYPE_CHECKING:
     from tui_bench.ui.app import TuibenchApp
@@ -30,13 +30,9 @@ Prepare = Callable[[], Awaitable[Screen[None]]]
 def preparing_text(what: str, urls: Sequence[str], note: str | None = None) -> Text:
     """What runs (the tool, a sweep) and where, as its own header will show it, and that it
     is being prepared."""
-    text = Text.assemble(
-        (what, "bold"),
-        "  ",
-        printable(redact_text(" ".join(urls))),
-        "\n",
-        ("preparing: finding the tools, asking the URL, finding the server…", "dim"),
-    )
+    text = run_title(what, urls)
+    text.append("\n")
+    text.append("preparing: finding the tools, asking the URL, finding the server…", "dim")
     if note:
         text.append(f"\n{printable(note)}")
     return text

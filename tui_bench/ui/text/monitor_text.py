@@ -12,8 +12,6 @@ from tui_bench.analysis.compare import protocol_label
 from tui_bench.analysis.verdicts import Verdicts
 from tui_bench.engine.live_state import CLIENT_BOUND_PCT, LiveState
 from tui_bench.formats import fmt_bytes, fmt_compact, fmt_count, fmt_latency, fmt_metric
-from tui_bench.printable import printable
-from tui_bench.redaction import redact_text
 from tui_bench.report.text import (
     APPROX_MARK,
     FROM_DUE,
@@ -25,6 +23,7 @@ from tui_bench.report.text import (
 from tui_bench.result import STATUS_CLASSES, Distribution
 from tui_bench.runners.durations import duration_text
 from tui_bench.spec import RunSpec
+from tui_bench.ui.text.run_title import run_title
 from tui_bench.ui.tones import LABEL, Tones, verdict_style
 from tui_bench.validity import Validity
 
@@ -70,13 +69,7 @@ def _load(spec: RunSpec) -> tuple[tuple[str, str], tuple[str, str]]:
 
 
 def _run_title(tool_label: str, state: LiveState) -> Text:
-    return Text.assemble(
-        (tool_label, "bold"),
-        "  ",
-        connection(state),
-        "  ",
-        printable(redact_text(" ".join(state.spec.urls))),
-    )
+    return run_title(tool_label, state.spec.urls, connection(state))
 
 
 def connection(state: LiveState) -> str:
