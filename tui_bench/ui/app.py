@@ -25,6 +25,7 @@ from tui_bench.ui.messages import (
     OpenSessions,
     StartRun,
     StartSweep,
+    is_stand_in,
 )
 from tui_bench.ui.terminal import TerminalDriver
 from tui_bench.ui.themes import DEFAULT_THEME, load_themes
@@ -195,7 +196,7 @@ class TuibenchApp(App[int]):
         return EXIT_INTERRUPTED if self._stand_ins() else 0
 
     def _stand_ins(self) -> list[Screen[Any]]:
-        return [s for s in self.screen_stack if getattr(s, "STAND_IN", False)]
+        return [s for s in self.screen_stack if is_stand_in(s)]
 
     def _leave(self) -> None:
         for stand_in in self._stand_ins():
