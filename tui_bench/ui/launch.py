@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from tui_bench.request.sweep_settings import SweepSettings
     from tui_bench.storage.session import Session
     from tui_bench.ui.app import FirstScreen, TuibenchApp
+    from tui_bench.ui.screens.preparing_screen import Prepare
 
 # A dropped SSH connection or a kill ends the run as Ctrl-C would: saved, then quit.
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
@@ -83,15 +84,10 @@ def live_run(
     frame is up, then its live screen. `note`: a line under the header (what the demo loads)."""
 
     def first(app: TuibenchApp) -> Screen[None]:
-        async def prepare() -> Screen[None]:
-            from tui_bench.ui.app import job_screens_imported
-
-            await job_screens_imported()
-            from tui_bench.ui.job_parts import live_screen
-
-            job = await JobLauncher(settings)(request)
-            app.tell(job.notes)
-            return live_screen(job, basic=basic, note=note)
+        def prepare() -> Awaitable[Screen[None]]:
+            return app.prepared_screen(
+                lambda: JobLauncher(settings)(request), basic=basic, note=note
+            )
 
         return preparing(request.spec.tool, request.spec.urls, prepare, note)
 
@@ -99,10 +95,7 @@ def live_run(
 
 
 def preparing(
-    what: str,
-    urls: Sequence[str],
-    prepare: Callable[[], Awaitable[Screen[None]]],
-    note: str | None = None,
+    what: str, urls: Sequence[str], prepare: Prepare, note: str | None = None
 ) -> Screen[None]:
     from tui_bench.ui.screens.preparing_screen import PreparingScreen, preparing_text
 
@@ -141,17 +134,7 @@ async def run_sweep(
     (None when it never did). What the job layer refuses is raised once the app has left."""
 
     def first(app: TuibenchApp) -> Screen[None]:
-        async def screen() -> Screen[None]:
-            from tui_bench.ui.app import job_screens_imported
-
-            await job_screens_imported()
-            from tui_bench.ui.job_parts import sweep_screen
-
-            job = await prepare()
-            app.tell(job.notes)
-            return sweep_screen(job, basic=ui.basic)
-
-        return preparing(what, urls, screen)
+        return preparing(what, urls, lambda: app.prepared_screen(prepare, basic=ui.basic))
 
     code, app = await run_app(ui, first)
     if app.job is None:
