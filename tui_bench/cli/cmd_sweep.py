@@ -20,6 +20,7 @@ from tui_bench.request.sweep_plan import (
     parse_label,
     parse_ramp,
     parse_vary,
+    sweep_summary,
 )
 from tui_bench.spec import TOOLS
 from tui_bench.storage.sweep_doc import plan_target
@@ -53,7 +54,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
             from tui_bench.ui.launch import UiOptions, run_sweep
 
             tools = ", ".join(dict.fromkeys(p.spec.tool for p in plan.points))
-            what = f"sweep of {len(plan.order)} runs · {tools}"
+            what = f"{sweep_summary(plan, args.cool_down)} · {tools}"
             target = plan_target(plan.to_dict())
             return await run_sweep(prepare, what, (target,), UiOptions.from_args(args))
         from tui_bench.cli.stop_signals import until_done
