@@ -1,6 +1,7 @@
-"""`tuibench run` reads and checks its flags before it paints its first frame: that start
-loads no engine, statistics, sessions, psutil or drawing. Checked in a fresh interpreter,
-by what it loaded (never by a timing). `tuibench` alone reads no flags at all."""
+"""`tuibench run` and `tuibench sweep` read and check their flags before they paint their
+first frame: that start loads no engine, statistics, sessions, psutil or drawing. Checked
+in a fresh interpreter, by what it loaded (never by a timing). `tuibench` alone reads no
+flags at all."""
 
 from __future__ import annotations
 
@@ -62,6 +63,16 @@ HEAVY_MODULES = ("tui_bench.engine", "tui_bench.storage.session", "tui_bench.his
 LIGHT = {"tui_bench.analysis.names", "tui_bench.analysis.run_counts", "tui_bench.jobs.settings"}
 
 
+def heavy_of(modules: set[str]) -> set[str]:
+    return {
+        m
+        for m in modules
+        if m.split(".")[0] in HEAVY_PACKAGES
+        or any(m == h or m.startswith(f"{h}.") for h in HEAVY_MODULES)
+        or (m.startswith(("tui_bench.analysis.", "tui_bench.jobs.")) and m not in LIGHT)
+    }
+
+
 def test_reading_the_run_flags_loads_nothing_heavy() -> None:
     out = subprocess.run(
         [sys.executable, "-c", CODE, *ARGV], capture_output=True, text=True, check=True
@@ -70,14 +81,39 @@ def test_reading_the_run_flags_loads_nothing_heavy() -> None:
     assert out[1].startswith("refused: ") and "ftp" in out[1], "a bad flag is still refused"
     modules = set(out[2].split())
     assert "tui_bench.request.run" in modules and "tui_bench.spec" in modules
-    heavy = {
-        m
-        for m in modules
-        if m.split(".")[0] in HEAVY_PACKAGES
-        or any(m == h or m.startswith(f"{h}.") for h in HEAVY_MODULES)
-        or (m.startswith(("tui_bench.analysis.", "tui_bench.jobs.")) and m not in LIGHT)
-    }
-    assert heavy == set()
+    assert heavy_of(modules) == set()
+
+
+SWEEP_ARGV = ["sweep", "--vary", "c=10,20", "--repeat", "2", "-d", "1", "http://127.0.0.1:8080/"]
+
+# What `tuibench sweep` does before the sweep screen's stand-in is up: its module, its plan
+# and the URL that frame shows.
+SWEEP_CODE = """
+import sys
+import tui_bench.cli.main
+from tui_bench.cli.args import build_parser
+from tui_bench.cli.cmd_sweep import plan_from_args
+from tui_bench.cli.run_flags import request_from_args, settings_of
+from tui_bench.storage.sweep_doc import plan_target
+
+args = build_parser().parse_args(sys.argv[1:])
+plan = plan_from_args(args)
+request_from_args(args, check=False)
+settings_of(args)
+print(len(plan.order), plan_target(plan.to_dict()))
+print(*sorted(sys.modules))
+"""
+
+
+def test_reading_the_sweep_flags_loads_nothing_heavy() -> None:
+    out = subprocess.run(
+        [sys.executable, "-c", SWEEP_CODE, *SWEEP_ARGV], capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    assert out[0] == "4 http://127.0.0.1:8080/"
+    modules = set(out[1].split())
+    assert "tui_bench.cli.cmd_sweep" in modules and "tui_bench.request.sweep_plan" in modules
+    # The command's module runs the event loop the app needs: asyncio is its own.
+    assert {m for m in heavy_of(modules) if not m.startswith("asyncio")} == set()
 
 
 def test_no_arguments_are_what_the_grammar_makes_of_none() -> None:

@@ -8,8 +8,19 @@ import pytest
 
 from tests.analysis.test_significance import runs, sweep
 from tui_bench.errors import UsageError
+from tui_bench.request.run import RunRequest
+from tui_bench.request.sweep_plan import Variant, build_plan, parse_vary
+from tui_bench.spec import RunSpec
 from tui_bench.storage.session import Session
-from tui_bench.storage.sweep_doc import narrowed, point_index, point_refs, point_runs
+from tui_bench.storage.sweep_doc import (
+    narrowed,
+    plan_target,
+    point_index,
+    point_refs,
+    point_runs,
+)
+
+URL = "http://127.0.0.1:9/"
 
 
 def grid() -> dict[str, Any]:
@@ -60,3 +71,10 @@ def test_narrowing_keeps_the_points_runs_summary_verdicts_and_judgement() -> Non
     assert first["baseline"]["ref"] == "api@baseline"
     # The document itself is left as it was.
     assert len(doc["runs"]) == 4 and len(doc["points"]) == 2
+
+
+def test_the_target_is_the_one_url_or_how_many() -> None:
+    base = Variant(None, RunRequest(RunSpec(urls=(URL,), requests=10)), {})
+    assert plan_target(build_plan([base], [parse_vary("c=1,2")]).to_dict()) == URL
+    urls = build_plan([base], [parse_vary("url=http://127.0.0.1:1/,http://127.0.0.1:2/")])
+    assert plan_target(urls.to_dict()) == "2 URLs"

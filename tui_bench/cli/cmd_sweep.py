@@ -8,22 +8,11 @@ import asyncio
 import copy
 import sys
 from collections.abc import Awaitable
-from typing import TextIO
-
-import orjson
+from typing import TYPE_CHECKING, TextIO
 
 from tui_bench.cli.args import label_parser
 from tui_bench.cli.output import headless_note, report_lines, wants_app
-from tui_bench.cli.progress import ProgressPrinter
 from tui_bench.cli.run_flags import request_from_args, settings_of
-from tui_bench.cli.stop_signals import until_done
-from tui_bench.engine.events import Event, RunWarning
-from tui_bench.engine.sweep import SweepEvent, SweepFinished, SweepRunFinished
-from tui_bench.engine.sweep_state import SweepTitle
-from tui_bench.jobs.sweep_job import SweepJob, prepare_sweep
-from tui_bench.report.exit_codes import sweep_exit_code
-from tui_bench.report.sweep_report import sweep_payload, sweep_summary_lines
-from tui_bench.report.text import run_line
 from tui_bench.request.sweep_plan import (
     SweepPlan,
     Variant,
@@ -31,8 +20,17 @@ from tui_bench.request.sweep_plan import (
     parse_label,
     parse_ramp,
     parse_vary,
+    sweep_summary,
 )
 from tui_bench.spec import TOOLS
+from tui_bench.storage.sweep_doc import plan_target
+
+# The engine, the job layer and the reports are imported where they are used: the sweep
+# screen's stand-in frame is up before them (`ui.launch.run_sweep`).
+if TYPE_CHECKING:
+    from tui_bench.engine.events import Event
+    from tui_bench.engine.sweep import SweepEvent, SweepFinished
+    from tui_bench.jobs.sweep_job import SweepJob
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
@@ -40,6 +38,8 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     common = request_from_args(args, check=False)
 
     def prepare() -> Awaitable[SweepJob]:
+        from tui_bench.jobs.sweep_job import prepare_sweep
+
         return prepare_sweep(
             plan,
             common,
@@ -54,9 +54,11 @@ def cmd_sweep(args: argparse.Namespace) -> int:
             from tui_bench.ui.launch import UiOptions, run_sweep
 
             tools = ", ".join(dict.fromkeys(p.spec.tool for p in plan.points))
-            title = SweepTitle.of_plan(plan.to_dict(), "", tools)
-            what = f"sweep of {len(plan.order)} runs · {tools}"
-            return await run_sweep(prepare, what, (title.target,), UiOptions.from_args(args))
+            what = f"{sweep_summary(plan, args.cool_down)} · {tools}"
+            target = plan_target(plan.to_dict())
+            return await run_sweep(prepare, what, (target,), UiOptions.from_args(args))
+        from tui_bench.cli.stop_signals import until_done
+
         job = await prepare()
         headless_note(args, "sweep")
         report_lines(job.notes, sys.stderr)
@@ -65,6 +67,11 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     code, finished = asyncio.run(sweep())
     if finished is None:
         return code
+    import orjson
+
+    from tui_bench.report.exit_codes import sweep_exit_code
+    from tui_bench.report.sweep_report import sweep_payload, sweep_summary_lines
+
     if args.json:
         report_lines([orjson.dumps(sweep_payload(finished)).decode()], sys.stdout)
     report_lines(sweep_summary_lines(finished), sys.stderr if args.json else sys.stdout)
@@ -109,10 +116,16 @@ class SweepPrinter:
     """One line per run of a sweep on stderr, and each kind of warning once."""
 
     def __init__(self, out: TextIO = sys.stderr) -> None:
+        from tui_bench.cli.progress import ProgressPrinter
+
         self._lines = ProgressPrinter(out)
         self._warned: set[str] = set()
 
     def __call__(self, event: Event | SweepEvent) -> None:
+        from tui_bench.engine.events import RunWarning
+        from tui_bench.engine.sweep import SweepRunFinished
+        from tui_bench.report.text import run_line
+
         if isinstance(event, RunWarning) and event.code not in self._warned:
             self._warned.add(event.code)
             self._lines(event)

@@ -1,5 +1,5 @@
-"""What a sweep document varied: the names of its parameters, each point's values, and how
-a value is written. Shared by the sweep's tables and its charts. Pure."""
+"""What a sweep document varied: the names of its parameters, each point's values, where
+its points run, and how a value is written. Shared by the sweep's tables and its charts. Pure."""
 
 from __future__ import annotations
 
@@ -25,6 +25,14 @@ def parameters(doc: Mapping[str, Any]) -> list[str]:
 def point_parameters(point: Mapping[str, Any]) -> dict[str, Any]:
     """A plan point's value of each parameter, its label under `label`."""
     return {LABEL: point.get("label"), **point["values"]}
+
+
+def plan_target(plan: Mapping[str, Any]) -> str:
+    """The URL every point of `plan` runs on (`SweepPlan.to_dict()`, or a sweep session's
+    "sweep"), or how many URLs when the points differ."""
+    urls = [tuple(p["request"]["spec"]["urls"]) for p in plan["points"]]
+    distinct = list(dict.fromkeys(url for point in urls for url in point))
+    return " ".join(urls[0]) if len(set(urls)) == 1 else f"{len(distinct)} URLs"
 
 
 def shown(name: str, value: Any) -> str:

@@ -25,6 +25,7 @@ from tui_bench.ui.messages import (
     OpenSessions,
     StartRun,
     StartSweep,
+    is_stand_in,
 )
 from tui_bench.ui.terminal import TerminalDriver
 from tui_bench.ui.themes import DEFAULT_THEME, load_themes
@@ -195,7 +196,7 @@ class TuibenchApp(App[int]):
         return EXIT_INTERRUPTED if self._stand_ins() else 0
 
     def _stand_ins(self) -> list[Screen[Any]]:
-        return [s for s in self.screen_stack if getattr(s, "STAND_IN", False)]
+        return [s for s in self.screen_stack if is_stand_in(s)]
 
     def _leave(self) -> None:
         for stand_in in self._stand_ins():
@@ -235,16 +236,44 @@ class TuibenchApp(App[int]):
         if self.launcher is None:
             self.notify("runs cannot be started from here", severity="error")
             return
-        await job_screens_imported()
-        from tui_bench.ui.job_parts import live_screen
+        launcher = self.launcher
+        await self._start(lambda: launcher(message.request))
 
+    async def on_start_sweep(self, message: StartSweep) -> None:
+        if self.run_going:
+            self.notify("a run is going: stop it first", severity="warning")
+            return
+        if not isinstance(self.launcher, SweepLauncher):
+            self.notify("sweeps cannot be started from here", severity="error")
+            return
+        launcher = self.launcher
+        await self._start(lambda: launcher.sweep(message.request, message.sweep))
+
+    async def _start(self, prepare: Callable[[], Awaitable[RunJob | SweepJob]]) -> None:
+        """A job the run form asked for, over it; what the job layer refuses is notified."""
         try:
-            job = await self.launcher(message.request)
+            screen = await self.prepared_screen(prepare, basic=self.basic)
         except TuibenchError as exc:
             self.notify(str(exc), severity="error", timeout=10)
             return
+        await self.open_job_screen(screen)
+
+    async def prepared_screen(
+        self,
+        prepare: Callable[[], Awaitable[RunJob | SweepJob]],
+        *,
+        basic: bool,
+        note: str | None = None,
+    ) -> Screen[None]:
+        """The screen of the job `prepare` gives, once the job layer and its screens are
+        imported (off the event loop); what the job said is told. What the job layer
+        refuses (a TuibenchError) is raised."""
+        await job_screens_imported()
+        from tui_bench.ui.job_parts import job_screen
+
+        job = await prepare()
         self.tell(job.notes)
-        await self.open_job_screen(live_screen(job, basic=self.basic))
+        return job_screen(job, basic=basic, note=note, store_dir=self.sessions_dir)
 
     async def open_job_screen(self, screen: Screen[None]) -> None:
         """A run's or a sweep's screen, over the screen that asked for it."""
@@ -261,24 +290,6 @@ class TuibenchApp(App[int]):
         """What the job said before the load (a tier taken, versions that differ)."""
         if notes:
             self.notify("\n".join(notes), severity="warning", timeout=10, markup=False)
-
-    async def on_start_sweep(self, message: StartSweep) -> None:
-        await job_screens_imported()
-        from tui_bench.ui.job_parts import sweep_screen
-
-        if self.run_going:
-            self.notify("a run is going: stop it first", severity="warning")
-            return
-        if not isinstance(self.launcher, SweepLauncher):
-            self.notify("sweeps cannot be started from here", severity="error")
-            return
-        try:
-            job = await self.launcher.sweep(message.request, message.sweep)
-        except TuibenchError as exc:
-            self.notify(str(exc), severity="error", timeout=10)
-            return
-        self.tell(job.notes)
-        await self.open_job_screen(sweep_screen(job, self.sessions_dir, basic=self.basic))
 
     async def on_open_run_form(self, message: OpenRunForm) -> None:
         from tui_bench.ui.screens.run_form_screen import RunFormScreen

@@ -32,6 +32,16 @@ def live_screen(job: RunJob, *, basic: bool, note: str | None = None) -> LiveScr
     )
 
 
+def job_screen(
+    job: RunJob | SweepJob, *, basic: bool, note: str | None = None, store_dir: Path | None = None
+) -> LiveScreen | SweepScreen:
+    """The screen that runs `job`, a run's (`note` under its header) or a sweep's (saving into
+    `store_dir`)."""
+    if isinstance(job, SweepJob):
+        return sweep_screen(job, store_dir, basic=basic)
+    return live_screen(job, basic=basic, note=note)
+
+
 def sweep_screen(job: SweepJob, store_dir: Path | None = None, *, basic: bool) -> SweepScreen:
     """The screen that runs `job`, saving into `store_dir` (the store's default if None)."""
     options = job.options

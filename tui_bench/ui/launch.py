@@ -9,7 +9,6 @@ import os
 import signal
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tui_bench.errors import EXIT_INTERRUPTED
@@ -29,7 +28,7 @@ if TYPE_CHECKING:
     from tui_bench.request.sweep_settings import SweepSettings
     from tui_bench.storage.session import Session
     from tui_bench.ui.app import FirstScreen, TuibenchApp
-    from tui_bench.ui.screens.sweep_screen import SweepScreen
+    from tui_bench.ui.screens.preparing_screen import Prepare
 
 # A dropped SSH connection or a kill ends the run as Ctrl-C would: saved, then quit.
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
@@ -85,15 +84,10 @@ def live_run(
     frame is up, then its live screen. `note`: a line under the header (what the demo loads)."""
 
     def first(app: TuibenchApp) -> Screen[None]:
-        async def prepare() -> Screen[None]:
-            from tui_bench.ui.app import job_screens_imported
-
-            await job_screens_imported()
-            from tui_bench.ui.job_parts import live_screen
-
-            job = await JobLauncher(settings)(request)
-            app.tell(job.notes)
-            return live_screen(job, basic=basic, note=note)
+        def prepare() -> Awaitable[Screen[None]]:
+            return app.prepared_screen(
+                lambda: JobLauncher(settings)(request), basic=basic, note=note
+            )
 
         return preparing(request.spec.tool, request.spec.urls, prepare, note)
 
@@ -101,10 +95,7 @@ def live_run(
 
 
 def preparing(
-    what: str,
-    urls: Sequence[str],
-    prepare: Callable[[], Awaitable[Screen[None]]],
-    note: str | None = None,
+    what: str, urls: Sequence[str], prepare: Prepare, note: str | None = None
 ) -> Screen[None]:
     from tui_bench.ui.screens.preparing_screen import PreparingScreen, preparing_text
 
@@ -136,36 +127,22 @@ async def run_replay(session: Session, ui: UiOptions) -> tuple[int, RunFinished 
 
 
 async def run_sweep(
-    prepare: Callable[[], Awaitable[SweepJob]],
-    what: str,
-    urls: Sequence[str],
-    ui: UiOptions,
-    store_dir: Path | None = None,
+    prepare: Callable[[], Awaitable[SweepJob]], what: str, urls: Sequence[str], ui: UiOptions
 ) -> tuple[int, SweepFinished | None]:
     """The sweep screen on the sweep `prepare` gives (once the app's first frame is up) until
     the user leaves: the exit status `sweep --headless` would give, and how the sweep ended
     (None when it never did). What the job layer refuses is raised once the app has left."""
-    shown: list[SweepScreen] = []
 
     def first(app: TuibenchApp) -> Screen[None]:
-        async def screen() -> Screen[None]:
-            from tui_bench.ui.app import job_screens_imported
+        return preparing(what, urls, lambda: app.prepared_screen(prepare, basic=ui.basic))
 
-            await job_screens_imported()
-            from tui_bench.ui.job_parts import sweep_screen
-
-            job = await prepare()
-            app.tell(job.notes)
-
-            shown.append(sweep_screen(job, store_dir, basic=ui.basic))
-            return shown[0]
-
-        return preparing(what, urls, screen)
-
-    code, _ = await open_app(ui, first)
-    if not shown:
+    code, app = await run_app(ui, first)
+    if app.job is None:
         return code, None
-    return shown[0].exit_code, shown[0].finished
+    from tui_bench.ui.screens.sweep_screen import SweepScreen
+
+    sweep = app.job
+    return (sweep.exit_code, sweep.finished) if isinstance(sweep, SweepScreen) else (code, None)
 
 
 async def run_compare(a: Side, b: Side, ui: UiOptions) -> tuple[int, RunFinished | None]:
@@ -194,6 +171,16 @@ async def open_app(
     """The app until the user leaves: its exit status and how its last run ended. A run the
     job layer refused while the first screen prepared it is raised here, once the terminal
     is back."""
+    code, app = await run_app(ui, first, launcher)
+    return code, app.finished
+
+
+async def run_app(
+    ui: UiOptions,
+    first: Callable[[TuibenchApp], Screen[None]],
+    launcher: JobLauncher | None = None,
+) -> tuple[int, TuibenchApp]:
+    """`open_app`, with the app it ran (its last job screen)."""
     if ui.fps is not None:
         os.environ["TEXTUAL_FPS"] = str(ui.fps)
     from tui_bench.ui.app import TuibenchApp
@@ -209,4 +196,4 @@ async def open_app(
             loop.remove_signal_handler(sig)
     if app.refusal is not None:
         raise app.refusal
-    return (code if code is not None else EXIT_INTERRUPTED), app.finished
+    return (code if code is not None else EXIT_INTERRUPTED), app

@@ -20,12 +20,17 @@ class ExitStatus(Protocol):
     def exit_status(self) -> int: ...
 
 
+def is_stand_in(screen: Screen[Any]) -> bool:
+    """Whether `screen` only stands in for the one it prepares (`PreparingScreen`)."""
+    return bool(getattr(screen, "STAND_IN", False))
+
+
 def opened_first(screen: Screen[Any]) -> bool:
     """Whether `screen` is what the app was opened for (from the command line), not a screen
     another opened: nothing under it but the stand-in that prepared it."""
     stack = screen.app.screen_stack
     below = stack[: stack.index(screen)] if screen in stack else stack[:-1]
-    return all(getattr(under, "STAND_IN", False) for under in below)
+    return all(is_stand_in(under) for under in below)
 
 
 def leave(screen: Screen[Any], code: int | None = None) -> None:
