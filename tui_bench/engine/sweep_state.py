@@ -30,6 +30,7 @@ from tui_bench.engine.sweep import (
 from tui_bench.errors import UsageError
 from tui_bench.runners.tools import tool_label
 from tui_bench.storage.session import SweepSummary
+from tui_bench.storage.sweep_doc import plan_target
 
 StateEvent = Event | SweepEvent
 
@@ -45,10 +46,7 @@ class SweepTitle:
     @classmethod
     def of_plan(cls, plan: Mapping[str, Any], name: str, tool_label: str) -> SweepTitle:
         """`plan`: `SweepPlan.to_dict()`, or a sweep session's "sweep"."""
-        urls = [tuple(p["request"]["spec"]["urls"]) for p in plan["points"]]
-        distinct = list(dict.fromkeys(url for point in urls for url in point))
-        target = " ".join(urls[0]) if len(set(urls)) == 1 else f"{len(distinct)} URLs"
-        return cls(name, tool_label, target)
+        return cls(name, tool_label, plan_target(plan))
 
     @classmethod
     def of_document(cls, doc: Mapping[str, Any]) -> SweepTitle:
