@@ -31,23 +31,23 @@ def test_sweep_of_two_points_repeated(nginx: DemoTarget, sessions: Path) -> None
     )  # fmt: skip
     assert code == 0, stderr
     assert out["kind"] == "sweep" and out["run_status"] == "completed"
-    # Round by round: c=2, c=4, c=2, c=4.
+    # Round by round, the second one backwards: c=2, c=4, c=4, c=2.
     assert [(r["name"], r["repeat"]) for r in out["runs"]] == [
         ("c=2", 0),
         ("c=4", 0),
-        ("c=2", 1),
         ("c=4", 1),
+        ("c=2", 1),
     ]
     assert all(r["status"] == "completed" and r["rps"] > 0 for r in out["runs"])
     lines = [ln for ln in stderr.splitlines() if ln.startswith("run ")]
     assert lines[0].startswith("run 1/4 c=2 rep 1: ") and "req/s p99" in lines[0]
-    assert lines[3].startswith("run 4/4 c=4 rep 2: ")
+    assert lines[3].startswith("run 4/4 c=2 rep 2: ")
 
     session = store.load(out["session_path"])
     assert session.is_sweep and session.status == "completed"
     assert list(sessions.iterdir()) == [Path(out["session_path"])], "runs live in the sweep"
     runs = session.runs
-    assert [r.spec.connections for r in runs] == [2, 4, 2, 4]
+    assert [r.spec.connections for r in runs] == [2, 4, 4, 2]
     histograms = [r.histogram for r in runs]
     assert all(h is not None and h.count == 2000 for h in histograms)
 
