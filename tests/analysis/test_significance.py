@@ -90,13 +90,15 @@ def sweep(
     sweep_id: str = "20260102-120000-000-sweep-s",
     name: str = "",
 ) -> dict[str, Any]:
-    """A sweep document of `points` (name -> its runs), interleaved as a sweep runs them."""
+    """A sweep document of `points` (name -> its runs), interleaved as a sweep runs them:
+    round by round, every other round backwards."""
     names = list(points)
     first = points[names[0]][0]
     rounds = max(len(r) for r in points.values())
     entries: list[dict[str, Any]] = []
     for repeat in range(rounds):
-        for index, point in enumerate(names):
+        forth = list(enumerate(names))
+        for index, point in forth if repeat % 2 == 0 else reversed(forth):
             if repeat < len(points[point]):
                 session = points[point][repeat]
                 entry = {"point": index, "repeat": repeat, "session": session}

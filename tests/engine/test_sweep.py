@@ -167,7 +167,8 @@ async def test_runs_interleave_and_the_sweep_is_one_session(tmp_path: Path) -> N
     script = Script()
     events: list[Event | Any] = []
     finished = await runner(plan_of("c=1,2", repeat=3), tmp_path, script, events).run()
-    assert script.started == [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2), (1, 2)]
+    # Every other round backwards: c=1 c=2, c=2 c=1, c=1 c=2.
+    assert script.started == [(0, 0), (1, 0), (1, 1), (0, 1), (0, 2), (1, 2)]
     assert finished.status == "completed" and finished.message is None
     assert sorted(p.name for p in tmp_path.iterdir()) == [finished.session_path.name]
     session = store.load(finished.session_path)
@@ -177,8 +178,8 @@ async def test_runs_interleave_and_the_sweep_is_one_session(tmp_path: Path) -> N
     assert [(r["point"], r["repeat"]) for r in session.doc["runs"]] == [
         (0, 0),
         (1, 0),
-        (0, 1),
         (1, 1),
+        (0, 1),
         (0, 2),
         (1, 2),
     ]

@@ -3,8 +3,8 @@
 
 On two cores shared with other work, the machine drifts: two sweeps of one set-up run a few
 seconds apart differ by up to 70 % in req/s, every run of one beyond every run of the other.
-So the A/A pair is what `sweep` does against drift, runs interleaved (a labelled sweep, A B A
-B), gated with `compare --fail-on-regression` at the `tested` tier. The changes
+So the A/A pair is what `sweep` does against drift, runs interleaved (a labelled sweep, A B B
+A), gated with `compare --fail-on-regression` at the `tested` tier. The changes
 are single runs at the `likely` tier (every run beyond the other side by 25 % or more): a
 body 40,000 times bigger and 500 times the streams in flight move req/s or latency by
 several times that."""

@@ -31,38 +31,41 @@ def test_sweep_of_two_points_repeated(nginx: DemoTarget, sessions: Path) -> None
     )  # fmt: skip
     assert code == 0, stderr
     assert out["kind"] == "sweep" and out["run_status"] == "completed"
-    # Round by round: c=2, c=4, c=2, c=4.
+    # Round by round, the second one backwards: c=2, c=4, c=4, c=2.
     assert [(r["name"], r["repeat"]) for r in out["runs"]] == [
         ("c=2", 0),
         ("c=4", 0),
-        ("c=2", 1),
         ("c=4", 1),
+        ("c=2", 1),
     ]
     assert all(r["status"] == "completed" and r["rps"] > 0 for r in out["runs"])
     lines = [ln for ln in stderr.splitlines() if ln.startswith("run ")]
     assert lines[0].startswith("run 1/4 c=2 rep 1: ") and "req/s p99" in lines[0]
-    assert lines[3].startswith("run 4/4 c=4 rep 2: ")
+    assert lines[3].startswith("run 4/4 c=2 rep 2: ")
 
     session = store.load(out["session_path"])
     assert session.is_sweep and session.status == "completed"
     assert list(sessions.iterdir()) == [Path(out["session_path"])], "runs live in the sweep"
     runs = session.runs
-    assert [r.spec.connections for r in runs] == [2, 4, 2, 4]
+    assert [r.spec.connections for r in runs] == [2, 4, 4, 2]
     histograms = [r.histogram for r in runs]
     assert all(h is not None and h.count == 2000 for h in histograms)
 
     for index, point in enumerate(out["points"]):
         assert point["values"] == {"c": 2 * (index + 1)}
         assert point["n"] == 2 and point["requests"] == 4000 and point["error_rate"] == 0
+        # Its own runs, wherever the rounds put them.
+        mine = [i for i, r in enumerate(out["runs"]) if r["name"] == point["name"]]
+        assert len(mine) == 2 and all(runs[i].spec.connections == 2 * (index + 1) for i in mine)
         merged = LatencyHistogram()
-        for hist in histograms[index::2]:
+        for hist in (histograms[i] for i in mine):
             assert hist is not None
             merged.merge(hist)
         assert point["latency"]["p99_s"] == merged.percentile_s(99)
         assert point["latency"]["max_s"] == merged.max_us / 1e6  # type: ignore[operator]
         rps = point["rps"]
         assert rps["n"] == 2 and rps["ci_low"] <= rps["mean"] <= rps["ci_high"]
-        assert rps["mean"] == pytest.approx(sum(r["rps"] for r in out["runs"][index::2]) / 2)
+        assert rps["mean"] == pytest.approx(sum(out["runs"][i]["rps"] for i in mine) / 2)
     assert out["knee"]["point"] in (0, 1) and out["knee"]["slo"] == "p99<5s,errors<1%"
     assert [t["passed"] for t in out["thresholds"]] == [True, True]
     assert session.doc["thresholds"] == out["thresholds"]

@@ -121,17 +121,17 @@ def test_cartesian_product_of_labels_and_dimensions() -> None:
     assert [p.index for p in plan.points] == list(range(8))
 
 
-def test_repeats_are_interleaved_round_by_round() -> None:
-    plan = build_plan([variant()], [parse_vary("c=10,20")], repeat=3)
-    assert plan.order == (
-        Slot(0, 0),
-        Slot(1, 0),
-        Slot(0, 1),
-        Slot(1, 1),
-        Slot(0, 2),
-        Slot(1, 2),
-    )
-    assert plan.to_dict()["order"] == [[0, 0], [1, 0], [0, 1], [1, 1], [0, 2], [1, 2]]
+def test_repeats_are_interleaved_round_by_round_every_other_one_backwards() -> None:
+    plan = build_plan([variant()], [parse_vary("c=10,20,40")], repeat=3)
+    assert [(s.point, s.repeat) for s in plan.order] == [
+        (0, 0), (1, 0), (2, 0),
+        (2, 1), (1, 1), (0, 1),
+        (0, 2), (1, 2), (2, 2),
+    ]  # fmt: skip
+    assert plan.to_dict()["order"] == [[s.point, s.repeat] for s in plan.order]
+    # Over an even number of rounds each point is as often early in a round as late.
+    pair = build_plan([variant()], [parse_vary("c=10,20")], repeat=4)
+    assert [s.point for s in pair.order] == [0, 1, 1, 0, 0, 1, 1, 0]
 
 
 def test_plain_repeat_is_one_point() -> None:

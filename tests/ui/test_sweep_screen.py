@@ -57,8 +57,9 @@ from tui_bench.ui.widgets.dialogs import ConfirmQuit
 from tui_bench.ui.widgets.sweep_chart import SweepChart
 
 TITLE = SweepTitle("ramp", "h2load 1.52.0", URL)
-# The run going in the mid-sweep views: run 6 of 8 (c=4, second round).
-HOLD = 5
+# The run going in the mid-sweep views: run 7 of 8, c=4 in the second round, which goes
+# backwards (c=16 c=8 c=4 c=2): c=16 and c=8 have both their runs, c=2 waits for its second.
+HOLD = 6
 FIXTURE_SWEEP = Path(__file__).parents[1] / "fixtures" / "sweep-c-repeat2.json"
 
 
@@ -178,11 +179,12 @@ async def test_rows_exist_from_the_start_and_fill_in_as_runs_end() -> None:
         table = screen.query_one(DataTable)
         assert table.row_count == 4
         screen = await settle(pilot)
-        assert cells(screen, 0)["runs"] == "2/2" and cells(screen, 0)["rps"] == "12,050 ±0.6%"
-        assert cells(screen, 0)["p99"].startswith("4.0") and cells(screen, 0)["cpu"] == "30%"
+        assert cells(screen, 2)["runs"] == "2/2" and cells(screen, 2)["rps"] == "18,050 ±0.4%"
+        assert cells(screen, 2)["p99"].startswith("16.0") and cells(screen, 2)["cpu"] == "60%"
         assert cells(screen, 1)["v:c"] == "▶  4", "c=4 is going"
-        assert cells(screen, 0)["v:c"] == "2" and cells(screen, 1)["runs"] == "1/2"
+        assert cells(screen, 2)["v:c"] == "8" and cells(screen, 1)["runs"] == "1/2"
         assert cells(screen, 1)["rps"] == "14,000", "one run has no spread"
+        assert cells(screen, 0)["runs"] == "1/2" and cells(screen, 0)["rps"] == "12,000"
         assert cells(screen, 3)["slo"] == "✗", "p99 32 ms misses p99<30ms"
         assert cells(screen, 2)["slo"] == "★ ✓", "the knee: most req/s within the SLO"
         assert table.row_count == 4, "no row added or removed"
@@ -194,8 +196,8 @@ async def test_header_says_which_run_of_how_many_and_the_going_runs_numbers() ->
         header = text_of(screen, "#title")
         assert "SWEEP" in header and "ramp" in header and "h2load 1.52.0" in header
         assert URL in header and "c=2,4,8,16" in header and f"SLO {SLO}" in header
-        # ETA: 3 runs of 7 s and 2 cool-downs of 2 s, less the 3 s the going run has gone.
-        assert text_of(screen, "#where") == "run 6/8 · c=4 rep 2 · ETA 00:22 · running"
+        # ETA: 2 runs of 7 s and a cool-down of 2 s, less the 3 s the going run has gone.
+        assert text_of(screen, "#where") == "run 7/8 · c=4 rep 2 · ETA 00:13 · running"
         now = text_of(screen, "#now")
         assert "14,020 req/s" in now and "p99 8.00 ms" in now and "errors 0" in now
 
@@ -208,8 +210,8 @@ async def test_cooling_down_shows_the_last_run() -> None:
             state.apply(event)
         state.apply(CoolingDown(COOL_DOWN_S))
         screen.paint()
-        assert text_of(screen, "#where") == "6/8 runs · ETA 00:16 · cooling down 2 s"
-        assert text_of(screen, "#now").startswith("last run 6/8 c=4 rep 2: 14,100 req/s p99 8")
+        assert text_of(screen, "#where") == "7/8 runs · ETA 00:07 · cooling down 2 s"
+        assert text_of(screen, "#now").startswith("last run 7/8 c=4 rep 2: 14,100 req/s p99 8")
 
 
 async def test_stop_ends_the_sweep_keeps_it_and_stays_until_q() -> None:
@@ -220,7 +222,7 @@ async def test_stop_ends_the_sweep_keeps_it_and_stays_until_q() -> None:
         screen = await ended(pilot)
         assert screen.state.status == "interrupted"
         summary = text_of(screen, "#ending")
-        assert "interrupted — stopped after 6 of 8 runs" in summary
+        assert "interrupted — stopped after 7 of 8 runs" in summary
         assert str(SESSION) in summary and "★ c=8" in summary
         assert "load generator and target share" in summary
         assert screen.query_one("#ending").display and not screen.query_one("#now").display

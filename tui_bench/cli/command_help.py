@@ -38,7 +38,7 @@ cartesian product.
                             --label old=http://127.0.0.1:8080/ \\
                             --label 'new=http://127.0.0.1:8081/ --server-name nginx-new'
   --repeat N              N runs of every point, interleaved: round 1 runs every point,
-                          then round 2 ... (A B A B, not A A B B)
+                          round 2 runs them backwards ... (A B B A, not A A B B)
 
 A point's req/s and each of its latency percentiles are the median of its completed runs'
 (the req/s with sd, range and a 95 % CI of the mean beside it): one disturbed run does not

@@ -4,8 +4,8 @@ A point is one configuration (a RunRequest with a valid spec) with its label and
 that make it differ from its neighbours. `--vary NAME=V1,V2` and `--ramp NAME=MAX/STEPS`
 (MAX/STEPS, 2*MAX/STEPS, … MAX) each add a dimension; several dimensions and labelled
 commands (`--label NAME=ARGS`) make the cartesian product. `--repeat N` runs the whole grid
-N times, interleaved (round 1 runs every point, then round 2 …), so a drift of the machine
-during the sweep spreads over every point instead of biasing the last ones.
+N times, interleaved (round 1 runs every point, then round 2 backwards …), so a drift of the
+machine during the sweep spreads over every point instead of biasing the last ones.
 """
 
 from __future__ import annotations
@@ -195,10 +195,16 @@ class SweepPlan:
 
     @property
     def order(self) -> tuple[Slot, ...]:
-        """Round by round: A B A B …, never A A B B (in steps: A A B B)."""
+        """Round by round, every other round backwards: A B B A A B …, never A A B B (in
+        steps: A A B B). Whatever slows the second run of a pair (a server's caches filling,
+        a machine warming) then falls on each point alike, not always on the later one."""
         if self.in_steps:
             return tuple(Slot(p.index, r) for p in self.points for r in range(self.repeat))
-        return tuple(Slot(p.index, r) for r in range(self.repeat) for p in self.points)
+        return tuple(
+            Slot(p.index, r)
+            for r in range(self.repeat)
+            for p in (self.points if r % 2 == 0 else reversed(self.points))
+        )
 
     @property
     def labels(self) -> tuple[str, ...]:
