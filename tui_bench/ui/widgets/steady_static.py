@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import cast
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.css.styles import RulesMap
 from textual.visual import visualize
@@ -35,6 +36,16 @@ class SteadyStatic(Static):
             return
         # The styles are the rules it is wrapped by, as Textual measures a Static's height.
         rules = cast(RulesMap, self.styles)
-        rows = None if sized_by_text else (width, visualize(self, text).get_height(rules, width))
+        rows = None if sized_by_text else (width, _height(self, text, rules, width))
         self.update(text, layout=rows is None or rows != self._rows)
         self._rows = rows
+
+
+def _height(widget: Static, text: Text, rules: RulesMap, width: int) -> int:
+    """The rows `text` takes at `width`: a line each when none is wider (the figures, every
+    second), else as Textual wraps it. Laying the text out to learn its height cost as much
+    as painting it."""
+    lines = text.plain.split("\n")
+    if "\t" not in text.plain and max(map(cell_len, lines)) <= width:
+        return len(lines)
+    return visualize(widget, text).get_height(rules, width)
