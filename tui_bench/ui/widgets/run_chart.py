@@ -9,13 +9,13 @@ from rich.text import Text
 from textual.app import RenderResult
 from textual.geometry import Region, Size
 from textual.strip import Strip
-from textual.visual import Visual, visualize
 from textual_plotext import PlotextPlot
 
 from tui_bench.engine.live_state import LiveState
 from tui_bench.formats import fmt_compact
 from tui_bench.report.ticks import nice_ticks, tick_label
 from tui_bench.storage.session import shown_window, window_end
+from tui_bench.ui.widgets.text_rows import text_row
 
 TITLE = "req/s and p99 over the run (s)"
 # The legend, in the border (plotext's own would cover the first seconds): each line has
@@ -79,9 +79,7 @@ class RunChart(PlotextPlot):
         strip = self._strips.get(y)
         if strip is None:
             text = self._frame_lines[y] if y < len(self._frame_lines) else Text()
-            row: Visual = visualize(self, text)
-            (strip,) = Visual.to_strips(self, row, self.size.width, 1, self.visual_style)
-            self._strips[y] = strip
+            strip = self._strips[y] = text_row(self, text, self.size.width)
         return strip
 
     def notify_style_update(self) -> None:

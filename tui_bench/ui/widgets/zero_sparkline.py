@@ -9,7 +9,6 @@ from __future__ import annotations
 from itertools import groupby
 
 from rich.color import Color
-from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual.app import RenderResult
@@ -17,6 +16,8 @@ from textual.color import Color as TextualColor
 from textual.reactive import reactive
 from textual.strip import Strip
 from textual.widgets import Sparkline
+
+from tui_bench.ui.widgets.text_rows import text_row
 
 BARS = "▁▂▃▄▅▆▇█"
 
@@ -41,32 +42,28 @@ class ZeroSparkline(Sparkline):
     top: reactive[float] = reactive(0.0)
 
     def render(self) -> RenderResult:
-        text = Text()
-        for bars, colour in self._runs():
-            text.append(bars, Style(color=colour))
-        return text
+        return self._bars()
 
     def render_line(self, y: int) -> Strip:
-        """The row made straight from its runs of bars: what `render` paints, without
-        Textual's general path for text (wrapping, alignment, markup), which made each
-        sparkline cost as much as a panel of figures, every second."""
-        width, base = self.size.width, self.visual_style.rich_style
+        """The row made straight from its bars (`text_row`): one row, every second."""
         if y > 0:
-            return Strip.blank(width, base)
-        segments = [Segment(bars, base + Style(color=colour)) for bars, colour in self._runs()]
-        return Strip(segments).extend_cell_length(width, base).crop(0, width)
+            return Strip.blank(self.size.width, self.visual_style.rich_style)
+        return text_row(self, self._bars(), self.size.width)
 
-    def _runs(self) -> list[tuple[str, Color | None]]:
-        """Each run of bars of one height, and its colour: each change of colour is some 40
-        bytes of escape codes down the terminal's link, more than the bars themselves."""
+    def _bars(self) -> Text:
         shares = levels(list(self.data or []), self.size.width, self.top)
         low = self.get_component_rich_style("sparkline--min-color").color
         high = self.get_component_rich_style("sparkline--max-color").color
         top = len(BARS) - 1
         bars = [round(share * top) for share in shares]
-        return [
-            (BARS[bar] * len(list(run)), _blend(low, high, bar / top)) for bar, run in groupby(bars)
-        ]
+        text = Text()
+        # A colour for each height of bar, and a run of bars of one height written as one:
+        # each change of colour is some 40 bytes of escape codes down the terminal's link,
+        # more than the bars themselves.
+        for bar, run in groupby(bars):
+            colour = _blend(low, high, bar / top)
+            text.append(BARS[bar] * len(list(run)), Style(color=colour))
+        return text
 
 
 def _blend(low: Color | None, high: Color | None, share: float) -> Color | None:
