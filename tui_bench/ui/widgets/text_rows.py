@@ -7,7 +7,10 @@ figures, sparklines and chart rows change every second and need none of it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
 from textual.strip import Strip
 from textual.widget import Widget
@@ -17,7 +20,20 @@ def text_row(widget: Widget, line: Text, width: int) -> Strip:
     """`line` (no newline in it) as `widget` paints it at `width`: its spans over the line's
     own style over the widget's, cut or padded to the width."""
     console = widget.app.console
-    base = widget.visual_style.rich_style
     # A line's own style is under its spans, which `render` leaves out when it has none.
-    segments = Segment.apply_style(line.render(console), base + console.get_style(line.style))
-    return Strip(segments).extend_cell_length(width, base).crop(0, width)
+    return segments_row(widget, line.render(console), console.get_style(line.style), width)
+
+
+def segments_row(
+    widget: Widget,
+    segments: Iterable[Segment],
+    style: Style | None = None,
+    width: int | None = None,
+) -> Strip:
+    """`segments` over `style` over the widget's own, cut or padded to `width` (the
+    widget's)."""
+    width = widget.size.width if width is None else width
+    base = widget.visual_style.rich_style
+    under = base if style is None else base + style
+    strip = Strip(Segment.apply_style(segments, under))
+    return strip.extend_cell_length(width, base).crop(0, width)
