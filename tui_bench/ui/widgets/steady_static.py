@@ -5,14 +5,10 @@ from __future__ import annotations
 from typing import cast
 
 from rich.cells import cell_len
-from rich.style import Style
 from rich.text import Text
 from textual.css.styles import RulesMap
-from textual.strip import Strip
 from textual.visual import visualize
 from textual.widgets import Static
-
-from tui_bench.ui.widgets.text_rows import text_row
 
 
 class SteadyStatic(Static):
@@ -26,9 +22,6 @@ class SteadyStatic(Static):
     _shown: Text | None = None
     # The rows the text shown takes, and at which width; None when not known.
     _rows: tuple[int, int] | None = None
-    # The rows painted from the text, and the text, width and style they were made for.
-    _lines: list[Strip]
-    _made_for: tuple[Text, int, Style] | None = None
 
     def show(self, text: Text) -> None:
         if text == self._shown:
@@ -47,38 +40,12 @@ class SteadyStatic(Static):
         self.update(text, layout=rows is None or rows != self._rows)
         self._rows = rows
 
-    def render_line(self, y: int) -> Strip:
-        """Row `y` made straight from the text's line (`text_row`) when no line wraps and
-        none is aligned but to the left: the figures of a panel, every second."""
-        text, width = self._shown, self.size.width
-        plain = (
-            text is not None
-            and text is self.content
-            and self.text_selection is None
-            and self.styles.text_align in ("left", "start")
-            and _unwrapped(text, width)
-        )
-        if not plain:
-            return super().render_line(y)
-        assert text is not None
-        base = self.visual_style.rich_style
-        made_for = (text, width, base)
-        if made_for != self._made_for:
-            lines = text.split("\n", allow_blank=True)
-            self._lines = [text_row(self, line, width) for line in lines]
-            self._made_for = made_for
-        return self._lines[y] if y < len(self._lines) else Strip.blank(width, base)
-
-
-def _unwrapped(text: Text, width: int) -> bool:
-    plain = text.plain
-    return "\t" not in plain and max(map(cell_len, plain.split("\n"))) <= width
-
 
 def _height(widget: Static, text: Text, rules: RulesMap, width: int) -> int:
     """The rows `text` takes at `width`: a line each when none is wider (the figures, every
     second), else as Textual wraps it. Laying the text out to learn its height cost as much
     as painting it."""
-    if _unwrapped(text, width):
-        return text.plain.count("\n") + 1
+    lines = text.plain.split("\n")
+    if "\t" not in text.plain and max(map(cell_len, lines)) <= width:
+        return len(lines)
     return visualize(widget, text).get_height(rules, width)
