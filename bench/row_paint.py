@@ -70,7 +70,7 @@ async def measure(opts: argparse.Namespace) -> dict[str, list[float]]:
 
         cases = {
             "chart row, Textual's path": textual_row,
-            "chart row, straight": lambda: text_row(static, row, opts.width),
+            "chart row, straight": lambda: text_row(static, row),
             "sparkline row, Textual's path": textual_spark,
             "sparkline row, straight": lambda: spark.render_line(0),
         }

@@ -79,7 +79,7 @@ class RunChart(PlotextPlot):
         strip = self._strips.get(y)
         if strip is None:
             text = self._frame_lines[y] if y < len(self._frame_lines) else Text()
-            strip = self._strips[y] = text_row(self, text, self.size.width)
+            strip = self._strips[y] = text_row(self, text)
         return strip
 
     def notify_style_update(self) -> None:

@@ -40,6 +40,8 @@ def levels(data: list[float], width: int, top: float = 0.0) -> list[float]:
 
 
 class ZeroSparkline(Sparkline):
+    # Bars say nothing as text; a row painted straight (`render_line`) marks no selection.
+    ALLOW_SELECT = False
     # The value of a full bar: the greatest of the data's when below it.
     top: reactive[float] = reactive(0.0)
 
