@@ -25,6 +25,7 @@ import os
 import signal
 import subprocess
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from functools import partial
@@ -125,6 +126,7 @@ class KeptProcess:
         self.stderr = stderr
         loop = asyncio.get_running_loop()
         self._exited: asyncio.Future[int] = loop.create_future()
+        self.exited_at: float | None = None
         # Reaped by a thread of its own that waits for it, as asyncio's own child watcher
         # does on this Python: no kernel feature (pidfd) is needed.
         threading.Thread(
@@ -133,6 +135,9 @@ class KeptProcess:
 
     def _reap(self, loop: asyncio.AbstractEventLoop) -> None:
         code = self._popen.wait()
+        # Taken here, not when the loop gets to it: a loop busy painting learns of the
+        # end later, and a run measured to then would end in a window of no requests.
+        self.exited_at = time.monotonic()
         with contextlib.suppress(RuntimeError):  # the loop closed before the child ended
             loop.call_soon_threadsafe(self._exited_with, code)
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import subprocess
 import sys
 from pathlib import Path
@@ -13,7 +12,7 @@ import psutil
 from tui_bench.engine.controller import RunController
 from tui_bench.engine.events import Event, OutputLine
 from tui_bench.engine.replay import timeline
-from tui_bench.engine.tool_start import Process
+from tui_bench.engine.tool_start import Process, spawn_subprocess
 from tui_bench.runners.tools import Tool
 from tui_bench.spec import RunSpec
 from tui_bench.storage import store
@@ -32,7 +31,7 @@ sys.stdout.write("tail")
 
 async def spawn_script(*argv: str, **kwargs: Any) -> Process:
     # The tool's argv is ignored: the script stands in for it.
-    return await asyncio.create_subprocess_exec(sys.executable, "-c", SCRIPT, **kwargs)
+    return await spawn_subprocess(sys.executable, "-c", SCRIPT, **kwargs)
 
 
 async def test_each_output_line_is_saved_with_when_it_came(tmp_path: Path, quiet_url: str) -> None:
@@ -76,9 +75,7 @@ async def test_each_output_line_is_saved_with_when_it_came(tmp_path: Path, quiet
 
 
 async def quick_script(*argv: str, **kwargs: Any) -> Process:
-    return await asyncio.create_subprocess_exec(
-        sys.executable, "-c", "import time; time.sleep(1.0)", **kwargs
-    )
+    return await spawn_subprocess(sys.executable, "-c", "import time; time.sleep(1.0)", **kwargs)
 
 
 async def test_a_run_shorter_than_the_interval_still_measures_its_server(

@@ -5,6 +5,7 @@ less."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import time
 from collections.abc import Mapping
@@ -18,7 +19,7 @@ from tests.conftest import need
 from tui_bench.cli.progress import ProgressPrinter, summary_text
 from tui_bench.demo.nginx_target import DemoTarget
 from tui_bench.engine.controller import RunController
-from tui_bench.engine.events import Event, RunFinished
+from tui_bench.engine.events import Event, RunFinished, RunStarted
 from tui_bench.engine.live_state import LiveState
 from tui_bench.engine.replay import timeline
 from tui_bench.formats import fmt_bytes, fmt_count, fmt_seconds
@@ -185,6 +186,28 @@ async def test_a_slow_log_step_at_the_end_loses_no_second(
     views = await run_views(spec, server_pid=None, interval_s=0.5)
     result = views.doc["result"]
     assert sum(row["requests"] for row in views.doc["series"]) == result["requests"]["total"]
+
+
+async def test_a_loop_busy_as_the_tool_ends_does_not_stretch_the_last_second(
+    nginx: DemoTarget, sessions: Any
+) -> None:
+    need("h2load")
+    # The event loop held up (as by a frame being painted) from just before the tool ends
+    # (1.3 s) until well after: the run still ends when the tool did, so its last second is
+    # the 0.3 s the tool ran in it, not a window stretched by the wait with no requests.
+    spec = RunSpec(urls=(nginx.urls["h2c"],), connections=4, duration_s=1.3)
+    job = await prepare_run(RunRequest(spec, server_mode="none"), JobSettings(interval_s=0.5))
+    loop = asyncio.get_running_loop()
+
+    def listener(event: Event) -> None:
+        if isinstance(event, RunStarted):
+            loop.call_later(1.15, time.sleep, 0.7)
+
+    finished = await job.controller(listener).run()
+    assert isinstance(finished, RunFinished) and finished.session_path is not None
+    series = store.load(finished.session_path).doc["series"]
+    assert [row["t_s"] for row in series] == [0, 1], series
+    assert 0.25 < series[-1]["window_s"] < 0.5, series[-1]
 
 
 async def test_the_warm_up_is_shown_apart_from_the_measured_window(

@@ -237,7 +237,8 @@ class RunController:
                 launched.kill()
                 await proc.wait()
         await asyncio.gather(*readers, return_exceptions=True)
-        end_s = time.monotonic() - self._t0
+        # The run ends when the tool did, not when its last output and log were read.
+        end_s = (proc.exited_at or time.monotonic()) - self._t0
         await self._cut.after_exit(exit_code, self._stop_requested)
         await self._final_log(end_s)
         return await self._finish(invocation, journal, exit_code, shared, end_s)

@@ -54,6 +54,7 @@ class StreamedProcess:
     stdout: asyncio.StreamReader = field(default_factory=asyncio.StreamReader)
     stderr: asyncio.StreamReader = field(default_factory=asyncio.StreamReader)
     returncode: int | None = None
+    exited_at: float | None = None
     done: asyncio.Event = field(default_factory=asyncio.Event)
 
     @property
@@ -138,7 +139,7 @@ class StreamedTool:
                 else f"{self.host}: the connection to the generator was lost"
             )
             code = SSH_FAILED
-        proc.returncode = code
+        proc.returncode, proc.exited_at = code, time.monotonic()
         proc.done.set()
 
     def _on(self, frame: Frame, code: int | None) -> int | None:

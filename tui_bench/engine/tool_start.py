@@ -33,6 +33,10 @@ class Process(Protocol):
     def stdout(self) -> asyncio.StreamReader | None: ...
     @property
     def stderr(self) -> asyncio.StreamReader | None: ...
+    @property
+    def exited_at(self) -> float | None:
+        """When it was seen to end (`time.monotonic()`), as soon as that is known; None
+        while it runs."""
 
     async def wait(self) -> int: ...
 
