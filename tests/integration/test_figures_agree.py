@@ -198,8 +198,10 @@ async def test_a_loop_busy_as_the_tool_ends_does_not_stretch_the_last_second(
     spec = RunSpec(urls=(nginx.urls["h2c"],), connections=4, duration_s=1.3)
     job = await prepare_run(RunRequest(spec, server_mode="none"), JobSettings(interval_s=0.5))
     loop = asyncio.get_running_loop()
+    state = LiveState(job.spec)
 
     def listener(event: Event) -> None:
+        state.apply(event)
         if isinstance(event, RunStarted):
             loop.call_later(1.15, time.sleep, 0.7)
 
@@ -208,6 +210,10 @@ async def test_a_loop_busy_as_the_tool_ends_does_not_stretch_the_last_second(
     series = store.load(finished.session_path).doc["series"]
     assert [row["t_s"] for row in series] == [0, 1], series
     assert 0.25 < series[-1]["window_s"] < 0.5, series[-1]
+    # The live view's clock ends where the run did, not at the last tick before it.
+    assert state.elapsed_s == pytest.approx(1 + series[-1]["window_s"], abs=0.002)
+    header = monitor_text.header(state, job.label, paused=False, stopping=False).plain
+    assert "elapsed 00:01" in header and "completed" in header
 
 
 async def test_the_warm_up_is_shown_apart_from_the_measured_window(

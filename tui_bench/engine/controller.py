@@ -241,6 +241,10 @@ class RunController:
         end_s = (proc.exited_at or time.monotonic()) - self._t0
         await self._cut.after_exit(exit_code, self._stop_requested)
         await self._final_log(end_s)
+        # Where the run stood as it ended: a view's clock and progress say so, not the last
+        # tick before it (a run of 3.08 s was left saying "elapsed 00:02").
+        fraction, phase = self._progress.at(end_s)
+        self._emit(Progress(end_s, fraction, self._progress.done, phase))
         return await self._finish(invocation, journal, exit_code, shared, end_s)
 
     async def _wait(self, launched: Launched) -> int:
