@@ -419,8 +419,31 @@ def test_the_markdown_report() -> None:
     assert "## Not tested: the change of the medians" in text
     assert "| good req/s |" in text and "| good req/s | 10/10" not in text
     assert "| connections | 10 | 20 |" in text
+    assert "## Tested, run by run" in text
     single = report_markdown(compare_sides(side_of(Session(run(0, 1))), a))
     assert "| req/s (primary) | 1/10 |" in single and "fewer than 4 runs a side (A has 1)" in single
+    # Nothing was tested: the table says what it holds.
+    assert "## Run by run (too few runs to test)" in single and "## Tested" not in single
+
+
+def test_two_runs_a_side_have_a_noise_but_too_little_to_test() -> None:
+    report = compare_sides(repeated(2, 10_000), repeated(2, 10_100, start=2))
+    (few,) = [note for note in report.notes if note.startswith("fewer than 4 runs")]
+    assert "too few runs to test a change against their run-to-run noise" in few
+    assert "not measured" not in few
+
+
+def test_a_lower_server_cpu_at_fewer_req_s_is_said_per_request() -> None:
+    # B serves 40 % fewer req/s at 30 % less CPU: lower CPU, but more of it per request.
+    report = compare_sides(repeated(2, 10_000, cpu=60.0), repeated(2, 6_000, start=2, cpu=42.0))
+    cpu = report.verdict_of("server_cpu_pct")
+    assert cpu is not None and cpu.comparison.verdict == "likely better"
+    (note,) = [n for n in report.notes if n.startswith("server CPU moved with req/s")]
+    assert "its 'likely better' is not a cost per request" in note
+    assert "A 6.00 %, B 7.00 % per 1,000 req/s" in note
+    # The same CPU for more work is no such case.
+    same = compare_sides(repeated(2, 10_000, cpu=60.0), repeated(2, 14_000, start=2, cpu=42.0))
+    assert not [n for n in same.notes if "moved with req/s" in n]
 
 
 def test_an_interrupted_invalid_or_much_shorter_side_is_said() -> None:

@@ -284,15 +284,51 @@ def _notes(a: Side, b: Side, metrics: Sequence[MetricVerdict]) -> list[str]:
             f"fewer than {MIN_RUNS} runs a side ({', '.join(few)}): no tested verdict; "
             "'likely better/worse' only where every run of one side is beyond every run of "
             f"the other by {LIKELY_MARGIN_PCT:g} % or more ({LIKELY_MARGIN_ONE_RUN_PCT:g} % "
-            "with one run a side), run-to-run noise not measured; repeat runs with "
+            f"with one run a side), {_noise(a, b)}; repeat runs with "
             "`tuibench sweep --repeat N` for a tested one"
         )
+    notes += _cost_per_request(metrics)
     first, rest = metrics[0], [m.comparison for m in metrics[1:]]
     note = correction_note(first.metric.label, first.comparison, rest)
     if note:
         notes.append(note)
     if not few:
         notes += _undecidable(len(a.runs), len(b.runs), first, rest)
+    return notes
+
+
+def _noise(a: Side, b: Side) -> str:
+    if min(len(a.runs), len(b.runs)) == 1:
+        return "run-to-run noise not measured"
+    return "too few runs to test a change against their run-to-run noise"
+
+
+# What a resource costs is judged at the work it did: lower with fewer req/s is no gain.
+_PER_REQUEST = ("server_cpu_pct", "client_cpu_pct")
+
+
+def _cost_per_request(metrics: Sequence[MetricVerdict]) -> list[str]:
+    """A CPU judged better or worse while req/s moved the same way: said per 1,000 req/s,
+    which is what the lower (or higher) figure does not tell."""
+    by_name = {m.metric.name: m.comparison for m in metrics}
+    rps = by_name.get("rps")
+    if rps is None or not rps.median_a or not rps.median_b or rps.delta_pct is None:
+        return []
+    notes = []
+    for name in _PER_REQUEST:
+        c = by_name.get(name)
+        if c is None or c.median_a is None or c.median_b is None or c.delta_pct is None:
+            continue
+        judged = c.verdict not in ("no difference", "insufficient data")
+        if judged and (c.delta_pct < 0) == (rps.delta_pct < 0):
+            label = _BY_NAME[name].label
+            per_a = c.median_a / rps.median_a * 1000
+            per_b = c.median_b / rps.median_b * 1000
+            notes.append(
+                f"{label} moved with req/s ({c.delta_pct:+.1f} % against {rps.delta_pct:+.1f} %): "
+                f"its '{c.verdict}' is not a cost per request, which is "
+                f"A {per_a:.2f} %, B {per_b:.2f} % per 1,000 req/s"
+            )
     return notes
 
 
@@ -375,7 +411,9 @@ def report_markdown(report: Report) -> str:
             f"- {letter}: {side.label}, {side.runs_label}, {started(side.session)}, "
             f"{tool_label(side.shown)}, {printable(target(side.shown))}"
         )
-    lines += ["", "## Tested, run by run", "", *tested_table(m.to_dict() for m in report.metrics)]
+    tested = min(len(a.runs), len(b.runs)) >= MIN_RUNS
+    title = "## Tested, run by run" if tested else "## Run by run (too few runs to test)"
+    lines += ["", title, "", *tested_table(m.to_dict() for m in report.metrics)]
     if report.notes:
         lines += ["", *(f"- {note}" for note in report.notes)]
     others = [d for d in median_deltas(a, b) if d.name not in TESTED]
