@@ -13,6 +13,7 @@ from tui_bench.engine.events import (
     OutputLine,
     Progress,
     RunFinished,
+    RunStarted,
     RunWarning,
     SecondClosed,
 )
@@ -118,6 +119,33 @@ def test_the_header_says_stall_while_it_lasts() -> None:
     assert "STALL" not in header_at(1.0, 100)
     assert "STALL" in header_at(1.6, 100)
     assert "STALL" not in header_at(1.8, 200)
+
+
+@pytest.mark.parametrize(
+    ("warm_up_s", "phases"),
+    [
+        (None, {"main": "running", "done": "running (finishing)"}),
+        (
+            0.5,
+            {
+                "warm-up": "running (warm-up)",
+                "main": "running (measuring)",
+                "done": "running (finishing)",
+            },
+        ),
+    ],
+)
+def test_the_header_names_the_tools_phase_in_plain_words(
+    warm_up_s: float | None, phases: dict[str, str]
+) -> None:
+    spec = RunSpec(urls=("http://127.0.0.1:8080/",), duration_s=6, warm_up_s=warm_up_s)
+    state = LiveState(spec)
+    state.apply(RunStarted("20260101-120000-000-h2load", ("h2load",), 1, None))
+    for phase, said in phases.items():
+        state.apply(Progress(1.0, None, 100, phase))
+        header = monitor_text.header(state, "h2load 1.52.0", paused=False, stopping=False)
+        assert header.plain.rstrip().endswith(said), header.plain
+        assert "(main)" not in header.plain
 
 
 def test_an_ended_fixed_rate_run_shows_what_it_achieved_and_both_latencies() -> None:

@@ -24,7 +24,7 @@ from tui_bench.ui.widgets.session_table import (
 
 RECENT = 12
 HINT = "enter replay · s all sessions"
-EMPTY = "none yet: start a run →"
+EMPTY = "none yet: n starts a run"
 
 
 class HomeScreen(Screen[None]):

@@ -85,6 +85,19 @@ def connection(state: LiveState) -> str:
     return " ".join(w for w in words if w)
 
 
+def _phase_words(state: LiveState) -> str | None:
+    """The tool's phase as the header says it: the measured stretch is named only after a
+    warm-up (without one the whole run is measured), and the tool's end is its finishing."""
+    match state.phase:
+        case "warm-up":
+            return "warm-up"
+        case "main":
+            return "measuring" if state.spec.warm_up_s else None
+        case "done":
+            return "finishing"
+    return None
+
+
 def header(
     state: LiveState, tool_label: str, *, paused: bool, stopping: bool, note: str | None = None
 ) -> Text:
@@ -92,8 +105,9 @@ def header(
     spec = state.spec
     top = _run_title(tool_label, state)
     status = "stopping…" if stopping and state.running else state.status
-    if state.phase and state.running:
-        status += f" ({state.phase})"
+    phase = _phase_words(state)
+    if phase and state.running:
+        status += f" ({phase})"
     bottom = _pairs(
         *_load(spec),
         ("elapsed", clock(state.elapsed_s)),
