@@ -37,7 +37,7 @@ from tui_bench.cli.command_help import (
 )
 from tui_bench.cli.request_flags import add_request_options
 from tui_bench.errors import UsageError
-from tui_bench.report.export_formats import FORMATS
+from tui_bench.report.export_formats import DEFAULT_FORMAT, FORMATS
 from tui_bench.request.run_defaults import DEFAULT_REQUEST
 from tui_bench.request.sweep_settings import DEFAULT_COOL_DOWN_S
 from tui_bench.spec import COMPRESSIONS, MAX_HEADER_BYTES, TOOLS
@@ -102,7 +102,12 @@ def build_parser() -> Parser:
 
     exp = commands.add_parser("export", help="write a session as json, csv or markdown")
     exp.add_argument("session", metavar="SESSION", help=REF_HELP)
-    exp.add_argument("--format", "-f", choices=FORMATS, default="json")
+    exp.add_argument(
+        "--format",
+        "-f",
+        choices=FORMATS,
+        help=f"default {DEFAULT_FORMAT} to a file (-o) or a pipe; on a terminal, say which",
+    )
     add_output_options(exp, "write it there, not to standard output")
 
     plot = commands.add_parser(
