@@ -49,8 +49,22 @@ class Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line, not a usage block."""
 
     def error(self, message: str) -> NoReturn:
-        sys.stderr.write(f"{self.prog}: error: {message}\n")
+        # The prefix of every other error (`tuibench: error:`), the command first in the
+        # message as a command's own refusals put it.
+        program, _, command = self.prog.partition(" ")
+        where = f"{command}: " if command else ""
+        sys.stderr.write(f"{program}: error: {where}{message}\n")
         sys.exit(2)
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        # A mistyped command: the ones spelt alike, not argparse's list of every one.
+        commands = action.choices
+        if isinstance(action, argparse._SubParsersAction) and value not in (commands or ()):
+            from tui_bench.storage.refs import did_you_mean
+
+            hint = did_you_mean(value, commands or ()) or f" ({self.prog} --help lists them)"
+            self.error(f"unknown command {value!r}{hint}")
+        super()._check_value(action, value)
 
 
 REF_HELP = "session file, id or id prefix, ID@POINT, or NAME@latest|best|baseline|-N[@POINT]"
