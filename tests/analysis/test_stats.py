@@ -51,6 +51,14 @@ def test_summary_of_one_to_five() -> None:
     assert s.cv == pytest.approx(math.sqrt(2.5) / 3)
 
 
+def test_a_bound_below_zero_is_zero_as_no_rate_or_time_is_less() -> None:
+    """Two runs far apart: mean - t·sd/√2 is -24,670 req/s, which no server achieves."""
+    s = summarize([24783, 33232])
+    assert s.ci_low == 0.0
+    assert s.ci_high == pytest.approx(82684.862, abs=1e-3)
+    assert s.mean == 29007.5 and s.sd == pytest.approx(5974.345, abs=1e-3)
+
+
 def test_summary_drops_missing_values() -> None:
     s = summarize([None, float("nan"), 4.0, float("inf"), 2.0])
     assert s.n == 2

@@ -33,6 +33,34 @@ def test_usage_error_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert len(err.strip().splitlines()) == 1 and "not allowed with" in err
 
 
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["rnu", "http://127.0.0.1/"], "unknown command 'rnu'; did you mean run?"),
+        (["--basic", "swep", "-c", "1"], "unknown command 'swep'; did you mean sweep?"),
+        (["expo"], "unknown command 'expo'; did you mean export?"),
+        (["zzz"], "unknown command 'zzz' (tuibench --help lists them)"),
+    ],
+)
+def test_a_mistyped_command_gets_a_did_you_mean(
+    argv: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        build_parser().parse_args(argv)
+    assert exit_info.value.code == 2
+    assert capsys.readouterr().err == f"tuibench: error: {said}\n"
+
+
+def test_a_commands_usage_error_has_the_prefix_of_every_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`tuibench: error:` as a refused URL or session says it, the command after it."""
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["export"])
+    err = capsys.readouterr().err
+    assert err.startswith("tuibench: error: export: ") and "SESSION" in err
+
+
 COMMANDS = (
     *("run", "sweep", "capacity", "demo", "import", "export", "plot", "replay", "compare"),
     *("baseline", "history", "sessions", "doctor"),

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import io
 import os
 import shutil
 import stat
+import sys
 from pathlib import Path
 
 import orjson
@@ -74,3 +76,32 @@ def test_an_export_is_an_ordinary_file_and_holds_no_secret(
     assert capsys.readouterr().err == f"md written to {target}\n"
     assert main(["export", str(session), "-f", "json"]) == 0
     assert "tok-old" not in capsys.readouterr().out
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_on_a_terminal_without_a_format_or_a_file_it_asks_which(
+    session: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Thousands of lines of JSON flooding a terminal help nobody: one line says what to
+    ask for. Asked for a format, or written to a file, or piped, it exports as ever."""
+    assert main(["export", str(session)]) == 0  # piped: JSON, as scripts expect
+    assert orjson.loads(capsys.readouterr().out)["result"]
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stdout", terminal)
+    assert main(["export", str(session)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--format json|csv|md" in err and "-o FILE" in err
+    assert f"tuibench export {session} | jq" in err
+    assert terminal.getvalue() == ""
+    assert main(["export", str(session), "--format", "md"]) == 0
+    assert terminal.getvalue().startswith("# ")
+    target = tmp_path / "out.json"
+    assert main(["export", str(session), "-o", str(target)]) == 0
+    assert orjson.loads(target.read_bytes())["result"]

@@ -5,18 +5,31 @@ from __future__ import annotations
 import csv
 import io
 
+import pytest
+
 from tests.history_sessions import START
 from tui_bench.report.csv_table import csv_cell, csv_text
 from tui_bench.report.export import series_csv
 
 
 def test_floats_are_plain_decimals_that_read_back_as_the_same_float() -> None:
-    for value in (4.3e-05, 1.2e-07, 0.00030849999999999996, 12345.5, 1e16, 2.5e-300, -3e-05):
+    for value in (4.3e-05, 1.2e-07, 0.0003085, 12345.5, 1e16, 2.5e-300, -3e-05, 38.7862248548569):
         cell = csv_cell(value)
         assert "e" not in cell.lower() and float(cell) == value, (value, cell)
     assert csv_cell(4.3e-05) == "0.000043"
     assert csv_cell(1e16) == "10000000000000000"
     assert csv_cell(22736.0) == "22736.0"
+
+
+def test_the_binary_noise_of_arithmetic_is_not_written() -> None:
+    """A median of two runs' 0.0003025 and 0.0003145 s is 0.00030849999999999996 in binary:
+    written to 15 significant digits, more than any measurement holds, it is 0.0003085."""
+    assert csv_cell((0.0003025 + 0.0003145) / 2) == "0.0003085"
+    assert csv_cell(0.00023500000000000002) == "0.000235"
+    assert csv_cell(0.0027854999999999998) == "0.0027855"
+    assert csv_cell(0.1 + 0.2) == "0.3"
+    for value in (38.78622485485691, 21721.740849523074, 1 / 3):
+        assert float(csv_cell(value)) == pytest.approx(value, rel=1e-14)
 
 
 def test_unknown_is_an_empty_cell_and_the_rest_is_text() -> None:

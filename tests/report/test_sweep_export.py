@@ -65,9 +65,10 @@ def test_a_run_row_per_run_then_the_points_figures() -> None:
         ("point", 32, None),
     ]
     first, second, point = rows[:3]
-    # The median of two runs lies halfway; the counts are means.
+    # The median of two runs lies halfway; the counts are the runs' sums, as in --json.
     assert point["rps"] == pytest.approx((first["rps"] + second["rps"]) / 2)
-    assert point["requests"] == pytest.approx((first["requests"] + second["requests"]) / 2)
+    assert point["requests"] == first["requests"] + second["requests"] == 45324
+    assert point["errors"] == first["errors"] + second["errors"] == 0
     assert (point["completed"], point["runs"]) == (2, 2)
     assert point["p99_s"] == pytest.approx((first["p99_s"] + second["p99_s"]) / 2)
     assert point["rps_ci_low"] < point["rps_mean"] < point["rps_ci_high"]
@@ -95,6 +96,20 @@ def test_the_csv_is_one_rectangular_table() -> None:
     assert header[:5] == ["row_type", "point", "name", "c", "m"]
     assert {len(row) for row in table} == {len(header)}
     assert [row[0] for row in table[1:]].count("point") == 4
+
+
+def test_the_csv_has_plain_decimals_and_no_impossible_figure() -> None:
+    """No binary noise of a median (`0.00030849999999999996`), no req/s bound below 0 (two
+    runs of 24,783 and 33,232 req/s: mean - t·sd/√2 = -24,670), and a point's requests a
+    count: the sum of its runs', the `requests` of the sweep's JSON."""
+    session = sweep("sweep-c-repeat2")
+    table = list(csv.DictReader(io.StringIO(export(session, "csv"))))
+    points = [row for row in table if row["row_type"] == "point"]
+    assert [p["p50_s"] for p in points] == ["0.0003085", "0.0040435"]
+    assert [p["p99_s"] for p in points] == ["0.0054875", "0.0111675"]
+    assert points[1]["rps_ci_low"] == "0.0" and float(points[1]["rps_ci_high"]) > 82684
+    assert [int(p["requests"]) for p in points] == [p["requests"] for p in session.doc["points"]]
+    assert [p["requests"] for p in points] == ["45324", "58015"]
 
 
 def without_histograms(session: Session) -> Session:

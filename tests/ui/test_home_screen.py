@@ -211,6 +211,44 @@ async def test_starting_the_form_runs_and_q_comes_back_home(tmp_path: Path) -> N
         await screen_is(pilot, HomeScreen, "home again")
 
 
+async def test_back_from_a_run_q_quits_and_the_url_is_kept(tmp_path: Path) -> None:
+    """Back from a run the focus is where the first start puts it, on the recent sessions:
+    `q` quits rather than replacing the URL the run was started with."""
+    app = home(example_store(tmp_path), Launches())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await recent_table(pilot)
+        await pilot.press("n")
+        urls = app.screen.query_one("#urls", Input)
+        await until(pilot, lambda: app.focused is urls, "the URL field focused")
+        urls.value = "http://127.0.0.1:8080/"
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        live = await screen_is(pilot, LiveScreen, "the live screen")
+        await until(pilot, lambda: not live.engine_running, "the run to end")
+        await pilot.press("q")
+        await screen_is(pilot, HomeScreen, "home again")
+        await until(pilot, lambda: isinstance(app.focused, SessionTable), "the recent list")
+        await pilot.press("q")
+        await until(pilot, lambda: app.return_code is not None, "the app quitting")
+    assert urls.value == "http://127.0.0.1:8080/"
+
+
+async def test_help_from_the_form_gives_the_focus_back_to_its_field(tmp_path: Path) -> None:
+    """A dialog over the home screen is no leaving it: the field asked from keeps the focus."""
+    app = home(example_store(tmp_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await recent_table(pilot)
+        await pilot.press("n")
+        urls = app.screen.query_one("#urls", Input)
+        await until(pilot, lambda: app.focused is urls, "the URL field focused")
+        await pilot.press("f1")
+        await screen_is(pilot, HelpScreen, "the help from the form")
+        await pilot.press("escape")
+        await screen_is(pilot, HomeScreen, "home again")
+        await pilot.pause()
+        assert app.focused is urls
+
+
 async def test_a_run_cannot_start_without_a_launcher(tmp_path: Path) -> None:
     app = home(example_store(tmp_path))
     async with app.run_test(size=(120, 40)) as pilot:

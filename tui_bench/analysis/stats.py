@@ -70,7 +70,9 @@ class Summary:
 
 
 def summarize(values: Iterable[float | None], *, confidence: float = CONFIDENCE) -> Summary:
-    """Mean, sd (ddof=1), median, range and the Student-t confidence interval of the mean."""
+    """Mean, sd (ddof=1), median, range and the Student-t confidence interval of the mean.
+    What is summarized is never below 0 (req/s, times, CPU): nor is the interval, which for
+    few runs far apart would otherwise reach below it."""
     x = finite_values(values)
     n = int(x.size)
     if n == 0:
@@ -87,7 +89,7 @@ def summarize(values: Iterable[float | None], *, confidence: float = CONFIDENCE)
     return replace(
         base,
         sd=sd,
-        ci_low=mean - half,
+        ci_low=max(0.0, mean - half),
         ci_high=mean + half,
         cv=sd / abs(mean) if mean else None,
     )

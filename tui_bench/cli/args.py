@@ -37,7 +37,7 @@ from tui_bench.cli.command_help import (
 )
 from tui_bench.cli.request_flags import add_request_options
 from tui_bench.errors import UsageError
-from tui_bench.report.export_formats import FORMATS
+from tui_bench.report.export_formats import DEFAULT_FORMAT, FORMATS
 from tui_bench.request.run_defaults import DEFAULT_REQUEST
 from tui_bench.request.sweep_settings import DEFAULT_COOL_DOWN_S
 from tui_bench.spec import COMPRESSIONS, MAX_HEADER_BYTES, TOOLS
@@ -49,8 +49,22 @@ class Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line, not a usage block."""
 
     def error(self, message: str) -> NoReturn:
-        sys.stderr.write(f"{self.prog}: error: {message}\n")
+        # The prefix of every other error (`tuibench: error:`), the command first in the
+        # message as a command's own refusals put it.
+        program, _, command = self.prog.partition(" ")
+        where = f"{command}: " if command else ""
+        sys.stderr.write(f"{program}: error: {where}{message}\n")
         sys.exit(2)
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        # A mistyped command: the ones spelt alike, not argparse's list of every one.
+        commands = action.choices
+        if isinstance(action, argparse._SubParsersAction) and value not in (commands or ()):
+            from tui_bench.storage.refs import did_you_mean
+
+            hint = did_you_mean(value, commands or ()) or f" ({self.prog} --help lists them)"
+            self.error(f"unknown command {value!r}{hint}")
+        super()._check_value(action, value)
 
 
 REF_HELP = "session file, id or id prefix, ID@POINT, or NAME@latest|best|baseline|-N[@POINT]"
@@ -102,7 +116,12 @@ def build_parser() -> Parser:
 
     exp = commands.add_parser("export", help="write a session as json, csv or markdown")
     exp.add_argument("session", metavar="SESSION", help=REF_HELP)
-    exp.add_argument("--format", "-f", choices=FORMATS, default="json")
+    exp.add_argument(
+        "--format",
+        "-f",
+        choices=FORMATS,
+        help=f"default {DEFAULT_FORMAT} to a file (-o) or a pipe; on a terminal, say which",
+    )
     add_output_options(exp, "write it there, not to standard output")
 
     plot = commands.add_parser(

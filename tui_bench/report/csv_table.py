@@ -2,9 +2,11 @@
 (`p99_s`, `server_cpu_pct`, `bytes_per_s`) and cells that are plain decimals in that unit.
 Pure.
 
-A spreadsheet or a shell pipe reads `0.000043` where Python's `repr` writes `4.3e-05`; the
-decimal expansion of the shortest repr is the same float, so nothing measured is rounded
-away. An unknown value is an empty cell.
+A spreadsheet or a shell pipe reads `0.000043` where Python's `repr` writes `4.3e-05`. A
+float is written to 15 significant digits, more than any measurement holds, so nothing
+measured is rounded away, but the binary noise of arithmetic is: the median of 0.0003025 and
+0.0003145 s is 0.00030849999999999996 in binary, written 0.0003085. An unknown value is an
+empty cell.
 """
 
 from __future__ import annotations
@@ -15,16 +17,21 @@ import math
 from collections.abc import Iterable, Sequence
 from decimal import Decimal
 
+# The digits a double holds for certain (DBL_DIG): beyond them lies binary noise.
+SIGNIFICANT = 15
+
 
 def csv_cell(value: object) -> str:
-    """A cell: `None` (unknown) and a non-finite float empty, a float in plain decimals
-    (`0.000043`, `12345.5`, `1e+16` as `10000000000000000`), anything else as `str`."""
+    """A cell: `None` (unknown) and a non-finite float empty, a float in plain decimals to
+    15 significant digits (`0.000043`, `12345.5`, `1e+16` as `10000000000000000`), anything
+    else as `str`."""
     if value is None:
         return ""
     if isinstance(value, float):
         if not math.isfinite(value):
             return ""
-        return format(Decimal(repr(value)), "f")
+        # Through the float those digits name: its shortest repr keeps `22736.0` a float.
+        return format(Decimal(repr(float(f"{value:.{SIGNIFICANT}g}"))), "f")
     return str(value)
 
 

@@ -2,3 +2,5 @@
 without loading the exporters."""
 
 FORMATS = ("json", "csv", "md")
+# What `tuibench export` writes to a file or a pipe when no format is named: scripts read it.
+DEFAULT_FORMAT = "json"

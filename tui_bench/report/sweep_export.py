@@ -3,7 +3,8 @@
 `sweep_rows` is the one rectangular table (a `row_type` of "run" or "point"); the CSV is
 that table as it is, the markdown shows it for people. A point's row is over its completed
 runs only: its req/s and latencies are the point's figures (storage.sweep_doc: the median
-of its runs'), its counts and durations their means. Pure.
+of its runs'), its counts (requests, errors) their sums, as the sweep's JSON has them, its
+duration and bytes/s their means. Pure.
 """
 
 from __future__ import annotations
@@ -127,7 +128,7 @@ def _point_row(summary: Mapping[str, Any], docs: Sequence[Mapping[str, Any]]) ->
     return {
         "completed": summary["n"],
         "runs": summary["runs"],
-        "requests": _mean(r.requests.total for r in results),
+        "requests": summary["requests"] if results else None,
         "duration_s": _mean(r.duration_s for r in results),
         "rps": point_rps(summary),
         "rps_mean": rps["mean"],
@@ -138,12 +139,18 @@ def _point_row(summary: Mapping[str, Any], docs: Sequence[Mapping[str, Any]]) ->
         "rps_max": rps["max"],
         "bytes_per_s": _mean(r.bytes_per_s for r in results),
         **{key: point_latency(summary, key) for key in (*TABLE_LATENCY, "max_s")},
-        "errors": _mean(r.error_count for r in results),
+        "errors": _errors(summary),
         "error_rate": summary["error_rate"],
         "server_cpu_pct": summary["server_cpu_pct"]["mean"],
         "client_cpu_pct": summary["client_cpu_pct"]["mean"],
         "validity": verdict_of(summary),
     }
+
+
+def _errors(summary: Mapping[str, Any]) -> int | None:
+    """The point's failed requests, from the two figures its JSON keeps."""
+    rate = summary["error_rate"]
+    return None if rate is None else round(rate * summary["requests"])
 
 
 def _mean(values: Iterable[float | None]) -> float | None:
@@ -274,7 +281,7 @@ def _run_notes(rows: Sequence[Mapping[str, Any]]) -> list[str]:
         notes.append(
             "**point** rows: req/s and the latencies are the medians of the point's completed "
             "runs (one disturbed run does not move them; compare tests the same medians); "
-            "requests, duration, bytes/s and errors are means over those runs."
+            "requests and errors are their sums, duration and bytes/s their means."
         )
     if any(r["row_type"] == "run" and r["status"] != "completed" for r in rows):
         notes.append(

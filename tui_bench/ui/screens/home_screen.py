@@ -10,7 +10,7 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Container, Vertical
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Static
 
 from tui_bench.storage.layout import sessions_dir
@@ -80,6 +80,7 @@ class HomeScreen(Screen[None]):
     def __init__(self) -> None:
         super().__init__()
         self._form_mounted = asyncio.Event()
+        self._left = False
 
     def _directory(self) -> Path:
         # The app's store when it names one (tests do), else the user's.
@@ -111,9 +112,19 @@ class HomeScreen(Screen[None]):
         widgets (Textual's own among them) in the middle of their mounting."""
         await self._form_mounted.wait()
 
+    def on_screen_suspend(self) -> None:
+        # Handled once the screen that covers this one is the app's.
+        self._left = not isinstance(self.app.screen, ModalScreen)
+
     def on_screen_resume(self) -> None:
         # Back from a run: its session is the newest.
         self.query_one(SessionTable).reload_if_changed()
+        # A dialog (help, a secret asked for) gives the focus back to the field it was asked
+        # from. Back from a run, a sweep, a replay or the browser the screen starts over as the
+        # first time, on the recent sessions: a `q` left in the form would replace its URL.
+        if self._left:
+            self._left = False
+            self.action_to_recent()
 
     def on_session_table_loaded(self, event: SessionTable.Loaded) -> None:
         # Back from the first run, the store is no longer empty.
