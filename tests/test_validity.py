@@ -103,7 +103,7 @@ def test_warm_up_asked_for_but_never_ended_is_suspect() -> None:
 
 
 def test_an_unreachable_target_says_why() -> None:
-    message = "connection refused by 127.0.0.1:1: nothing listens there"
+    message = "nothing listens on 127.0.0.1:1 (connection refused)"
     validity = judged(None, status="failed", message=message, unreachable=True)
     assert validity.to_dict() == {
         "verdict": "invalid",

@@ -5,9 +5,15 @@ flags at all."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import socket
 import subprocess
 import sys
+import threading
+from collections.abc import Iterator
+
+import pytest
 
 from tui_bench.cli.args import build_parser
 from tui_bench.cli.main import NO_ARGUMENTS
@@ -122,15 +128,33 @@ def test_no_arguments_are_what_the_grammar_makes_of_none() -> None:
     assert vars(build_parser().parse_args([])) == NO_ARGUMENTS
 
 
-def test_closed_standard_streams() -> None:
+@pytest.fixture
+def hang_up_url() -> Iterator[str]:
+    """A port that takes each connection and closes it: a run against it fails at once."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(16)
+
+        def hang_up() -> None:
+            with contextlib.suppress(OSError):  # the listener closed: the test is over
+                while True:
+                    listener.accept()[0].close()
+
+        threading.Thread(target=hang_up, daemon=True).start()
+        yield f"http://127.0.0.1:{listener.getsockname()[1]}/"
+        listener.shutdown(socket.SHUT_RDWR)
+
+
+def test_closed_standard_streams(hang_up_url: str) -> None:
     # Started by another program with a standard stream closed: one line or the help, never
-    # a traceback. Nothing listens on port 1: the run fails at once.
-    run = ["run", "-n", "10", "-c", "1", "http://127.0.0.1:1/"]
+    # a traceback, whether refused before the load (nothing listens on port 1) or after.
+    run = ["run", "-n", "10", "-c", "1", hang_up_url]
     for args, closed, code in (
         (["sessions", "--json"], 0, 0),
         ([], 0, 0),
         (run, 0, 1),
         ([*run, "--headless"], 1, 1),
+        (["run", "--headless", "-n", "10", "http://127.0.0.1:1/"], 1, 2),
     ):
         done = subprocess.run(
             [sys.executable, "-m", "tui_bench.cli.main", *args],

@@ -13,7 +13,7 @@ import psutil
 import pytest
 
 from tui_bench.demo import nginx_target
-from tui_bench.demo.content import SIZED_PATHS, SMALL_BODY
+from tui_bench.demo.content import SIZED_PATHS, SMALL_BODY, describe
 from tui_bench.demo.nginx_conf import CLOSING_KEEPALIVE_REQUESTS
 from tui_bench.demo.nginx_target import DemoTarget, start_demo_target
 from tui_bench.demo.processes import free_ports
@@ -180,3 +180,17 @@ async def test_taken_port_is_picked_again(monkeypatch: pytest.MonkeyPatch) -> No
             assert f":{busy.getsockname()[1]}/" not in target.urls["h1"]
     finally:
         busy.close()
+
+
+def test_the_demo_line_names_the_h1_port_beside_the_h2c_one() -> None:
+    urls = {
+        "h1": "http://127.0.0.1:41235/",
+        "h2c": "http://127.0.0.1:41234/",
+        "h2": "https://127.0.0.1:41236/",
+    }
+    line = describe("nginx", urls)
+    assert line == "demo: nginx h2c :41234, h1 :41235; GET / (21 B), /1k /16k /64k /1m /404 /500"
+    # Within a header at 80 columns, with the widest ports there are.
+    assert len(describe("nginx", {k: u.replace("4123", "6553") for k, u in urls.items()})) <= 78
+    # The built-in server speaks HTTP/1.1 only.
+    assert describe("python", {"h1": urls["h1"]}).startswith("demo: python h1 :41235; GET /")

@@ -21,7 +21,7 @@ from tui_bench.demo.nginx_target import DemoTarget
 from tui_bench.engine.events import Event, SecondClosed
 from tui_bench.engine.live_state import LiveState
 from tui_bench.engine.options import EngineOptions
-from tui_bench.engine.reach import h2c_refused
+from tui_bench.engine.reach import target_refused
 from tui_bench.runners.tools import find_tool
 from tui_bench.spec import RunSpec
 from tui_bench.storage import store
@@ -160,28 +160,32 @@ def test_errors_over_the_limit_make_the_run_invalid(nginx: DemoTarget, sessions:
     assert "errors" not in {r["code"] for r in result["validity"]["reasons"]}
 
 
-def test_refused_port_fails_at_once_with_exit_1(sessions: Path) -> None:
-    need("h2load")
+@pytest.mark.parametrize("tool", ["h2load", "wrk", "ab"])
+def test_a_refused_port_is_refused_before_any_load(tool: str, sessions: Path) -> None:
+    """h2load would wait out -d and report 0 requests; nothing is saved of a run that could
+    not send one."""
+    need(tool)
     port = _free_port()
     started = time.monotonic()
-    # h2load itself would wait out the 10 s and report 0 requests.
-    code, result, _ = run_json("-d", "10", "-c", "2", f"http://127.0.0.1:{port}/")
+    proc = tuibench("run", "--headless", "--tool", tool, "-d", "10", f"http://127.0.0.1:{port}/")
     assert time.monotonic() - started < 5
-    assert code == 1
-    assert result["run_status"] == "failed"
-    assert result["message"] == f"connection refused by 127.0.0.1:{port}: nothing listens there"
-    assert result["validity"]["verdict"] == "invalid"
-    assert store.load(result["session_path"]).status == "failed"
+    assert proc.returncode == 2
+    assert proc.stderr == (
+        f"tuibench: error: nothing listens on 127.0.0.1:{port} (connection refused)\n"
+    )
+    assert not sessions.exists() or not any(sessions.iterdir())
 
 
 def test_tls_to_a_plain_port_is_said_in_those_words(nginx: DemoTarget, sessions: Path) -> None:
     need("h2load")
     plain = nginx.urls["h1"].replace("http://", "https://")
+    port = plain.rsplit(":", 1)[1].strip("/")
     started = time.monotonic()
-    code, result, _ = run_json("-d", "10", "-c", "1", plain)
+    proc = tuibench("run", "--headless", "-d", "10", "-c", "1", plain)
     assert time.monotonic() - started < 5
-    assert code == 1
-    assert result["message"].startswith("TLS handshake with 127.0.0.1:")
+    assert proc.returncode == 2
+    assert proc.stderr.startswith(f"tuibench: error: TLS handshake with 127.0.0.1:{port} failed")
+    assert not sessions.exists() or not any(sessions.iterdir())
 
 
 def test_h2c_to_a_server_of_http1_only_is_refused_before_load(
@@ -203,14 +207,43 @@ def test_h2c_to_a_server_of_http1_only_is_refused_before_load(
     assert code == 0, stderr
     assert result["requests"]["succeeded"] == 200
     # A port that speaks h2c is let through.
-    assert asyncio.run(h2c_refused([RunSpec((nginx.urls["h2c"],))])) is None
+    assert asyncio.run(target_refused([RunSpec((nginx.urls["h2c"],))])) is None
 
 
-def test_dns_failure_fails_with_exit_1(sessions: Path) -> None:
+def test_a_host_that_does_not_resolve_is_refused_before_any_load(sessions: Path) -> None:
     need("h2load")
-    code, result, _ = run_json("-n", "10", "--no-server", "http://no-such-host.invalid/")
-    assert code == 1
-    assert result["run_status"] == "failed" and result["message"]
+    proc = tuibench("run", "--headless", "-n", "10", "--no-server", "http://no-such-host.invalid/")
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("tuibench: error: cannot resolve no-such-host.invalid: ")
+    assert len(proc.stderr.splitlines()) == 1, proc.stderr
+    assert not sessions.exists() or not any(sessions.iterdir())
+
+
+H2C_ONLY = {
+    ("h2load", "--h1"): "not HTTP/1.1: run without --h1 (h2c is h2load's default for http://)",
+    ("wrk", ""): "not HTTP/1.1, the only protocol wrk speaks: run with --tool h2load",
+    ("ab", ""): "not HTTP/1.0, the only protocol ab speaks: run with --tool h2load",
+}
+
+
+@pytest.mark.parametrize(("tool", "flag"), list(H2C_ONLY))
+def test_http1_to_a_port_of_h2c_only_is_refused_before_load(
+    tool: str, flag: str, nginx: DemoTarget, sessions: Path
+) -> None:
+    """Every request would fail as a parse error after the whole -d, with the tool's own
+    words; tuibench says what to do before any load."""
+    need(tool)
+    h2c_only = nginx.urls["h2c"]
+    port = h2c_only.rsplit(":", 1)[1].strip("/")
+    flags = [flag] if flag else []
+    proc = tuibench("run", "--headless", "--tool", tool, *flags, "-d", "3", "-c", "1", h2c_only)
+    assert proc.returncode == 2
+    assert proc.stderr == (
+        f"tuibench: error: 127.0.0.1:{port} speaks h2c only, {H2C_ONLY[tool, flag]}\n"
+    )
+    assert not sessions.exists() or not any(sessions.iterdir())
+    # The port of HTTP/1.1 is let through.
+    assert asyncio.run(target_refused([RunSpec((nginx.urls["h1"],), h1=True)])) is None
 
 
 @pytest.mark.parametrize(

@@ -4,6 +4,7 @@ baseline verdicts, in the session and on screen. h2load against nginx on loopbac
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -132,3 +133,40 @@ async def test_the_cli_the_app_and_the_form_judge_one_run_alike(url: str, sessio
         await pilot.press("ctrl+s")
         shown = await screen_is(pilot, LiveScreen, "the live screen")
         assert await judged_on_screen(pilot, shown) == expected
+
+
+async def test_a_target_that_cannot_be_loaded_is_one_line_from_every_way_in(
+    nginx: DemoTarget, sessions: Path
+) -> None:
+    """wrk against a port of h2c only: the same line, exit 2 and nothing saved, from the
+    command line, the live app and the run form, before any load."""
+    need("wrk")
+    url = nginx.urls["h2c"]
+    cli = tuibench("run", "--headless", "--no-server", "--tool", "wrk", "-d", "1", url)
+    assert cli.returncode == 2
+    line = cli.stderr.removeprefix("tuibench: error: ").removesuffix("\n")
+    said = "speaks h2c only, not HTTP/1.1, the only protocol wrk speaks: run with --tool h2load"
+    assert line.endswith(said), cli.stderr
+
+    spec = RunSpec(urls=(url,), tool="wrk", duration_s=1)
+    app = TuibenchApp(
+        live_run(RunRequest(spec, server_mode="none"), JobSettings(interval_s=0.2), basic=True)
+    )
+    async with app.run_test(size=(120, 40)):
+        async with asyncio.timeout(30):
+            while app.refusal is None:
+                await asyncio.sleep(0.05)
+    assert str(app.refusal) == line and app.return_value == 2
+
+    home = TuibenchApp(lambda app: HomeScreen(), launcher=JobLauncher(JobSettings(interval_s=0.2)))
+    async with home.run_test(size=(160, 48)) as pilot:
+        form = await home_form(pilot)
+        await type_into(pilot, "urls", url)
+        form.query_one("#tool", Select).value = "wrk"
+        form.query_one("#server_mode", Select).value = "none"
+        await until(pilot, lambda: form.valid, f"a valid form ({status(form)})")
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: bool(home._notifications), "the refusal")
+        assert [n.message for n in home._notifications] == [line]
+        assert isinstance(home.screen, HomeScreen)
+    assert not sessions.exists() or not any(sessions.iterdir())

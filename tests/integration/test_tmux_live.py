@@ -108,9 +108,13 @@ def test_the_demo_says_what_it_loads_and_lasts_long_enough_to_watch(tmp_path: Pa
     with Tmux(argv, width=80, height=24, env=env) as tmux:
         live = tmux.wait_for(lambda s: live_rps(s) > 0, "live req/s", DEADLINE_S)
         header = live.splitlines()[:3]
-        # Whole at 80 columns: the server and its address, the path and its body's size.
-        assert re.search(r"demo: nginx 127\.0\.0\.1:\d+, GET / \(\d+ B\)", header[2]), live
-        assert header[2].rstrip().endswith("also /1k /16k /64k /1m /404 /500"), live
+        # Whole at 80 columns: the server, its h2c port (the loaded URL's, above) and its h1
+        # port (for --h1, wrk and ab), the path and its body's size.
+        loaded = re.search(r"http://127\.0\.0\.1:(\d+)/", header[0])
+        assert loaded, live
+        ports = re.search(rf"demo: nginx h2c :{loaded[1]}, h1 :\d+; GET / \(\d+ B\)", header[2])
+        assert ports, live
+        assert header[2].rstrip().endswith("/1k /16k /64k /1m /404 /500"), live
         # The default run is long enough to take the screen in.
         assert "mode -d 30s" in header[1], live
         tmux.send_keys("s")

@@ -13,6 +13,7 @@ import pytest
 from rich.text import Text
 
 from tests.ui import screen_is, until
+from tui_bench.demo.content import describe
 from tui_bench.errors import EXIT_INTERRUPTED, ToolMissingError
 from tui_bench.jobs.settings import JobSettings
 from tui_bench.request.run import RunRequest
@@ -92,6 +93,7 @@ def test_snapshot(snap_compare: Any) -> None:
         await asyncio.Event().wait()
         raise AssertionError("never prepared")
 
-    shown = preparing_text("h2load", (URL,), "demo: nginx 127.0.0.1:9, GET / (21 B)")
+    demo = describe("nginx", {"h2c": URL, "h1": "http://127.0.0.1:10/"})
+    shown = preparing_text("h2load", (URL,), demo)
     app = TuibenchApp(lambda app: PreparingScreen(shown, never), theme="textual-dark")
     assert snap_compare(app, terminal_size=(80, 24))

@@ -89,7 +89,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
             request = RunRequest(
                 spec, server_mode="pid", server_pid=target.pid, name="demo", tags=("demo",)
             )
-            what = describe(target.backend, url)
+            what = describe(target.backend, target.urls)
             if not wants_app(args):
                 what = f"{what} (pid {target.pid})"
             return await _run(request, args, note=what)

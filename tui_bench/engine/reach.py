@@ -1,9 +1,11 @@
 """Whether the target answers at all, and in the protocol asked for, told within a second.
 
 h2load in duration mode waits out `-d` against a closed port and then reports zero
-requests; a connection of our own, made beside the tool's, says why at once. Against a server
-that speaks only HTTP/1.1 (most nginx configs) h2load's default h2c fails every request and
-says nothing of why: one HTTP/2 preface of our own, before the load, finds it out.
+requests; a connection of our own, before the load and beside the tool's, says why at once.
+Against a server that speaks only HTTP/1.1 (most nginx configs) h2load's default h2c fails
+every request and says nothing of why: one HTTP/2 preface of our own, before the load, finds
+it out. The other way (h2load --h1, wrk or ab against a port of h2c only) every request fails
+as a parse error: one HTTP/1.1 request of our own finds that out too.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import contextlib
 import socket
 import ssl
 from collections.abc import Iterable
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 from tui_bench.spec import RunSpec
 
@@ -22,6 +24,10 @@ TIMEOUT_S = 2.0
 # h2load sends first on an http:// URL. An HTTP/2 server answers with a SETTINGS frame, an
 # HTTP/1.1 one with a status line (nginx: 400 Bad Request).
 H2C_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])
+HTTP1_STATUS = b"HTTP/1."
+# An HTTP/2 frame's header (RFC 9113 4.1): 3 bytes of length, its type, flags, stream id.
+FRAME_HEADER = 9
+SETTINGS, GOAWAY = 0x4, 0x7
 
 
 def _unverified() -> ssl.SSLContext:
@@ -55,7 +61,7 @@ async def unreachable(url: str, timeout_s: float = TIMEOUT_S) -> str | None:
     except socket.gaierror as exc:
         return f"cannot resolve {host}: {exc.strerror}"
     except ConnectionRefusedError:
-        return f"connection refused by {where}: nothing listens there"
+        return f"nothing listens on {where} (connection refused)"
     except ssl.SSLError as exc:
         return f"TLS handshake with {where} failed: {exc.reason or exc}"
     except OSError as exc:
@@ -66,40 +72,95 @@ async def unreachable(url: str, timeout_s: float = TIMEOUT_S) -> str | None:
     return None
 
 
-async def h2c_refused(specs: Iterable[RunSpec], timeout_s: float = TIMEOUT_S) -> str | None:
-    """Why the runs of `specs` that would speak h2c cannot: the first of their URLs whose
-    server answers HTTP/1.1 only, and what to do, in one line. None when each speaks HTTP/2,
-    or cannot be asked (unreachable, slow: the run says why)."""
-    urls = dict.fromkeys(
-        url for spec in specs if spec.expected_protocol == "h2c" for url in spec.urls
+async def target_refused(specs: Iterable[RunSpec], timeout_s: float = TIMEOUT_S) -> str | None:
+    """Why the runs of `specs` cannot load their target, in one line with what to do: the
+    first of their URLs that cannot be reached, or whose server does not speak the protocol
+    the run would (h2c to HTTP/1.1 only, HTTP/1.x to h2c only). None when each can, or
+    cannot be asked in time (slow: the run says why)."""
+    runs = dict.fromkeys(
+        (url, spec.expected_protocol, spec.tool) for spec in specs for url in spec.urls
     )
-    for url in urls:
-        if await _speaks_http1_only(url, timeout_s):
-            parts = urlsplit(url)
-            where = f"{parts.hostname}:{parts.port or 80}"
+    for url in dict.fromkeys(url for url, _, _ in runs):
+        message = await unreachable(url, timeout_s)
+        if message is not None:
+            return message
+    for url, protocol, tool in runs:
+        message = await _protocol_refused(url, protocol, tool, timeout_s)
+        if message is not None:
+            return message
+    return None
+
+
+async def _protocol_refused(url: str, protocol: str, tool: str, timeout_s: float) -> str | None:
+    parts = urlsplit(url)
+    if parts.scheme != "http":
+        return None  # over TLS the protocol is agreed in the handshake (ALPN)
+    where = f"{parts.hostname}:{parts.port or 80}"
+    if protocol == "h2c":
+        reply = await _first_bytes(url, H2C_PREFACE, timeout_s)
+        if reply is not None and reply.startswith(HTTP1_STATUS):
             return (
                 f"{where} speaks HTTP/1.1 only, not h2c (h2load's "
                 "default for http://): run with --h1"
             )
-    return None
+        return None
+    reply = await _first_bytes(url, _head_request(parts), timeout_s)
+    if reply is None or reply.startswith(HTTP1_STATUS):
+        return None
+    # The tool would read a frame, or nothing, where it waits for a status line.
+    asked = protocol.upper()
+    if not _is_http2_frame(reply):
+        return f"{where} answers an {asked} request with no status line: is it the right port?"
+    if tool == "h2load":
+        return (
+            f"{where} speaks h2c only, not {asked}: run without --h1 (h2c is h2load's "
+            "default for http://)"
+        )
+    return (
+        f"{where} speaks h2c only, not {asked}, the only protocol {tool} speaks: run with "
+        "--tool h2load"
+    )
 
 
-async def _speaks_http1_only(url: str, timeout_s: float) -> bool:
+def _is_http2_frame(reply: bytes) -> bool:
+    """An h2c server answers bytes it cannot read as a preface with its SETTINGS, a GOAWAY
+    or both (nginx: both)."""
+    return len(reply) >= FRAME_HEADER and reply[3] in (SETTINGS, GOAWAY)
+
+
+def _head_request(parts: SplitResult) -> bytes:
+    """HEAD, not the run's method: it asks for no body and changes nothing. The URL has been
+    checked to hold no space nor control character."""
+    target = parts.path or "/"
+    if parts.query:
+        target += f"?{parts.query}"
+    host = parts.netloc.rsplit("@", 1)[-1]  # no user:password of the URL's
+    return f"HEAD {target} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n".encode(
+        "ascii", "replace"
+    )
+
+
+async def _first_bytes(url: str, sent: bytes, timeout_s: float) -> bytes | None:
+    """The first bytes of the answer to `sent` (fewer, or none, when the server closes
+    first); None when it cannot be asked or does not answer in time."""
     parts = urlsplit(url)
     try:
         reader, writer = await asyncio.wait_for(
             asyncio.open_connection(parts.hostname or "", parts.port or 80), timeout_s
         )
     except (OSError, TimeoutError):
-        return False
+        return None
     try:
-        writer.write(H2C_PREFACE)
+        writer.write(sent)
         await asyncio.wait_for(writer.drain(), timeout_s)
-        reply = await asyncio.wait_for(reader.read(len(b"HTTP/1.")), timeout_s)
+        return await asyncio.wait_for(reader.readexactly(FRAME_HEADER), timeout_s)
+    except asyncio.IncompleteReadError as exc:
+        return exc.partial
+    except ConnectionResetError:
+        return b""
     except (OSError, TimeoutError):
-        return False
+        return None
     finally:
         writer.close()
         with contextlib.suppress(OSError, TimeoutError):
             await asyncio.wait_for(writer.wait_closed(), timeout_s)
-    return reply.startswith(b"HTTP/1.")

@@ -13,7 +13,7 @@ from tui_bench.engine.fleet_check import find_fleet
 from tui_bench.engine.generators import version_warning
 from tui_bench.engine.load_split import split_spec
 from tui_bench.engine.options import EngineOptions
-from tui_bench.engine.reach import h2c_refused
+from tui_bench.engine.reach import target_refused
 from tui_bench.errors import UsageError
 from tui_bench.jobs.baseline_gate import BaselineGate, Planned, prepare_gate
 from tui_bench.jobs.judge import judged
@@ -64,10 +64,10 @@ async def prepare_run(request: RunRequest, settings: JobSettings) -> RunJob:
         find_fleet, request.generators, [spec.tool], settings.find_here
     )
     tool = tools[spec.tool]
-    await refuse_h2c_to_http1(request, [spec])
     gate = await asyncio.to_thread(prepare_gate, judging, [Planned(None, first, tool)])
     # Finding the server walks every process's sockets.
     server = await asyncio.to_thread(request.server)
+    await refuse_unfit_target(request, [spec])
     on_host = request.on_host()
     if on_host is not None:
         await check(on_host, settings.interval_s)
@@ -88,12 +88,13 @@ async def prepare_run(request: RunRequest, settings: JobSettings) -> RunJob:
     return RunJob(request, tool, engine, gate, tuple(notes))
 
 
-async def refuse_h2c_to_http1(request: RunRequest, specs: Sequence[RunSpec]) -> None:
-    """UsageError when a run would speak h2c to a server that answers HTTP/1.1 only: every
-    request would fail and the tool would not say why. Asked from here, so only when the load
-    is sent from here (another host may reach another server by the same URL)."""
+async def refuse_unfit_target(request: RunRequest, specs: Sequence[RunSpec]) -> None:
+    """UsageError when nothing answers at the target, or it does not speak the protocol the
+    run would: every request would fail, no session would be worth keeping and the tool would
+    not say why. Asked from here, so only when the load is sent from here (another host may
+    reach another server by the same URL, or reach one this one cannot)."""
     if any(g.strip() != LOCAL_GENERATOR for g in request.generators):
         return
-    refused = await h2c_refused(specs)
+    refused = await target_refused(specs)
     if refused is not None:
         raise UsageError(refused)

@@ -17,7 +17,7 @@ from tui_bench.engine.sweep import SweepListener, SweepOptions, SweepRunner, Tar
 from tui_bench.errors import UsageError
 from tui_bench.jobs.baseline_gate import BaselineGate, Planned, prepare_gate
 from tui_bench.jobs.judge import judged
-from tui_bench.jobs.run_job import refuse_h2c_to_http1
+from tui_bench.jobs.run_job import refuse_unfit_target
 from tui_bench.jobs.settings import JobSettings
 from tui_bench.remote.server import check
 from tui_bench.request.run import RunRequest
@@ -75,7 +75,7 @@ async def prepare_sweep(
         firsts.append(shares[0] if shares else point.spec)
     # Tool versions, socket tables, SSH round trips: not on the event loop.
     targets, generators = await asyncio.to_thread(prepare_fleet, plan, request.generators)
-    await refuse_h2c_to_http1(request, [point.spec for point in plan.points])
+    await refuse_unfit_target(request, [point.spec for point in plan.points])
     planned = [
         Planned(point.name or str(point.index + 1), first, target.tool, plan.repeat)
         for point, first, target in zip(plan.points, firsts, targets, strict=True)
