@@ -22,11 +22,12 @@ from tui_bench.engine.generators import Generator
 from tui_bench.engine.sweep import SweepOptions, Target
 from tui_bench.engine.sweep_state import StateEvent
 from tui_bench.errors import ToolMissingError
-from tui_bench.jobs import sweep_job
+from tui_bench.jobs import run_job, sweep_job
 from tui_bench.jobs.settings import JobSettings
 from tui_bench.jobs.sweep_job import SweepJob
 from tui_bench.request.sweep_plan import SweepPlan
 from tui_bench.runners.tools import Tool
+from tui_bench.spec import RunSpec
 from tui_bench.storage import store
 from tui_bench.ui.app import Launcher, TuibenchApp
 from tui_bench.ui.launch import JobLauncher
@@ -46,6 +47,7 @@ class Asked:
     def __init__(self, missing: str | None = None) -> None:
         self.missing = missing
         self.engines: list[tuple[SweepJob, Path | None]] = []
+        self.asked_about: list[tuple[str, ...]] = []
 
     def prepare_fleet(
         self, plan: SweepPlan, generators: Sequence[str]
@@ -53,6 +55,10 @@ class Asked:
         if self.missing:
             raise ToolMissingError(self.missing)
         return tuple(Target(H2LOAD, None) for _ in plan.points), ()
+
+    async def target_refused(self, specs: Sequence[RunSpec]) -> str | None:
+        self.asked_about = [spec.urls for spec in specs]
+        return None
 
     def runner(
         self, job: SweepJob, listener: Callable[[StateEvent], None], store_dir: Path | None = None
@@ -65,6 +71,8 @@ class Asked:
 def asked(monkeypatch: pytest.MonkeyPatch) -> Asked:
     fake = Asked()
     monkeypatch.setattr(sweep_job, "prepare_fleet", fake.prepare_fleet)
+    # No server at URL: the scripted sweep sends it nothing, so nothing is asked of it.
+    monkeypatch.setattr(run_job, "target_refused", fake.target_refused)
     monkeypatch.setattr(SweepJob, "runner", lambda job, *args: fake.runner(job, *args))
     return fake
 
@@ -123,6 +131,8 @@ async def test_the_form_opens_the_sweep_screen_on_the_launchers_sweep(
             slo_text=SLO,
         )
         assert store_dir == tmp_path
+        # The target is asked about before the load, for every point, as from the CLI.
+        assert asked.asked_about == [(URL,), (URL,)]
         await pilot.press("s")
         await until(pilot, lambda: not screen.engine_running, "the sweep to stop")
         assert screen.state.status == "interrupted"

@@ -104,7 +104,7 @@ async def _protocol_refused(url: str, protocol: str, tool: str, timeout_s: float
                 "default for http://): run with --h1"
             )
         return None
-    reply = await _first_bytes(url, _head_request(parts), timeout_s)
+    reply = await _first_bytes(url, _server_request(parts), timeout_s)
     if reply is None or reply.startswith(HTTP1_STATUS):
         return None
     # The tool would read a frame, or nothing, where it waits for a status line.
@@ -128,14 +128,13 @@ def _is_http2_frame(reply: bytes) -> bool:
     return len(reply) >= FRAME_HEADER and reply[3] in (SETTINGS, GOAWAY)
 
 
-def _head_request(parts: SplitResult) -> bytes:
-    """HEAD, not the run's method: it asks for no body and changes nothing. The URL has been
-    checked to hold no space nor control character."""
-    target = parts.path or "/"
-    if parts.query:
-        target += f"?{parts.query}"
+def _server_request(parts: SplitResult) -> bytes:
+    """`OPTIONS *`: a question to the server itself (RFC 9110, 9.3.7), not to the URL's
+    resource, so the probe is no request of the run's (a server counting its resource's
+    requests, or a test, sees none) and changes nothing. Any HTTP/1.x server answers it
+    with a status line, if only 400 or 501."""
     host = parts.netloc.rsplit("@", 1)[-1]  # no user:password of the URL's
-    return f"HEAD {target} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n".encode(
+    return f"OPTIONS * HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n".encode(
         "ascii", "replace"
     )
 
