@@ -116,7 +116,7 @@ def test_an_invalid_point_is_marked_never_the_knee_and_exits_1(
     first, second = out["points"]
     assert first["validity"]["verdict"] == "invalid"
     assert "connections-dying" in {r["code"] for r in first["validity"]["reasons"]}
-    assert second["validity"]["verdict"] == "valid"
+    assert second["validity"]["verdict"] == "valid", second["validity"]
     assert out["knee"]["point"] == 1, "the only valid point"
     assert [r["validity"]["verdict"] for r in out["runs"]] == ["invalid", "valid"]
     assert f"point url={closing}: " in stderr and "(connections-dying)" in stderr
