@@ -154,6 +154,15 @@ def home(directory: Path, launcher: Launches | None = None, **options: Any) -> T
     )
 
 
+async def url_field(pilot: Pilot[Any]) -> Input:
+    """The recent list up, then `n`: the form's URL field, once it has the focus."""
+    await recent_table(pilot)
+    await pilot.press("n")
+    urls = pilot.app.screen.query_one("#urls", Input)
+    await until(pilot, lambda: pilot.app.focused is urls, "the URL field focused")
+    return urls
+
+
 async def recent_table(pilot: Pilot[Any]) -> SessionTable:
     def loaded() -> bool:
         tables = pilot.app.screen.query(SessionTable)
@@ -216,10 +225,7 @@ async def test_back_from_a_run_q_quits_and_the_url_is_kept(tmp_path: Path) -> No
     `q` quits rather than replacing the URL the run was started with."""
     app = home(example_store(tmp_path), Launches())
     async with app.run_test(size=(120, 40)) as pilot:
-        await recent_table(pilot)
-        await pilot.press("n")
-        urls = app.screen.query_one("#urls", Input)
-        await until(pilot, lambda: app.focused is urls, "the URL field focused")
+        urls = await url_field(pilot)
         urls.value = "http://127.0.0.1:8080/"
         await pilot.pause()
         await pilot.press("ctrl+s")
@@ -237,10 +243,7 @@ async def test_help_from_the_form_gives_the_focus_back_to_its_field(tmp_path: Pa
     """A dialog over the home screen is no leaving it: the field asked from keeps the focus."""
     app = home(example_store(tmp_path))
     async with app.run_test(size=(120, 40)) as pilot:
-        await recent_table(pilot)
-        await pilot.press("n")
-        urls = app.screen.query_one("#urls", Input)
-        await until(pilot, lambda: app.focused is urls, "the URL field focused")
+        urls = await url_field(pilot)
         await pilot.press("f1")
         await screen_is(pilot, HelpScreen, "the help from the form")
         await pilot.press("escape")
@@ -366,10 +369,7 @@ async def test_n_leads_to_the_url_marked_by_more_than_colour_and_f1_helps_there(
 ) -> None:
     app = home(example_store(tmp_path))
     async with app.run_test(size=(120, 40)) as pilot:
-        await recent_table(pilot)
-        await pilot.press("n")
-        urls = app.screen.query_one("#urls", Input)
-        await until(pilot, lambda: app.focused is urls, "the URL field focused")
+        urls = await url_field(pilot)
         label = app.screen.query_one("#row-urls > Label")
         assert label.styles.text_style.reverse
         box = app.screen.query_one("#form-box")
