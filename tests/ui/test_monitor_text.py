@@ -190,3 +190,27 @@ def test_the_header_says_a_run_cut_short_at_once(code: str, badge: str) -> None:
     lost = code == "server-lost"
     now = monitor_text.throughput(state).plain
     assert ("now     – req/s" in now) is lost, now
+
+
+def test_a_result_row_wraps_between_its_items_under_the_values() -> None:
+    spec = RunSpec(urls=("http://127.0.0.1:8080/",), duration_s=3)
+    state = LiveState(spec)
+    latency = Distribution(
+        min_s=0.000069,
+        max_s=0.02789,
+        mean_s=0.00769,
+        percentiles={"p50_s": 0.00722, "p90_s": 0.01226, "p99_s": 0.0167, "p99_9_s": 0.02707},
+    )
+    result = Result(tool="h2load", rps=19_700.67, duration_s=3.0, latency=latency)
+    state.apply(RunFinished("completed", 0, result, Path("s.json"), None))
+    whole = monitor_text.summary(state, ANSI).plain
+    (row,) = [line for line in whole.splitlines() if line.startswith("latency")]
+    assert len(row) > 76, "one line when no width is given"
+    lines = monitor_text.summary(state, ANSI, 76).plain.splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith("latency"))
+    wrapped = lines[first : first + 2]
+    assert all(len(line) <= 76 for line in wrapped)
+    assert wrapped[0].endswith(",") and wrapped[1].startswith(" " * 11 + "p")
+    # The same figures, each whole with its unit.
+    assert " ".join(" ".join(wrapped).split()) == " ".join(row.split())
+    assert not any(line.lstrip().startswith(("ms", "µs")) for line in lines)

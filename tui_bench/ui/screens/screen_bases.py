@@ -274,7 +274,12 @@ class MonitorScreen(Screen[None]):
             self.query_one("#result").focus()
         self.set_class(ended, "-finished")
         self._place_chart()
-        self.query_one("#summary", SteadyStatic).show(monitor_text.summary(state, self.tones))
+        result = self.query_one("#summary", SteadyStatic)
+        width = result.content_region.width
+        if not width and ended:
+            # Shown only now: painted again once laid out, at its width.
+            self.call_after_refresh(self.mark_dirty)
+        result.show(monitor_text.summary(state, self.tones, width or None))
         self._paint_log()
         self._paint_chart(force)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
+from rich.cells import cell_len
 from rich.text import Text
 
 from tui_bench.analysis.compare import protocol_label
@@ -50,6 +51,25 @@ def _pairs(*pairs: tuple[str, str]) -> Text:
         text.append(("  " if i else "") + label + " ", LABEL)
         text.append(value)
     return text
+
+
+def _row(label: str, value: str, width: int | None) -> Text:
+    """`label value`; wider than `width`, the value goes on under itself, broken only after
+    the commas between its items: left to the screen, `p99 18.88 ms` broke as `p99 18.88`
+    and `ms` at the start of the next line, under the labels."""
+    head = f"{label:<10} "
+    items = value.split(", ")
+    if width is None or cell_len(head + value) <= width or len(items) == 1:
+        return _pairs((f"{label:<10}", value))
+    room = width - len(head)
+    lines = [items[0]]
+    for item in items[1:]:
+        lines[-1] += ","
+        if cell_len(f"{lines[-1]} {item}") > room:
+            lines.append(item)
+        else:
+            lines[-1] += f" {item}"
+    return Text.assemble((head, LABEL), ("\n" + " " * len(head)).join(lines))
 
 
 def _lines(*lines: Text | str) -> Text:
@@ -405,7 +425,9 @@ def warnings(state: LiveState, tones: Tones) -> Text:
 KEY_ROWS = ("req/s", "latency")
 
 
-def summary(state: LiveState, tones: Tones) -> Text:
+def summary(state: LiveState, tones: Tones, width: int | None = None) -> Text:
+    """The ended run's result, a row a figure; at `width`, each row's value wrapped between
+    its items under the values (see `_row`)."""
     finished = state.finished
     if finished is None:
         return Text()
@@ -427,7 +449,7 @@ def summary(state: LiveState, tones: Tones) -> Text:
         *resource_rows(finished.resources),
         ("session", finished.unsaved or str(finished.session_path)),
     ]
-    rows = [_pairs((f"{label:<10}", value)) for label, value in pairs]
+    rows = [_row(label, value, width) for label, value in pairs]
     notes = [Text.assemble(("warning    ", tones.warning), w.message) for w in state.warnings]
     return _lines(
         head,
