@@ -12,7 +12,7 @@ from tui_bench.cli.output import say
 from tui_bench.cli.terminal import is_terminal
 from tui_bench.formats import fmt_count, fmt_latency
 from tui_bench.printable import printable
-from tui_bench.report.column_fit import DROP_ORDER, elide_middle, fit_columns
+from tui_bench.report.column_fit import CAPS, DROP_ORDER, elide_end, elide_url, fit_columns
 from tui_bench.report.text import text_table
 from tui_bench.storage import store
 from tui_bench.storage.index import indexed
@@ -74,18 +74,17 @@ def cmd_sessions(args: argparse.Namespace) -> int:
 
 
 def fit_to(table: list[tuple[str, ...]], width: int) -> list[tuple[str, ...]]:
-    """The table within `width` columns, by the sessions browser's rule: its columns in
-    DROP_ORDER go, then the URL gives up its middle. The id, what other commands are given,
-    is never cut."""
-    natural = {key: max(len(printable(row[i])) for row in table) for i, key in enumerate(LABELS)}
-    # Two spaces between columns: none after the last.
+    """The table within `width` columns, by the sessions browser's rule: the URL and the
+    tags cut to their caps, the columns in DROP_ORDER gone, then the URL shortened in its
+    path's middle. The id, what other commands are given, is never cut."""
+    rows = [{key: printable(cell) for key, cell in zip(LABELS, row, strict=True)} for row in table]
+    natural = {key: max(len(row[key]) for row in rows) for key in LABELS}
+    # Two spaces between columns, none after the last.
     kept = fit_columns(
-        natural, width + GAP, (*DROP_ORDER, *LAST_DROPPED), elided=("url",), padding=GAP
+        natural, width + GAP, (*DROP_ORDER, *LAST_DROPPED), caps=CAPS, elided=("url",), padding=GAP
     )
-    at = {key: i for i, key in enumerate(LABELS)}
+    cut = {"url": elide_url, "tags": elide_end}
     return [
-        tuple(
-            elide_middle(row[at[key]], kept[key]) if key == "url" else row[at[key]] for key in kept
-        )
-        for row in table
+        tuple(cut[key](row[key], w) if key in cut else row[key] for key, w in kept.items())
+        for row in rows
     ]

@@ -11,6 +11,9 @@ from collections.abc import Mapping, Sequence
 DROP_ORDER = ("tags", "url", "m", "tool", "c", "status")
 # A short list of the latest runs is read for what ran where: tool and URL stay.
 COMPACT_DROP_ORDER = ("status", "errors", "date", "validity")
+# Free text longer than this is cut with an ellipsis before any column is dropped; the full
+# text is elsewhere.
+CAPS = {"name": 26, "url": 26, "tags": 20}
 # Below this, a shortened name or URL no longer says which it is.
 MIN_ELIDED_WIDTH = 10
 
@@ -67,3 +70,19 @@ def elide_middle(text: str, width: int) -> str:
         return text
     head, tail = cut
     return f"{text[:head]}…{text[len(text) - tail :]}"
+
+
+def elide_url(url: str, width: int) -> str:
+    """`url` within `width` characters: its scheme, host and port whole and its path's end,
+    the middle of the path given up for one `…` (or the middle of the whole, too narrow)."""
+    scheme, sep, rest = url.partition("://")
+    host = scheme + sep + rest.split("/", 1)[0] if sep else ""
+    if len(url) <= width or not host or len(host) + 2 > width:
+        return elide_middle(url, width)
+    tail = width - len(host) - 1
+    return f"{host}…{url[len(url) - tail :]}"
+
+
+def elide_end(text: str, width: int) -> str:
+    """`text` within `width` characters, its end given up for one `…`."""
+    return text if len(text) <= width else f"{text[: max(width - 1, 0)]}…"

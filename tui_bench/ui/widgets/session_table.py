@@ -26,7 +26,7 @@ from textual.widgets import DataTable
 
 from tui_bench.errors import TuibenchError
 from tui_bench.printable import printable
-from tui_bench.report.column_fit import DROP_ORDER
+from tui_bench.report.column_fit import CAPS, DROP_ORDER
 from tui_bench.report.column_fit import fit_columns as core_fit
 from tui_bench.storage import layout
 from tui_bench.storage.catalog import (
@@ -45,24 +45,22 @@ from tui_bench.ui.tones import Tones, follow_theme
 class Column:
     label: str
     justify: Literal["left", "right"] = "left"
-    # Free text longer than this is cut with an ellipsis; the full text is elsewhere.
-    max_width: int | None = None
     min_width: int = 0
 
 
 COLUMNS: Mapping[str, Column] = {
     "mark": Column(" ", min_width=2),  # one sweep may be both A and B
     "date": Column("date"),
-    "name": Column("name", max_width=26),
+    "name": Column("name"),
     "tool": Column("tool"),
-    "url": Column("URL", max_width=26),
+    "url": Column("URL"),
     "c": Column("c", "right"),
     "m": Column("m", "right"),
     "rps": Column("req/s", "right"),
     "p99": Column("p99", "right"),
     "errors": Column("errors", "right"),
     "validity": Column("validity"),
-    "tags": Column("tags", max_width=20),
+    "tags": Column("tags"),
     "status": Column("status"),
 }
 FULL_COLUMNS = tuple(COLUMNS)
@@ -94,9 +92,8 @@ def fit_columns(
     natural: Mapping[str, int], available: int, drop: Sequence[str] = DROP_ORDER
 ) -> dict[str, int]:
     """The columns kept and their widths, so that all of them fit in `available` cells, one
-    cell of padding each side: free text first down to its cap, then the core's rule."""
-    caps = {key: cap for key, column in COLUMNS.items() if (cap := column.max_width)}
-    return core_fit(natural, available, drop, caps=caps, elided=MIDDLE_ELIDED)
+    cell of padding each side, by the core's rule."""
+    return core_fit(natural, available, drop, caps=CAPS, elided=MIDDLE_ELIDED)
 
 
 class SessionTable(DataTable[Text]):
