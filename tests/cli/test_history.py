@@ -96,3 +96,15 @@ def test_a_pipe_gets_the_table(store: Path) -> None:
         check=True,
     )
     assert proc.stdout.startswith("history of api: 14 sessions")
+
+
+def test_without_a_name_one_line_says_where_names_are(
+    sessions: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["history"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == (
+        "tuibench: error: history: say which runs: a session's name"
+        " (tuibench sessions lists them)\n"
+    )

@@ -22,6 +22,7 @@ from textual.widgets.data_table import ColumnKey
 
 from tests.ui import BAD_NAME, example_store, footer_keys, help_text, until, utc_clock
 from tests.ui.test_tones import styles_at
+from tui_bench.report.column_fit import COMPACT_DROP_ORDER
 from tui_bench.ui import app as app_module
 from tui_bench.ui.app import FirstScreen, TuibenchApp
 from tui_bench.ui.messages import OpenCompare, OpenReplay, OpenRunForm
@@ -30,11 +31,7 @@ from tui_bench.ui.text.session_cells import elide_middle, short_url
 from tui_bench.ui.tones import tones_of
 from tui_bench.ui.widgets.dialogs import HelpScreen
 from tui_bench.ui.widgets.save_dialog import ConfirmOverwrite, SaveDialog
-from tui_bench.ui.widgets.session_table import (
-    COMPACT_COLUMNS,
-    COMPACT_DROP_ORDER,
-    SessionTable,
-)
+from tui_bench.ui.widgets.session_table import COMPACT_COLUMNS, SessionTable
 
 # The example sweep, then the newest single run.
 NEWEST = "20261121-114906-878-sweep-c-sweep"

@@ -376,7 +376,10 @@ def add_history_parser(commands: Any) -> None:
         description=HISTORY_DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    history.add_argument("name", metavar="NAME", help="the benchmark: the --name of its runs")
+    # Optional to argparse: without it, the refusal says where names are found.
+    history.add_argument(
+        "name", metavar="NAME", nargs="?", help="the benchmark: the --name of its runs"
+    )
     history.add_argument("--json", action="store_true", help="print the history as JSON")
     history.add_argument(
         "--format", choices=("json", "csv", "md"), help="print the history in this format"

@@ -23,6 +23,8 @@ def print_history(args: argparse.Namespace) -> History | None:
     from tui_bench.report.history_report import history_export, history_text
     from tui_bench.storage.index import bench_names, indexed
 
+    if args.name is None:
+        raise UsageError("history: say which runs: a session's name (tuibench sessions lists them)")
     fmt = "json" if args.json else args.format
     if args.output and fmt is None:
         raise UsageError("-o needs --format json, csv or md")

@@ -13,14 +13,11 @@ from textual.containers import Container, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Static
 
+from tui_bench.report.column_fit import COMPACT_DROP_ORDER
 from tui_bench.storage.layout import sessions_dir
 from tui_bench.ui.messages import OpenReplay, OpenSessions
 from tui_bench.ui.widgets.form_width import WIDE_CLASS, WIDE_FROM
-from tui_bench.ui.widgets.session_table import (
-    COMPACT_COLUMNS,
-    COMPACT_DROP_ORDER,
-    SessionTable,
-)
+from tui_bench.ui.widgets.session_table import COMPACT_COLUMNS, SessionTable
 
 RECENT = 12
 HINT = "enter replay · s all sessions"

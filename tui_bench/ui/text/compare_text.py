@@ -29,10 +29,10 @@ from tui_bench.analysis.significance import (
     fmt_p,
     side_title,
 )
+from tui_bench.report.column_fit import MIN_ELIDED_WIDTH
 from tui_bench.ui.text.session_cells import elide_middle
 from tui_bench.ui.tones import LABEL, Tones, verdict_style
 from tui_bench.ui.widgets.compare_chart import hex_colour
-from tui_bench.ui.widgets.session_table import MIN_NAME_WIDTH
 
 # A statistic still being computed.
 PENDING = "…"
@@ -58,7 +58,7 @@ class MiddleElided:
         self.text = Text(text, no_wrap=True)
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
-        return Measurement(min(MIN_NAME_WIDTH, self.text.cell_len), self.text.cell_len)
+        return Measurement(min(MIN_ELIDED_WIDTH, self.text.cell_len), self.text.cell_len)
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         yield elide_middle(self.text, options.max_width)

@@ -12,6 +12,7 @@ from rich.text import Text
 
 from tui_bench.formats import fmt_count, fmt_latency
 from tui_bench.printable import printable
+from tui_bench.report.column_fit import middle_cut
 from tui_bench.storage.catalog import SessionRow
 from tui_bench.ui.tones import Tones, validity_text
 
@@ -20,10 +21,10 @@ MARK_STYLE = "bold reverse"
 
 def elide_middle(text: Text, width: int) -> Text:
     """`text` within `width` cells, its middle given up for one `…`."""
-    if text.cell_len <= width or width < 3:
+    cut = middle_cut(text.cell_len, width)
+    if cut is None:
         return text
-    tail = (width - 1) // 2
-    head = width - 1 - tail
+    head, tail = cut
     out = text[:head]
     out.append("…")
     out.append_text(text[len(text.plain) - tail :])

@@ -2,7 +2,7 @@
 
 Rows come from `storage.catalog` through the store's index (`storage.index`), read in a
 thread. The table fits its columns to its width: narrow, it drops the columns named in
-DROP_ORDER, then shortens the name.
+DROP_ORDER (the core's, as `tuibench sessions`), then shortens the name.
 
 A DataTable measures every cell of every row it is given, so a store of 10,000 sessions
 would take seconds to show: the table is given the first FIRST_ROWS rows of the listing, and
@@ -26,6 +26,8 @@ from textual.widgets import DataTable
 
 from tui_bench.errors import TuibenchError
 from tui_bench.printable import printable
+from tui_bench.report.column_fit import CAPS, DROP_ORDER
+from tui_bench.report.column_fit import fit_columns as core_fit
 from tui_bench.storage import layout
 from tui_bench.storage.catalog import (
     SORT_KEYS,
@@ -43,35 +45,26 @@ from tui_bench.ui.tones import Tones, follow_theme
 class Column:
     label: str
     justify: Literal["left", "right"] = "left"
-    # Free text longer than this is cut with an ellipsis; the full text is elsewhere.
-    max_width: int | None = None
     min_width: int = 0
 
 
 COLUMNS: Mapping[str, Column] = {
     "mark": Column(" ", min_width=2),  # one sweep may be both A and B
     "date": Column("date"),
-    "name": Column("name", max_width=26),
+    "name": Column("name"),
     "tool": Column("tool"),
-    "url": Column("URL", max_width=26),
+    "url": Column("URL"),
     "c": Column("c", "right"),
     "m": Column("m", "right"),
     "rps": Column("req/s", "right"),
     "p99": Column("p99", "right"),
     "errors": Column("errors", "right"),
     "validity": Column("validity"),
-    "tags": Column("tags", max_width=20),
+    "tags": Column("tags"),
     "status": Column("status"),
 }
 FULL_COLUMNS = tuple(COLUMNS)
 COMPACT_COLUMNS = ("date", "name", "tool", "url", "rps", "p99", "errors", "validity", "status")
-# What a table too narrow for all its columns gives up first; then names and URLs are
-# shortened. The status goes last: the validity column says INVALID for a run that did not
-# complete.
-DROP_ORDER = ("tags", "url", "m", "tool", "c", "status")
-# A short list of the latest runs is read for what ran where: tool and URL stay.
-COMPACT_DROP_ORDER = ("status", "errors", "date", "validity")
-MIN_NAME_WIDTH = 10
 SCROLLBAR_WIDTH = 2
 FIRST_ROWS = 100
 MORE_ROWS = 500
@@ -98,30 +91,9 @@ def _stamp(directory: Path) -> int | None:
 def fit_columns(
     natural: Mapping[str, int], available: int, drop: Sequence[str] = DROP_ORDER
 ) -> dict[str, int]:
-    """The columns kept and their widths, so that all of them fit in `available` cells: the
-    room there is first (whole names), then free text down to its cap, then the columns in
-    `drop` go, then names and URLs give up their middles."""
-
-    def excess(widths: Mapping[str, int]) -> int:
-        # One cell of padding each side.
-        return sum(w + 2 for w in widths.values()) - available
-
-    widths = dict(natural)
-    for key, width in widths.items():
-        cap = COLUMNS[key].max_width
-        if cap and excess(widths) > 0:
-            widths[key] = max(cap, width - excess(widths))
-    for column in drop:
-        if excess(widths) <= 0:
-            break
-        widths.pop(column, None)
-    while excess(widths) > 0:
-        # The wider of the two gives a cell, until both are down to the least readable.
-        shrinkable = [k for k in MIDDLE_ELIDED if widths.get(k, 0) > MIN_NAME_WIDTH]
-        if not shrinkable:
-            break
-        widths[max(shrinkable, key=widths.__getitem__)] -= 1
-    return widths
+    """The columns kept and their widths, so that all of them fit in `available` cells, one
+    cell of padding each side, by the core's rule."""
+    return core_fit(natural, available, drop, caps=CAPS, elided=MIDDLE_ELIDED)
 
 
 class SessionTable(DataTable[Text]):

@@ -1,0 +1,78 @@
+"""`tuibench sessions` on the example store: fitted to a terminal's width, whole when piped."""
+
+from __future__ import annotations
+
+import os
+import pty
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tui_bench.cli.main import main
+from tui_bench.report.column_fit import elide_url
+
+EXAMPLES = Path(__file__).parents[2] / "sessions"
+# The table as printed before it was fitted to terminals: scripts read this one.
+PIPED = Path(__file__).with_name("sessions_table.txt")
+
+
+@pytest.fixture
+def store(sessions: Path) -> Path:
+    shutil.copytree(EXAMPLES, sessions)
+    return sessions
+
+
+def on_a_terminal(columns: int) -> str:
+    """What `tuibench sessions` prints with its output on a terminal `columns` wide."""
+    main_fd, terminal_fd = pty.openpty()
+    with os.fdopen(main_fd, "rb", buffering=0) as reader:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "tui_bench.cli.main", "sessions"],
+            stdin=terminal_fd,
+            stdout=terminal_fd,
+            env=os.environ | {"COLUMNS": str(columns)},
+        )
+        os.close(terminal_fd)
+        chunks = []
+        while True:
+            try:
+                chunk = reader.read(65536)
+            except OSError:  # the terminal's other end closed: all is read
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        assert proc.wait(timeout=30) == 0
+    return b"".join(chunks).decode().replace("\r\n", "\n")
+
+
+@pytest.mark.usefixtures("store")
+def test_at_80_columns_no_line_is_wider_and_every_id_is_whole() -> None:
+    lines = on_a_terminal(80).splitlines()
+    ids = sorted(path.stem for path in EXAMPLES.glob("*.json"))
+    assert lines[0].split() == ["id", "validity", "req/s", "p99"]
+    assert max(len(line) for line in lines) <= 80
+    assert sorted(line.split()[0] for line in lines[1:]) == ids
+
+
+@pytest.mark.usefixtures("store")
+def test_wider_the_url_keeps_its_host_and_port_and_its_paths_end() -> None:
+    lines = on_a_terminal(140).splitlines()
+    assert max(len(line) for line in lines) <= 140
+    assert lines[0].split() == ["id", "status", "validity", "tool", "url", "c", "req/s", "p99"]
+    assert any(" http://127.0.0.1:55857…ose " in line for line in lines)
+
+
+@pytest.mark.usefixtures("store")
+def test_piped_the_table_is_whole(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["sessions"]) == 0
+    assert capsys.readouterr().out == PIPED.read_text()
+
+
+def test_a_url_too_narrow_for_its_host_gives_up_its_middle() -> None:
+    assert elide_url("http://127.0.0.1:8080/a/b", 40) == "http://127.0.0.1:8080/a/b"
+    assert elide_url("http://127.0.0.1:8080/api/items", 26) == "http://127.0.0.1:8080…tems"
+    assert elide_url("http://127.0.0.1:8080/api/items", 12) == "http:/…items"
