@@ -1,5 +1,7 @@
 import argparse
 import io
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -148,3 +150,11 @@ def test_the_headless_summary_says_validity_and_what_the_run_cost() -> None:
     assert "validity  valid" in lines
     assert "server    cpu mean 40%, max 52%, rss peak –" in lines
     assert "client    cpu mean 20%, max –" in lines
+
+
+def test_python_dash_m_runs_the_command() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "tui_bench", "rnu"], capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 2
+    assert proc.stderr == "tuibench: error: unknown command 'rnu'; did you mean run?\n"
