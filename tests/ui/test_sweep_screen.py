@@ -464,6 +464,7 @@ async def _ended(pilot: Pilot[Any]) -> None:
 
 
 def test_snapshot_mid_sweep_80x24(snap_compare: Any) -> None:
+    # The charts in the rows below the table, their legends shortened, latency as p99 alone.
     assert snap_compare(make_app(), terminal_size=(80, 24), run_before=_mid_sweep)
 
 
@@ -482,16 +483,6 @@ def test_snapshot_ended_120x40(snap_compare: Any) -> None:
 
 def test_snapshot_ended_160x48(snap_compare: Any) -> None:
     assert snap_compare(make_app(), terminal_size=(160, 48), run_before=_ended)
-
-
-def test_snapshot_charts_80x24(snap_compare: Any) -> None:
-    # Ended, the summary leaves them too few rows: shown when asked, p99 alone.
-    async def charts(pilot: Pilot[Any]) -> None:
-        await _ended(pilot)
-        await pilot.press("c")
-        await pilot.pause()
-
-    assert snap_compare(make_app(), terminal_size=(80, 24), run_before=charts)
 
 
 # ---- a real sweep
