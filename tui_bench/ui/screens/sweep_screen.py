@@ -40,19 +40,17 @@ from tui_bench.ui.widgets.sweep_chart import SweepChart
 
 PAINT_HZ = 4
 WIDE = 120
-# The rows around the body: the title's two, the progress line's and the footer's; and the
-# going run's line, gone once the sweep ended.
+# The rows around the body: the title's two, the progress line's and the footer's.
 FRAME_ROWS = 4
-# The most of the screen the ended sweep's summary takes, and of the body the table takes
-# beside the charts (see the CSS).
-ENDING_SHARE = 0.4
+# The most of the body the table takes beside the charts (see the CSS).
 TABLE_SHARE = 0.5
 
 
-def charts_fit(height: int, points: int, *, ended: bool) -> bool:
+def charts_fit(height: int, points: int, *, ending: int | None) -> bool:
     """Whether the charts get a height they can be read at (`READABLE_HEIGHT`) below the
-    table of `points` rows, at the heights the CSS gives them, and the ended sweep's summary."""
-    body = height - FRAME_ROWS - (int(height * ENDING_SHARE) if ended else 1)
+    table of `points` rows, at the heights the CSS gives it, and above the ended sweep's
+    summary of `ending` rows (None: going, the going run's line instead, above)."""
+    body = height - FRAME_ROWS - (1 if ending is None else ending)
     # Its head row, and its border where the screen is tall.
     table = points + 1 + 2 * (height >= CHART_MIN_HEIGHT)
     return body - min(table, int(body * TABLE_SHARE)) >= READABLE_HEIGHT
@@ -184,9 +182,9 @@ class SweepScreen(DrivingScreen):
     def on_resize(self, event: events.Resize) -> None:
         # The app's focus frame would give the short screen's borderless table a border back.
         self.query_one("#points").set_class(event.size.height >= CHART_MIN_HEIGHT, "framed")
-        self._place_charts()
-        # Its width is known once laid out.
+        # The table's width and the summary's height are known once laid out.
         self.call_after_refresh(self._fit_table)
+        self.call_after_refresh(self._place_charts)
 
     def on_mount(self) -> None:
         self.query_one("#ending").border_title = "Sweep"
@@ -230,8 +228,8 @@ class SweepScreen(DrivingScreen):
         self.query_one("#now", Static).update(now(state, self.tones))
         if self.has_class("-finished") != (state.finished is not None):
             self.set_class(state.finished is not None, "-finished")
-            # The summary takes its rows from the charts'.
-            self._place_charts()
+            # The summary takes its rows from the charts': counted once laid out.
+            self.call_after_refresh(self._place_charts)
         if state.finished is not None:
             self.query_one("#ending", Static).update(summary(state, self.tones))
         if state.points_version != self._table_painted or force:
@@ -268,7 +266,8 @@ class SweepScreen(DrivingScreen):
     def _place_charts(self) -> None:
         """Shown unless asked not to, where they get a height they can be read at."""
         size = self.app.size
-        fits = charts_fit(size.height, len(self.state.points), ended=self.finished is not None)
+        ending = self.query_one("#ending").outer_size.height if self.finished else None
+        fits = charts_fit(size.height, len(self.state.points), ending=ending)
         asked = self._charts_asked
         shown = not self.basic and (fits if asked is None else asked)
         if shown != self.has_class("-charts"):
