@@ -31,14 +31,29 @@ from tui_bench.storage.refs import Located
 from tui_bench.storage.session import Session
 from tui_bench.ui.baseline_key import BASELINE_KEY, compare_with_baseline
 from tui_bench.ui.screens.screen_bases import CHART_MIN_HEIGHT, EXIT_CRASHED, HELP, DrivingScreen
-from tui_bench.ui.text.sweep_table import columns, head_cell, point_cell
+from tui_bench.ui.text.sweep_table import Column, columns, head_cell, point_cell, spread
 from tui_bench.ui.text.sweep_text import header, now, summary, where
 from tui_bench.ui.tones import Tones, follow_theme
 from tui_bench.ui.widgets.dialogs import HelpScreen
+from tui_bench.ui.widgets.run_chart import READABLE_HEIGHT
 from tui_bench.ui.widgets.sweep_chart import SweepChart
 
 PAINT_HZ = 4
 WIDE = 120
+# The rows around the body: the title's two, the progress line's and the footer's.
+FRAME_ROWS = 4
+# The most of the body the table takes beside the charts (see the CSS).
+TABLE_SHARE = 0.5
+
+
+def charts_fit(height: int, points: int, *, ending: int | None) -> bool:
+    """Whether the charts get a height they can be read at (`READABLE_HEIGHT`) below the
+    table of `points` rows, at the heights the CSS gives it, and above the ended sweep's
+    summary of `ending` rows (None: going, the going run's line instead, above)."""
+    body = height - FRAME_ROWS - (1 if ending is None else ending)
+    # Its head row, and its border where the screen is tall.
+    table = points + 1 + 2 * (height >= CHART_MIN_HEIGHT)
+    return body - min(table, int(body * TABLE_SHARE)) >= READABLE_HEIGHT
 
 
 class SweepEngine(Protocol):
@@ -82,9 +97,10 @@ class SweepScreen(DrivingScreen):
     SweepScreen #bar { width: 1fr; padding: 0 0 0 2; & > Bar { width: 1fr; } }
     SweepScreen > #now { height: 1; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
     SweepScreen > #body { height: 1fr; layout: vertical; }
-    /* As tall as its rows: the room below is the charts'. */
+    /* As tall as its rows (the room below is the charts'), as wide as the screen: its
+       columns are spread to fill it (see _fit_table). */
     SweepScreen #points {
-        width: auto; max-width: 100%; height: auto; max-height: 100%;
+        width: 100%; height: auto; max-height: 100%;
         border: round $primary-darken-1;
     }
     /* Short: every row for the figures (nor is its focus framed then: see on_resize). */
@@ -125,6 +141,8 @@ class SweepScreen(DrivingScreen):
         self.engine_factory = engine_factory
         self.basic = basic
         self._columns = columns(state)
+        # The charts as the user asked for them with `c`; None: shown where they fit.
+        self._charts_asked: bool | None = None
         self._painted = -1
         self._table_painted = -1
         self._charts_painted = -1
@@ -164,21 +182,16 @@ class SweepScreen(DrivingScreen):
     def on_resize(self, event: events.Resize) -> None:
         # The app's focus frame would give the short screen's borderless table a border back.
         self.query_one("#points").set_class(event.size.height >= CHART_MIN_HEIGHT, "framed")
+        # The table's width and the summary's height are known once laid out.
+        self.call_after_refresh(self._fit_table)
+        self.call_after_refresh(self._place_charts)
 
     def on_mount(self) -> None:
         self.query_one("#ending").border_title = "Sweep"
         self.query_one("#output").border_title = "Tool output (the going run)"
         self.tones = follow_theme(self, self._retone)
-        table = self.query_one(DataTable)
-        for i, column in enumerate(self._columns):
-            table.add_column(
-                head_cell(column, i == 0), width=column.width + (i == 0), key=column.key
-            )
-        for row in self.state.rows():
-            table.add_row(*self._cells(row), key=str(row.index))
-        self._table_painted = self.state.points_version
-        charts = not self.basic and self.app.size.height >= CHART_MIN_HEIGHT
-        self.set_class(charts, "-charts")
+        self._build_table(self._columns)
+        self._place_charts()
         self.set_interval(1 / PAINT_HZ, self.paint)
         if self.engine_factory is not None:
             self.drive(self.engine_factory(self.state.apply))
@@ -213,7 +226,10 @@ class SweepScreen(DrivingScreen):
         self.query_one("#where", Static).update(where(state, stopping=self._stopping))
         self.query_one(ProgressBar).update(progress=state.fraction)
         self.query_one("#now", Static).update(now(state, self.tones))
-        self.set_class(state.finished is not None, "-finished")
+        if self.has_class("-finished") != (state.finished is not None):
+            self.set_class(state.finished is not None, "-finished")
+            # The summary takes its rows from the charts': counted once laid out.
+            self.call_after_refresh(self._place_charts)
         if state.finished is not None:
             self.query_one("#ending", Static).update(summary(state, self.tones))
         if state.points_version != self._table_painted or force:
@@ -226,6 +242,37 @@ class SweepScreen(DrivingScreen):
         self.tones = tones
         self._painted = self._table_painted = -1
         self.paint()
+
+    def _build_table(self, cols: list[Column]) -> None:
+        """The table's columns and rows, from scratch."""
+        self._columns = cols
+        table = self.query_one(DataTable)
+        table.clear(columns=True)
+        for i, column in enumerate(cols):
+            table.add_column(
+                head_cell(column, i == 0), width=column.width + (i == 0), key=column.key
+            )
+        for row in self.state.rows():
+            table.add_row(*self._cells(row), key=str(row.index))
+        self._table_painted = self.state.points_version
+
+    def _fit_table(self) -> None:
+        """The columns spread over the table's width: no box around empty columns."""
+        width = self.query_one(DataTable).scrollable_content_region.width
+        cols = spread(columns(self.state), width)
+        if cols != self._columns:
+            self._build_table(cols)
+
+    def _place_charts(self) -> None:
+        """Shown unless asked not to, where they get a height they can be read at."""
+        size = self.app.size
+        ending = self.query_one("#ending").outer_size.height if self.finished else None
+        fits = charts_fit(size.height, len(self.state.points), ending=ending)
+        asked = self._charts_asked
+        shown = not self.basic and (fits if asked is None else asked)
+        if shown != self.has_class("-charts"):
+            self.set_class(shown, "-charts")
+            self._paint_charts(force=True)
 
     def _paint_table(self) -> None:
         self._table_painted = self.state.points_version
@@ -284,8 +331,8 @@ class SweepScreen(DrivingScreen):
         if self.basic:
             self.notify("basic mode draws no chart")
             return
-        self.toggle_class("-charts")
-        self._paint_charts(force=True)
+        self._charts_asked = not self.has_class("-charts")
+        self._place_charts()
 
     def action_toggle_log(self) -> None:
         log = self.query_one(RichLog)

@@ -4,7 +4,7 @@ from a PointRow, to a fixed width."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rich.text import Text
 
@@ -107,6 +107,16 @@ def columns(state: SweepState) -> list[Column]:
     if state.slo:
         cols.append(Column("slo", "SLO", 4, _slo))
     return cols
+
+
+def spread(cols: list[Column], width: int) -> list[Column]:
+    """The columns widened alike to fill `width` (the first one's going mark counted):
+    beyond their figures' room, a wide screen's table parts its columns more."""
+    extra = width - 1 - sum(column.width for column in cols)
+    if extra <= 0:
+        return cols
+    each, rest = divmod(extra, len(cols))
+    return [replace(c, width=c.width + each + (i < rest)) for i, c in enumerate(cols)]
 
 
 def head_cell(column: Column, first: bool) -> Text:

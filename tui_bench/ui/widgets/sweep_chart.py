@@ -3,7 +3,8 @@ against the req/s achieved, by plotext.
 
 What is drawn (axes, a line per value of the other parameters, the knee) is
 analysis.sweep_charts', as for `tuibench plot`; this widget only draws it in a panel, adds
-the SLO's level, and keeps its legend in the border.
+the SLO's level, and keeps its legend in the border: shortened where the border is too
+narrow for it, and where even that is cut, the latencies drawn as their p99 alone.
 """
 
 from __future__ import annotations
@@ -62,7 +63,7 @@ class SweepChart(PlotextPlot):
 
     def __init__(self, title: str, metrics: Sequence[str], alone: str, *, id: str) -> None:
         super().__init__(id=id)
-        self.border_title = title
+        self.border_title = self._title = title
         self.metrics = tuple(METRICS[name] for name in metrics)
         self.alone = METRICS[alone]
         self._curve = False
@@ -83,26 +84,80 @@ class SweepChart(PlotextPlot):
     def on_resize(self, event: events.Resize) -> None:
         self._draw()
 
-    def _chart(self) -> tuple[Chart | None, tuple[Metric, ...]]:
-        """The chart, and the metrics it shows."""
+    def _chart(self, *, alone: bool = False) -> tuple[Chart | None, tuple[Metric, ...]]:
+        """The chart, and the metrics it shows; with `alone`, only `alone`'s."""
         if not self._doc:
             return None, ()
         if self._curve:
             return latency_rps_chart(self._doc), self.metrics
         drawn = sweep_charts(self._doc, self.metrics)
-        if len(drawn) == 1:
+        if len(drawn) == 1 and not alone:
             return drawn[0], self.metrics
         return sweep_charts(self._doc, [self.alone])[0], (self.alone,)
+
+    def _legend(self, chart: Chart, metrics: tuple[Metric, ...]) -> list[tuple[str, str, str]]:
+        """Each entry's colour, marker and words: the lines, the SLO's levels, the marks."""
+        legend = [
+            (hex_of(colour), "━━", printable(line.name))
+            for line, colour in zip(chart.lines, itertools.cycle(PALETTE))
+            if line.name
+        ]
+        legend += [
+            (hex_of(SLO_COLOUR), "──", threshold.text)
+            for threshold in self._slo
+            if self._slo_metric(threshold, metrics) is not None
+        ]
+        legend += [
+            (hex_of(colour), marker, kind)
+            for kind, (colour, marker) in MARKS.items()
+            if any(mark.kind == kind for mark in chart.marks)
+        ]
+        return legend
+
+    @staticmethod
+    def _slo_metric(threshold: Threshold, metrics: tuple[Metric, ...]) -> Metric | None:
+        # A level for the clauses on what the chart shows: req/s, a latency.
+        return next((m for m in metrics if m.column == threshold.metric), None)
+
+    def _fitted(self) -> tuple[Chart | None, tuple[Metric, ...], str]:
+        """The chart, its metrics and the legend that fits the border: in full, shortened
+        (one-character markers, without the x axis' name), then with `alone` drawn alone."""
+        # Inside the border: less its rule and a space each side.
+        room = self.size.width - 4
+        chart, metrics = self._chart()
+        if chart is None or chart.empty:
+            return chart, metrics, ""
+        tries: list[tuple[Chart | None, tuple[Metric, ...]]] = [(chart, metrics)]
+        if len(metrics) > 1 and not self._curve:
+            tries.append(self._chart(alone=True))
+        x = f"x: {chart.x.label}" if chart.x.label else ""
+        text = ""
+        for drawn, shown in tries:
+            if drawn is None:
+                continue
+            legend = self._legend(drawn, shown)
+            full = [(c, f"{m} {w}") for c, m, w in legend]
+            short = [(c, f"{m[0]}{w}") for c, m, w in legend]
+            for entries, gap, tail in ((full, "  ", x), (short, " ", x), (short, " ", "")):
+                plain = gap.join([*(e for _, e in entries), *[tail] * bool(tail)])
+                text = gap.join(
+                    [*(f"[{c}]{escape(e)}[/]" for c, e in entries), *[tail] * bool(tail)]
+                )
+                if len(plain) <= room:
+                    return drawn, shown, text
+        return *tries[-1], text
 
     def _draw(self) -> None:
         plt = self.plt
         plt.clear_data()
-        chart, metrics = self._chart()
+        chart, metrics, legend = self._fitted()
         if chart is None or chart.empty:
             self.border_subtitle = "nothing measured yet"
             self.refresh()
             return
-        legend, values = [], []
+        alone = metrics == (self.alone,) and len(self.metrics) > 1 and len(chart.lines) == 1
+        self.border_title = f"{self.alone.title} ({self.alone.unit})" if alone else self._title
+        values: list[float] = []
         # A log axis drawn as the logarithms on a linear one: plotext's own log scale takes
         # the logarithm of its data again at every render.
         at = math.log10 if chart.log_y else float
@@ -115,21 +170,15 @@ class SweepChart(PlotextPlot):
                 plt.plot(list(line.x), ys, color=colour, marker="braille")
                 plt.scatter(list(line.x), ys, color=colour, marker="●")
             values += [*line.y, *line.low, *line.high]
-            if line.name:
-                legend.append(f"[{hex_of(colour)}]━━ {escape(printable(line.name))}[/]")
         for threshold in self._slo:
-            # A level for the clauses on what the chart shows: req/s, a latency.
-            metric = next((m for m in metrics if m.column == threshold.metric), None)
+            metric = self._slo_metric(threshold, metrics)
             if metric is not None:
                 plt.hline(at(threshold.limit * metric.scale), color=SLO_COLOUR)
                 values.append(threshold.limit * metric.scale)
-                legend.append(f"[{hex_of(SLO_COLOUR)}]── {threshold.text}[/]")
         for kind, (colour, marker) in MARKS.items():
-            marks = [mark for mark in chart.marks if mark.kind == kind]
-            for mark in marks:
-                plt.scatter([mark.x], [at(mark.y)], color=colour, marker=marker)
-            if marks:
-                legend.append(f"[{hex_of(colour)}]{marker} {kind}[/]")
+            for mark in chart.marks:
+                if mark.kind == kind:
+                    plt.scatter([mark.x], [at(mark.y)], color=colour, marker=marker)
         if chart.log_y:
             ticks, labels = log_ticks(min(values), max(values))
         else:
@@ -149,5 +198,5 @@ class SweepChart(PlotextPlot):
             plt.xlim(x_ticks[0], x_ticks[-1])
             plt.xticks(x_ticks, [fmt_compact(t) for t in x_ticks])
         # The legend lives in the border: plotext's would cover the first points.
-        self.border_subtitle = "  ".join([*legend, f"x: {chart.x.label}" * bool(chart.x.label)])
+        self.border_subtitle = legend
         self.refresh()
