@@ -189,3 +189,18 @@ def test_lateness_is_counted_from_the_most_ahead_request() -> None:
     assert late[31] == 49_000
     # 81 due by then (on the even spacing, from one slack after the origin); 32 sent.
     assert schedule.backlog_at(at + 80_000) == 81 - 32
+
+
+def test_a_backlog_a_few_requests_late_is_jitter_not_a_queue() -> None:
+    # 2,000 req/s over 10 connections: the slack is some requests at any moment.
+    spec = RunSpec(urls=("http://127.0.0.1/",), connections=10, duration_s=6, rate=2000.0)
+    slack = 2000 * slack_us(200.0) / US
+    assert 5 < slack < 50
+    # Late by a little more than the slack, growing by less than it: a busy machine.
+    jitter = [{"t_s": t, "backlog": round(slack) + b} for t, b in enumerate([0, 1, 7, 5, 9, 9])]
+    figures = rate_figures(spec, jitter)
+    assert figures is not None and figures.backlog_from_s is None
+    # Growing by more than the slack for as long: a queue.
+    queue = [{"t_s": t, "backlog": round(slack) + 1 + 3 * round(slack) * t} for t in range(6)]
+    figures = rate_figures(spec, queue)
+    assert figures is not None and figures.backlog_from_s == 0.0

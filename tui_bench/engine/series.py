@@ -75,14 +75,15 @@ def rate_figures(spec: RunSpec, rows: Sequence[Mapping[str, Any]]) -> RateFigure
 
     The backlog is said to grow from the first second of the stretch, lasting to the end
     and at least GROWING_S long, in which it stayed above the requests of the schedule's slack (what
-    h2load's clumping leaves at any moment) and ended above where it began."""
+    h2load's clumping leaves at any moment) and ended above where it began by more than that
+    slack: a few requests late on a busy machine are the scheduling's jitter, not a queue."""
     target, per_client = spec.asked_rate, spec.per_client_rate
     if target is None or per_client is None:
         return None
     known = [(int(r["t_s"]), int(r["backlog"])) for r in rows if r.get("backlog") is not None]
     allowance = max(1.0, target * slack_us(per_client) / 1e6)
     stretch = list(reversed(list(takewhile(lambda tb: tb[1] > allowance, reversed(known)))))
-    growing = len(stretch) >= GROWING_S and stretch[-1][1] > stretch[0][1]
+    growing = len(stretch) >= GROWING_S and stretch[-1][1] - stretch[0][1] > allowance
     return RateFigures(
         target_rps=target,
         per_client_rps=per_client,
