@@ -37,15 +37,12 @@ def refused_url() -> str:
 
 
 @pytest.mark.parametrize("tool", ["wrk", "ab"])
-async def test_a_port_that_closes_unanswered_is_no_http1_server(
+async def test_a_port_that_closes_unanswered_is_left_to_the_run(
     closing_url: str, tool: str
 ) -> None:
+    # No proof it speaks anything else: the run is let through and says why it failed.
     spec = RunSpec((closing_url,), tool=tool, duration_s=1)
-    where = closing_url.removeprefix("http://").strip("/")
-    asked = spec.expected_protocol.upper()
-    assert await target_refused([spec]) == (
-        f"{where} answers an {asked} request with no status line: is it the right port?"
-    )
+    assert await target_refused([spec]) is None
 
 
 async def test_a_port_that_never_answers_is_left_to_the_run(quiet_url: str) -> None:

@@ -99,6 +99,7 @@ def summarize_point(
         "latency_runs": len(histograms) if histograms else len(per_run),
         "latency_spread": {k: asdict(s) for k, s in spread.items()},
         "requests": total,
+        "errors": failed if total else None,
         "error_rate": failed / total if total else None,
         "server_cpu_pct": resource("server_cpu_mean_pct"),
         "client_cpu_pct": resource("client_cpu_mean_pct"),

@@ -139,18 +139,12 @@ def _point_row(summary: Mapping[str, Any], docs: Sequence[Mapping[str, Any]]) ->
         "rps_max": rps["max"],
         "bytes_per_s": _mean(r.bytes_per_s for r in results),
         **{key: point_latency(summary, key) for key in (*TABLE_LATENCY, "max_s")},
-        "errors": _errors(summary),
+        "errors": summary["errors"],
         "error_rate": summary["error_rate"],
         "server_cpu_pct": summary["server_cpu_pct"]["mean"],
         "client_cpu_pct": summary["client_cpu_pct"]["mean"],
         "validity": verdict_of(summary),
     }
-
-
-def _errors(summary: Mapping[str, Any]) -> int | None:
-    """The point's failed requests, from the two figures its JSON keeps."""
-    rate = summary["error_rate"]
-    return None if rate is None else round(rate * summary["requests"])
 
 
 def _mean(values: Iterable[float | None]) -> float | None:
