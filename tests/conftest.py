@@ -17,6 +17,11 @@ FIXTURES = Path(__file__).parent / "fixtures"
 
 
 def need(*tools: str) -> None:
+    """Skip unless `tools` are installed. Only a test marked `real` may start a real tool:
+    `-m "not real"` must be the suite without them."""
+    assert _running is None or _running.get_closest_marker("real"), (
+        f"{_running.nodeid} starts {', '.join(tools)}: mark it real"
+    )
     missing = [t for t in tools if shutil.which(t) is None]
     if missing:
         pytest.skip(f"not installed: {', '.join(missing)}")
@@ -84,11 +89,16 @@ def ssh_config(ssh_hosts: tuple[Path, list[SshServer]], monkeypatch: pytest.Monk
     return config
 
 
-# Tests that put real load on the machine: under pytest-xdist (`-n 2 --dist loadgroup`, as CI
-# runs) they share one worker, so no two load runs compete for the cores and a load figure
-# measured by one is never another's noise. The other worker takes the screen and unit tests.
-LOAD_FIXTURES = {"nginx", "ssh_hosts", "ssh_config"}
-LOAD_DIRECTORIES = {"integration", "demo", "faults", "remote"}
+# Tests that start real tools, servers or terminals (h2load, wrk, ab, nginx, sshd, tmux) are
+# marked `real`: `pytest -m "not real"` is the quick loop, the rest of the suite. Under
+# pytest-xdist (`-n 2 --dist loadgroup`, as CI runs) they share one worker, so no two load runs
+# compete for the cores and a load figure measured by one is never another's noise. The other
+# worker takes the screen and unit tests.
+REAL_FIXTURES = {"nginx", "own_nginx", "ssh_hosts", "ssh_config"}
+REAL_DIRECTORIES = {"integration", "demo", "remote"}
+# Not all real, but each starts tuibench and stand-in tools as processes, many at a time.
+LOAD_DIRECTORIES = {*REAL_DIRECTORIES, "faults"}
+_running: pytest.Item | None = None
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -96,8 +106,20 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         directory = item.path.parent.name
         fixtures = set(getattr(item, "fixturenames", ()))
         if (
-            item.get_closest_marker("integration")
-            or directory in LOAD_DIRECTORIES
-            or fixtures & LOAD_FIXTURES
+            item.get_closest_marker("real")
+            or directory in REAL_DIRECTORIES
+            or fixtures & REAL_FIXTURES
         ):
+            item.add_marker(pytest.mark.real)
+        if item.get_closest_marker("real") or directory in LOAD_DIRECTORIES:
             item.add_marker(pytest.mark.xdist_group("load"))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    global _running
+    _running = item
+    try:
+        return (yield)
+    finally:
+        _running = None

@@ -109,6 +109,7 @@ def the_load(pid: int, url: str) -> psutil.Process:
     raise AssertionError("h2load never started")
 
 
+@pytest.mark.real
 def test_called_as_code_leaves_the_process_alone(sessions: Path) -> None:
     # `main([...])` from other code (as tests do) must not lower the caller's threads.
     from tui_bench.cli.main import main

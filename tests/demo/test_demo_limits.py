@@ -14,7 +14,7 @@ from tui_bench.demo import nginx_target
 from tui_bench.demo.nginx_conf import NginxPorts, render_nginx_conf
 from tui_bench.demo.nginx_target import DemoTarget
 
-pytestmark = pytest.mark.integration
+pytestmark = pytest.mark.real
 
 PORTS = NginxPorts(h1=1, h2c=2, closing=3, closing_h2c=4, h2=5)
 

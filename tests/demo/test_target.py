@@ -58,7 +58,7 @@ async def nginx() -> AsyncIterator[DemoTarget]:
         yield target
 
 
-@pytest.mark.integration
+@pytest.mark.real
 @needs_nginx
 async def test_nginx_serves_every_path(nginx: DemoTarget) -> None:
     assert nginx.backend == "nginx"
@@ -77,7 +77,7 @@ async def test_nginx_serves_every_path(nginx: DemoTarget) -> None:
     assert fetch(at(nginx.urls["h2"], "/1k"), tls)[0] == 200  # http/1.1 over TLS
 
 
-@pytest.mark.integration
+@pytest.mark.real
 @needs_nginx
 @needs_h2load
 @pytest.mark.parametrize(("key", "protocol"), [("h2c", "h2c"), ("h2", "h2")])
@@ -102,14 +102,14 @@ def negotiated(url: str, offered: list[str]) -> str | None:
         return tls.selected_alpn_protocol()
 
 
-@pytest.mark.integration
+@pytest.mark.real
 @needs_nginx
 async def test_tls_port_offers_h2_and_http11(nginx: DemoTarget) -> None:
     assert negotiated(nginx.urls["h2"], ["h2", "http/1.1"]) == "h2"
     assert negotiated(nginx.urls["h2"], ["http/1.1"]) == "http/1.1"
 
 
-@pytest.mark.integration
+@pytest.mark.real
 @needs_nginx
 async def test_keepalive_limits(nginx: DemoTarget) -> None:
     limit = CLOSING_KEEPALIVE_REQUESTS
@@ -117,7 +117,7 @@ async def test_keepalive_limits(nginx: DemoTarget) -> None:
     assert requests_per_connection(nginx.urls["h1"], limit + 50) == limit + 50
 
 
-@pytest.mark.integration
+@pytest.mark.real
 @needs_nginx
 async def test_stop_leaves_nothing_behind() -> None:
     target = await start_demo_target()
@@ -131,7 +131,7 @@ async def test_stop_leaves_nothing_behind() -> None:
     await target.stop()  # twice is harmless
 
 
-@pytest.mark.integration
+@pytest.mark.real
 @needs_nginx
 async def test_nginx_failure_reports_the_log(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(nginx_target, "render_nginx_conf", lambda *_: "bogus_directive on;\n")

@@ -19,6 +19,7 @@ from tui_bench.spec import RunSpec
 from tui_bench.storage import store
 
 
+@pytest.mark.real
 async def test_a_generator_that_cannot_get_ready_starts_none(
     tmp_path: Path, quiet_url: str
 ) -> None:

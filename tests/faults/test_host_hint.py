@@ -14,7 +14,7 @@ from tests.integration.test_server_host import run_with_config
 from tests.sshd import SshServer
 from tui_bench.demo.nginx_target import DemoTarget
 
-pytestmark = pytest.mark.integration
+pytestmark = pytest.mark.real
 
 
 def test_the_hint_for_an_alias_is_a_command_that_works(

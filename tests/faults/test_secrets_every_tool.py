@@ -17,7 +17,7 @@ from tui_bench.cli.main import main
 from tui_bench.demo.nginx_target import DemoTarget
 from tui_bench.redaction import MARK
 
-pytestmark = pytest.mark.integration
+pytestmark = pytest.mark.real
 
 
 def planted() -> dict[str, str]:

@@ -66,6 +66,7 @@ def doctor_against(
     return host, proc.stderr
 
 
+@pytest.mark.real
 def test_a_host_that_hangs_up_during_the_login_is_said(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -73,6 +74,7 @@ def test_a_host_that_hangs_up_during_the_login_is_said(
     assert said == f"tuibench: error: {host}: the host closed the connection\n"
 
 
+@pytest.mark.real
 def test_a_killed_ssh_is_said(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

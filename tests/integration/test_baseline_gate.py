@@ -23,7 +23,7 @@ from tests.integration.test_cli_real_tools import tuibench
 from tui_bench.demo.nginx_target import DemoTarget
 from tui_bench.storage import store
 
-pytestmark = pytest.mark.integration
+pytestmark = pytest.mark.real
 
 SMALL = b"ok\n" * 10
 BIG = b"0123456789abcdef" * 16384  # 256 KiB

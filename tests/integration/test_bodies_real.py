@@ -24,7 +24,7 @@ from tests.sshd import SshServer
 from tui_bench.demo.nginx_target import DemoTarget
 from tui_bench.demo.processes import free_ports
 
-pytestmark = pytest.mark.integration
+pytestmark = pytest.mark.real
 
 # Printable, with characters JSON escapes and UTF-8 past ASCII: nginx logs it with
 # `escape=json`, so the log reads back to the exact bytes.

@@ -13,7 +13,7 @@ from tests.integration.test_cli_real_tools import tuibench
 from tui_bench.demo.nginx_target import DemoTarget
 from tui_bench.storage import store
 
-pytestmark = pytest.mark.integration
+pytestmark = pytest.mark.real
 
 
 def test_capacity_lies_between_the_lowest_rate_and_the_peak(

@@ -26,7 +26,7 @@ from tui_bench.runners.tools import find_tool
 from tui_bench.spec import RunSpec
 from tui_bench.storage import store
 
-pytestmark = pytest.mark.integration
+pytestmark = pytest.mark.real
 
 TUIBENCH = [sys.executable, "-m", "tui_bench.cli.main"]
 

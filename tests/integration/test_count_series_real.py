@@ -20,7 +20,7 @@ from tui_bench.spec import RunSpec
 from tui_bench.storage import store
 from tui_bench.ui.text.monitor_text import throughput
 
-pytestmark = pytest.mark.integration
+pytestmark = pytest.mark.real
 
 SHAPES = {
     "wrk": {"duration_s": 4, "connections": 20, "threads": 2},

@@ -34,7 +34,7 @@ from tui_bench.storage import store
 from tui_bench.ui.text import monitor_text
 from tui_bench.ui.tones import ANSI
 
-pytestmark = pytest.mark.integration
+pytestmark = pytest.mark.real
 
 
 @dataclass(frozen=True)

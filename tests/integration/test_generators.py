@@ -27,7 +27,7 @@ from tui_bench.spec import RunSpec
 from tui_bench.storage import store
 from tui_bench.ui.launch import JobLauncher
 
-pytestmark = pytest.mark.integration
+pytestmark = pytest.mark.real
 
 # A phrase of the program that runs a tool on its host (remote/streamed_tool.py).
 PROGRAM_MARK = "def send_log"

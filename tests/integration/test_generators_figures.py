@@ -23,7 +23,7 @@ from tui_bench.report.text import generator_lines, result_rows
 from tui_bench.result import Result
 from tui_bench.storage import store
 
-pytestmark = pytest.mark.integration
+pytestmark = pytest.mark.real
 
 
 def test_losing_the_first_generator_keeps_rates_and_the_server_whole(

@@ -28,7 +28,7 @@ from tui_bench.ui.screens.home_screen import HomeScreen
 from tui_bench.ui.screens.live_screen import LiveScreen
 from tui_bench.ui.text import monitor_text
 
-pytestmark = pytest.mark.integration
+pytestmark = pytest.mark.real
 
 REQUESTS = 4000
 # One that holds and one that cannot: the verdicts do not hang on how fast the box is.

@@ -17,7 +17,7 @@ from tests.integration.test_cli_real_tools import TUIBENCH, run_json
 from tui_bench.demo.nginx_target import DemoTarget
 from tui_bench.storage import store
 
-pytestmark = pytest.mark.integration
+pytestmark = pytest.mark.real
 
 # Far below what nginx answers here, even on two shared cores.
 RATE = ("--rate", "2000", "-c", "10", "-m", "10", "-d", "6")

@@ -34,7 +34,7 @@ from tui_bench.ui.screens.live_screen import LiveScreen
 from tui_bench.ui.screens.replay_screen import ReplayScreen
 from tui_bench.ui.screens.sessions_screen import SessionsScreen
 
-pytestmark = pytest.mark.integration
+pytestmark = pytest.mark.real
 
 TOKEN_A = f"tok-{secrets.token_hex(8)}"
 TOKEN_B = f"tok-{secrets.token_hex(8)}"

@@ -21,7 +21,7 @@ from tests.sshd import SshServer, refused_config
 from tui_bench.demo.nginx_target import DemoTarget
 from tui_bench.storage import store
 
-pytestmark = pytest.mark.integration
+pytestmark = pytest.mark.real
 
 
 def probes(hosts: Sequence[SshServer]) -> list[psutil.Process]:

@@ -29,7 +29,7 @@ from tui_bench.spec import RunSpec
 from tui_bench.storage import store
 from tui_bench.validity import of_session
 
-pytestmark = pytest.mark.integration
+pytestmark = pytest.mark.real
 
 KILL_AFTER_S = 0.7
 RUN_S = 4

@@ -24,7 +24,7 @@ from tui_bench.engine.options import EngineOptions
 from tui_bench.runners.tools import find_tool
 from tui_bench.spec import RunSpec
 
-pytestmark = pytest.mark.integration
+pytestmark = pytest.mark.real
 
 PAUSE_AT_S = 2.5
 PAUSE_S = 1.0

@@ -14,7 +14,7 @@ from tui_bench.demo.nginx_target import DemoTarget
 from tui_bench.histogram import LatencyHistogram
 from tui_bench.storage import store
 
-pytestmark = pytest.mark.integration
+pytestmark = pytest.mark.real
 
 
 def sweep_json(*args: str) -> tuple[int, dict[str, Any], str]:

@@ -17,7 +17,7 @@ from tui_bench.demo.nginx_target import DemoTarget
 from tui_bench.storage import store
 
 pytestmark = [
-    pytest.mark.integration,
+    pytest.mark.real,
     pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"),
 ]
 

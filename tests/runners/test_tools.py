@@ -91,7 +91,7 @@ async def test_async_variant_parses_like_the_blocking_one(tmp_path: Path) -> Non
     assert await find_tool_async("nginx", str(nginx)) == find_tool("nginx", str(nginx))
 
 
-@pytest.mark.integration
+@pytest.mark.real
 @pytest.mark.parametrize("name", ["h2load", "wrk", "ab", "nginx"])
 async def test_installed_tools_report_a_version(name: str) -> None:
     if shutil.which(name) is None:

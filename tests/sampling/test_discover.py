@@ -18,14 +18,14 @@ async def nginx() -> AsyncIterator[DemoTarget]:
         yield target
 
 
-@pytest.mark.integration
+@pytest.mark.real
 async def test_find_nginx_master_by_url_port(nginx: DemoTarget) -> None:
     for key in ("h1", "h2c", "h2"):
         found = find_server(url=nginx.urls[key])
         assert found is not None and found.pid == nginx.pid
 
 
-@pytest.mark.integration
+@pytest.mark.real
 async def test_find_nginx_master_by_name(nginx: DemoTarget) -> None:
     try:
         found = find_server(name="nginx")
@@ -35,7 +35,7 @@ async def test_find_nginx_master_by_name(nginx: DemoTarget) -> None:
         assert found is not None and found.pid == nginx.pid
 
 
-@pytest.mark.integration
+@pytest.mark.real
 async def test_python_fallback_is_not_climbed_into_us() -> None:
     async with DemoTarget("python") as target:
         found = find_server(url=target.urls["h1"])

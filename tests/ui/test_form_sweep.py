@@ -161,7 +161,7 @@ async def test_a_sweep_that_cannot_start_is_one_notification(
     assert asked.engines == []
 
 
-@pytest.mark.integration
+@pytest.mark.real
 async def test_a_real_sweep_from_the_form(nginx: DemoTarget, tmp_path: Path) -> None:
     if shutil.which("h2load") is None:
         pytest.skip("h2load is not installed")

@@ -501,7 +501,7 @@ def samples_of(screen: SweepScreen, point: int) -> list[Any]:
     ] or [[r.doc.get("resources") for r in runs]]
 
 
-@pytest.mark.integration
+@pytest.mark.real
 async def test_a_real_sweep_fills_the_table(nginx: DemoTarget, sessions: Path) -> None:
     if shutil.which("h2load") is None:
         pytest.skip("h2load is not installed")
