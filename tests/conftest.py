@@ -96,8 +96,6 @@ def ssh_config(ssh_hosts: tuple[Path, list[SshServer]], monkeypatch: pytest.Monk
 # worker takes the screen and unit tests.
 REAL_FIXTURES = {"nginx", "own_nginx", "ssh_hosts", "ssh_config"}
 REAL_DIRECTORIES = {"integration", "demo", "remote"}
-# Not all real, but each starts tuibench and stand-in tools as processes, many at a time.
-LOAD_DIRECTORIES = {*REAL_DIRECTORIES, "faults"}
 _running: pytest.Item | None = None
 
 
@@ -111,7 +109,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             or fixtures & REAL_FIXTURES
         ):
             item.add_marker(pytest.mark.real)
-        if item.get_closest_marker("real") or directory in LOAD_DIRECTORIES:
             item.add_marker(pytest.mark.xdist_group("load"))
 
 
