@@ -27,6 +27,13 @@ def test_valid_spec_passes_and_round_trips() -> None:
         ({"requests": 10}, "not both"),
         ({"headers": ("NoColon",)}, "bad header"),
         ({"headers": ("X: a\r\nInjected: 1",)}, "bad header"),
+        ({"tool": "wrk", "headers": (":authority: h:1",)}, "'Host: …' for :authority"),
+        (
+            {"tool": "ab", "duration_s": None, "requests": 5, "headers": (":path: /",)},
+            "only h2load",
+        ),
+        ({"headers": (":method: PUT",)}, "-X METHOD"),
+        ({"headers": (":status: 200",)}, "unknown pseudo-header :status"),
         ({"tool": "wrk", "duration_s": None, "requests": 5}, "duration"),
         ({"tool": "ab", "streams": 4}, "h2load options"),
         ({"compress": "lzma"}, "--compress"),
@@ -40,6 +47,12 @@ def test_invalid_specs_say_why_in_one_line(changes: dict[str, object], message: 
         spec(**changes).validate()
     assert message in str(err.value)
     assert "\n" not in str(err.value)
+
+
+def test_h2load_takes_a_pseudo_header_by_its_name() -> None:
+    s = spec(headers=(":authority: [::1]:8080",)).validate()
+    assert s.header_value(":authority") == "[::1]:8080"
+    assert s.header_value("authority") is None
 
 
 def test_protocol_expectations() -> None:

@@ -3,7 +3,7 @@
 A secret-looking value is replaced by `redacted:` and a fingerprint of 8 hex digits:
 
 - the value of a header whose name says it holds a credential (Authorization,
-  Proxy-Authorization, Cookie, X-API-Key and the like: see SECRET_NAME), wherever a
+  Proxy-Authorization, Cookie, X-API-Key and the like: see _SECRET_WORDS), wherever a
   `Name: value` appears: a spec's headers, an argv word, a line of tool output;
 - the password of a URL (`http://user:PASSWORD@host/`), and of a host named the way ab
   prints one, without its scheme (`user:PASSWORD@host`);
@@ -40,13 +40,18 @@ FINGERPRINT_DIGITS = 8
 KEY_FILE = "fingerprint.key"
 _KEY_BYTES = 32
 
-# Names of headers and query parameters whose value is a credential: Authorization,
-# Proxy-Authorization, Cookie, X-Auth-Token, X-API-Key, api_key, client-secret, password ...
-_NAME = (
-    r"[A-Za-z0-9_-]*(?:auth|cookie|token|secret|passw|credential|api[-_]?key)[A-Za-z0-9_-]*"
-    r"|[A-Za-z0-9_-]*[-_]key"
-)
-SECRET_NAME = re.compile(_NAME, re.IGNORECASE)
+# A header's or query parameter's value is a credential when a word of its name says so
+# (words split at `-`, `_` and changes of case): Authorization, Proxy-Authorization, Cookie,
+# X-Auth-Token, X-API-Key, apiKey, client_secret, password. Words, not substrings: `:authority`,
+# `Keep-Alive` and `monkey` are not credentials.
+_SECRET_WORDS = frozenset(
+    {
+        "auth", "authorization", "authentication", "authenticate", "oauth", "bearer",
+        "cookie", "token", "secret", "password", "passwd", "passphrase", "pwd",
+        "credential", "credentials", "apikey",
+    }
+)  # fmt: skip
+_NAME_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 _MARKED = re.compile(rf"{MARK}[0-9a-f]{{{FINGERPRINT_DIGITS}}}")
 # Every pattern below starts only where a word starts and stops at a character it excludes,
 # so each character is looked at a bounded number of times: linear in the text's length
@@ -66,7 +71,7 @@ _NOT_USERINFO = frozenset("/?#")
 _QUERY = re.compile(r"(?P<head>[?&;](?P<name>[A-Za-z0-9_.-]+)=)(?P<value>[^&#\s'\"]*)")
 # Text without any of these holds nothing to redact: a look far cheaper than the patterns
 # above (most text, and most sessions, hold none).
-_SUSPECT = re.compile(r"auth|cookie|token|secret|passw|credential|api|key")
+_SUSPECT = re.compile(r"auth|cookie|token|secret|pass|pwd|bearer|credential|api|key")
 
 _keys: dict[Path, bytes] = {}
 
@@ -117,7 +122,13 @@ def mark(value: str) -> str:
 
 
 def is_secret_name(name: str) -> bool:
-    return bool(SECRET_NAME.fullmatch(name))
+    words = [word.lower() for word in _NAME_WORD.findall(name)]
+    if any(word in _SECRET_WORDS for word in words):
+        return True
+    # A key is a credential's name as the last word of several (`api_key`, `X-Private-Key`),
+    # not alone (h2load's `Server Temp Key:`) nor first (`key_id`); `api` then `key`
+    # anywhere (`apiKeyId`).
+    return (len(words) > 1 and words[-1] == "key") or "api key" in " ".join(words)
 
 
 def _suspect(text: str) -> bool:

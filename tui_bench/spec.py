@@ -72,6 +72,18 @@ def is_loopback(url: str) -> bool:
     return host in LOOPBACK_HOSTS or host.startswith("127.")
 
 
+# What h2load lets `-H` replace of the request it builds (`:authority: [::1]:8080` is how an
+# IPv6 host reaches the server bracketed); wrk and ab send HTTP/1.x, which has none.
+PSEUDO_HEADERS = (":authority", ":path", ":scheme")
+
+
+def split_header(header: str) -> tuple[str, str, str]:
+    """`Name: value` as (name, ':', value), a pseudo-header's leading colon in its name."""
+    lead = ":" if header.startswith(":") else ""
+    name, sep, value = header[len(lead) :].partition(":")
+    return lead + name, sep, value
+
+
 @dataclass(frozen=True)
 class RunSpec:
     urls: tuple[str, ...]
@@ -119,7 +131,7 @@ class RunSpec:
 
     def header_value(self, name: str) -> str | None:
         for header in self.headers:
-            key, _, value = header.partition(":")
+            key, _, value = split_header(header)
             if key.strip().lower() == name:
                 return value.strip()
         return None
@@ -304,7 +316,7 @@ class RunSpec:
 
     def _validate_headers(self) -> None:
         for header in self.headers:
-            name, sep, _ = header.partition(":")
+            name, sep, _ = split_header(header)
             size = len(header.encode(errors="surrogateescape"))
             if size > MAX_HEADER_BYTES:
                 raise UsageError(
@@ -316,6 +328,18 @@ class RunSpec:
                 raise UsageError(
                     f"bad header {redact_text(header)!r}: expected 'Name: value' "
                     "without control characters"
+                )
+            pseudo = name.strip().lower()
+            if pseudo == ":method":
+                raise UsageError("the method is -X METHOD, not a :method header")
+            if pseudo.startswith(":") and pseudo not in PSEUDO_HEADERS:
+                raise UsageError(
+                    f"unknown pseudo-header {pseudo}: h2load takes {', '.join(PSEUDO_HEADERS)}"
+                )
+            if pseudo.startswith(":") and self.tool != "h2load":
+                raise UsageError(
+                    f"{pseudo} is a pseudo-header only h2load sends: "
+                    f"for {self.tool} give the HTTP/1.1 header ('Host: …' for :authority)"
                 )
 
     def _validate_rate(self) -> None:

@@ -53,6 +53,28 @@ def test_new_h2load_gets_json_output_and_line_buffering(tmp_path: Path) -> None:
     assert "--h1" in inv.argv and inv.argv[inv.argv.index("-n") + 1] == "100"
 
 
+@pytest.mark.parametrize(
+    ("url", "headers", "sent"),
+    [
+        # h2load 1.52 would send `Host: ::1:8080`, which servers refuse with 400.
+        ("http://[::1]:8080/", (), ":authority: [::1]:8080"),
+        ("https://u:p@[fe80::1]/x", (), ":authority: [fe80::1]"),
+        ("http://[::1]:8080/", (":authority: [::1]:80",), ":authority: [::1]:80"),
+        ("http://[::1]:8080/", ("Host: h",), None),
+        (URL, (), None),
+    ],
+)
+def test_h2load_names_an_ipv6_host_bracketed(
+    tmp_path: Path, url: str, headers: tuple[str, ...], sent: str | None
+) -> None:
+    spec = RunSpec(urls=(url,), requests=10, headers=headers)
+    argv = build(spec, "h2load", "1.52.0", tmp_path).argv
+    authorities = [
+        argv[i + 1] for i, a in enumerate(argv) if a == "-H" and "authority" in argv[i + 1]
+    ]
+    assert authorities == ([sent] if sent else [])
+
+
 def test_h2load_warm_up_needs_duration(tmp_path: Path) -> None:
     with pytest.raises(UsageError, match="needs -d"):
         build(RunSpec(urls=(URL,), requests=10, warm_up_s=1), "h2load", None, tmp_path)

@@ -20,6 +20,7 @@ from tui_bench.jobs.judge import judged
 from tui_bench.jobs.settings import JobSettings
 from tui_bench.remote.server import check
 from tui_bench.request.run import LOCAL_GENERATOR, RunRequest
+from tui_bench.runners.file_limit import fit_file_limit
 from tui_bench.runners.tools import Tool
 from tui_bench.spec import RunSpec
 from tui_bench.storage.refs import Located
@@ -68,10 +69,12 @@ async def prepare_run(request: RunRequest, settings: JobSettings) -> RunJob:
     # Finding the server walks every process's sockets.
     server = await asyncio.to_thread(request.server)
     await refuse_unfit_target(request, [spec])
+    raised = local_file_limit(request, [spec])
     on_host = request.on_host()
     if on_host is not None:
         await check(on_host, settings.interval_s)
     notes = [f"warning: {n}" for n in (version_warning(generators),) if n]
+    notes += [f"note: {raised}"] if raised else []
     notes += [f"baseline: {n}" for n in gate.notes] if gate else []
     thresholds = judging.parsed_thresholds()
     engine = EngineOptions(
@@ -98,3 +101,12 @@ async def refuse_unfit_target(request: RunRequest, specs: Sequence[RunSpec]) -> 
     refused = await target_refused(specs)
     if refused is not None:
         raise UsageError(refused)
+
+
+def local_file_limit(request: RunRequest, specs: Sequence[RunSpec]) -> str | None:
+    """Fit the open-file limit to the connections the tool opens here (a line saying it was
+    raised); UsageError when the hard limit cannot hold them. A generator on another host
+    has a limit of its own."""
+    if any(g.strip() != LOCAL_GENERATOR for g in request.generators):
+        return None
+    return fit_file_limit(specs)

@@ -17,7 +17,7 @@ from tui_bench.engine.sweep import SweepListener, SweepOptions, SweepRunner, Tar
 from tui_bench.errors import UsageError
 from tui_bench.jobs.baseline_gate import BaselineGate, Planned, prepare_gate
 from tui_bench.jobs.judge import judged
-from tui_bench.jobs.run_job import refuse_unfit_target
+from tui_bench.jobs.run_job import local_file_limit, refuse_unfit_target
 from tui_bench.jobs.settings import JobSettings
 from tui_bench.remote.server import check
 from tui_bench.request.run import RunRequest
@@ -76,6 +76,7 @@ async def prepare_sweep(
     # Tool versions, socket tables, SSH round trips: not on the event loop.
     targets, generators = await asyncio.to_thread(prepare_fleet, plan, request.generators)
     await refuse_unfit_target(request, [point.spec for point in plan.points])
+    raised = local_file_limit(request, [point.spec for point in plan.points])
     planned = [
         Planned(point.name or str(point.index + 1), first, target.tool, plan.repeat)
         for point, first, target in zip(plan.points, firsts, targets, strict=True)
@@ -100,5 +101,6 @@ async def prepare_sweep(
         search=search,
     )
     notes = [f"warning: {n}" for n in (version_warning(generators),) if n]
+    notes += [f"note: {raised}"] if raised else []
     notes += [f"baseline: {n}" for n in gate.notes] if gate else []
     return SweepJob(plan, targets, options, gate, tuple(notes))

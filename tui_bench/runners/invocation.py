@@ -10,7 +10,7 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 from tui_bench.errors import UsageError
-from tui_bench.spec import AB_BODY_METHODS, CONTENT_TYPE, RATE_DECIMALS, RunSpec
+from tui_bench.spec import AB_BODY_METHODS, CONTENT_TYPE, RATE_DECIMALS, RunSpec, split_header
 
 # ab sizes its stats array from -n; in -t mode it needs an -n that the time limit, not the
 # count, reaches first. ab is single-threaded and stays far below this rate.
@@ -91,7 +91,12 @@ def _h2load(
     if spec.request_method != H2LOAD_METHOD[has_body]:
         # h2load takes a pseudo-header as any other: `:method` replaces the one it would send.
         argv += ["-H", f":method: {spec.request_method}"]
-    for header in spec.all_headers():
+    headers = spec.all_headers()
+    authority = _bracketed_authority(spec.urls[0])
+    if authority and spec.header_value(":authority") is None and spec.header_value("host") is None:
+        # h2load 1.52 sends an IPv6 host unbracketed (`Host: ::1:8080`), which servers refuse.
+        headers = (f":authority: {authority}", *headers)
+    for header in headers:
         argv += ["-H", header]
     argv.append(f"--log-file={log_file}")
     json_file = None
@@ -154,7 +159,7 @@ def _ab(spec: RunSpec, exe: str, stall_timeout_s: float, body_file: Path) -> Inv
         if spec.sent_content_type is not None:
             argv += ["-T", spec.sent_content_type]
     for header in spec.all_headers():
-        if body is None or header.partition(":")[0].strip().lower() != CONTENT_TYPE:
+        if body is None or split_header(header)[0].strip().lower() != CONTENT_TYPE:
             argv += ["-H", header]
     argv.append(_with_path(spec.urls[0]))
     return Invocation(tuple(argv), body_file=_file_of(body, body_file), body=body)
@@ -172,6 +177,12 @@ def _whole_seconds(spec: RunSpec) -> int:
 def _seconds(value: float | None) -> str:
     # h2load's -D takes whole units: "1.5s" is an error, "1500ms" is not.
     return f"{round((value or 0) * 1000)}ms"
+
+
+def _bracketed_authority(url: str) -> str | None:
+    """`[::1]:8080` for a URL naming an IPv6 address; None for any other host."""
+    netloc = urlsplit(url).netloc.rpartition("@")[2]
+    return netloc if netloc.startswith("[") else None
 
 
 def _with_path(url: str) -> str:
