@@ -204,3 +204,20 @@ def test_a_backlog_a_few_requests_late_is_jitter_not_a_queue() -> None:
     queue = [{"t_s": t, "backlog": round(slack) + 1 + 3 * round(slack) * t} for t in range(6)]
     figures = rate_figures(spec, queue)
     assert figures is not None and figures.backlog_from_s == 0.0
+
+
+def test_a_count_runs_backlog_is_never_more_than_it_has_left_to_send() -> None:
+    # `--rate 1000000 -n 100000`: a schedule due to end after 0.1 s, far past capacity.
+    spec = RunSpec(urls=("http://127.0.0.1/",), connections=10, requests=100_000, rate=10**6)
+    schedule = Schedule.of(spec, T0)
+    assert schedule is not None
+    # 40,000 sent, evenly over the first 2 s, the start-up included.
+    starts = T0 + np.linspace(1_000, 2 * US, 40_000).astype(np.int64)
+    schedule.lateness(starts)
+    backlog = schedule.backlog_at(T0 + 7 * US)
+    assert backlog == 100_000 - 40_000
+    # A duration run at the same rate is due its rate times the time that has gone.
+    endless = Schedule.of(RunSpec(urls=spec.urls, connections=10, rate=10**6), T0)
+    assert endless is not None
+    endless.lateness(starts)
+    assert (endless.backlog_at(T0 + 7 * US) or 0) > 6_000_000

@@ -69,7 +69,8 @@ class Schedule:
 
     `rate` is the generator's total (per-client rate times its clients), `origin_us` any
     time before the first request (µs on the log's clock), kept only to hold the numbers
-    small enough for float64 to stay exact to the µs.
+    small enough for float64 to stay exact to the µs; `total`, the requests a run of `-n`
+    sends in all (none is due past it).
     """
 
     @classmethod
@@ -77,14 +78,16 @@ class Schedule:
         """The schedule of a run of `spec` (one generator's), None for a closed loop."""
         if spec.asked_rate is None or spec.per_client_rate is None:
             return None
-        return cls(spec.asked_rate, slack_us(spec.per_client_rate), origin_us)
+        total = spec.requests if spec.count_mode else None
+        return cls(spec.asked_rate, slack_us(spec.per_client_rate), origin_us, total)
 
-    def __init__(self, rate: float, slack: int, origin_us: int) -> None:
+    def __init__(self, rate: float, slack: int, origin_us: int, total: int | None = None) -> None:
         if rate <= 0:
             raise ValueError(f"rate must be above 0, got {rate}")
         self._interval_us = _US_PER_S / rate
         self._slack_us = slack
         self._origin_us = origin_us
+        self._total = total
         self._sent = 0
         # min x_j so far (µs since origin_us); None before the start-up is over.
         self._ahead: float | None = None
@@ -124,6 +127,8 @@ class Schedule:
             return None
         since = t_us - self._origin_us - self._ahead - self._slack_us
         due = int(since // self._interval_us) + 1 if since >= 0 else 0
+        if self._total is not None:
+            due = min(due, self._total)
         return max(0, due - self._sent)
 
 
