@@ -36,6 +36,11 @@ def test_generators_share_the_rate_by_connections() -> None:
         (RunSpec(urls=URL, tool="ab", rate=10), "--rate needs h2load"),
         (RunSpec(urls=URL, rate=0), "more than 0"),
         (RunSpec(urls=URL, connections=1, rate=5e6), "at most 1,000,000"),
+        # Each connection's first request goes at once: 10 at once, then one every 10 s.
+        (
+            RunSpec(urls=URL, connections=10, duration_s=5, rate=1),
+            r"--rate 1 over -c 10 is 0\.1 req/s per connection.*--rate at least -c \(10\)",
+        ),
     ],
 )
 def test_what_cannot_hold_a_rate_is_refused(spec: RunSpec, said: str) -> None:

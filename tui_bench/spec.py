@@ -353,10 +353,13 @@ class RunSpec:
         if not self.rate > 0:
             raise UsageError("--rate must be more than 0 requests per second")
         per_client = self.per_client_rate or 0.0
-        if not per_client > 0:
+        if per_client < 1:
+            # h2load sends one request as each connection opens, then per_client a second:
+            # `--rate 1 -c 10` sent 10 at once, then silence, and achieved 2 req/s.
             raise UsageError(
-                f"--rate {self.rate:g} over -c {self.connections} is below "
-                f"{10**-RATE_DECIMALS:g} req/s per connection"
+                f"--rate {self.rate:g} over -c {self.connections} is {per_client:.3g} req/s per "
+                f"connection, and each sends its first request at once: give --rate at least "
+                f"-c ({self.connections:,}), or fewer connections"
             )
         if per_client > MAX_PER_CLIENT_RATE:
             raise UsageError(
