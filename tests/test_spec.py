@@ -22,6 +22,11 @@ def test_valid_spec_passes_and_round_trips() -> None:
         ({"urls": ("ftp://127.0.0.1/",)}, "expected http"),
         ({"urls": ("http://127.0.0.1:99999/",)}, "bad port"),
         ({"urls": ("http:///x",)}, "no host"),
+        (
+            {"urls": ("http://127.0.0.1:8080/café/a?q=é",)},
+            "not ASCII; give it as http://127.0.0.1:8080/caf%C3%A9/a?q=%C3%A9",
+        ),
+        ({"urls": ("http://bücher.example/",)}, "give it as http://xn--bcher-kva.example/"),
         ({"tool": "siege"}, "unknown tool"),
         ({"threads": 20, "connections": 10}, "more than -c"),
         ({"requests": 10}, "not both"),

@@ -6,7 +6,7 @@ import math
 import re
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit, urlunsplit
 
 from tui_bench.body import DEFAULT_CONTENT_TYPE as BODY_TYPE
 from tui_bench.body import MAX_BODY_BYTES, Body, content_type_for, too_large
@@ -386,6 +386,27 @@ def validate_url(url: str) -> None:
         raise UsageError(f"bad URL {url!r}: bad port") from None
     if port == 0:
         raise UsageError(f"bad URL {url!r}: port 0 is no port to connect to")
+    if not url.isascii():
+        # The tools send the bytes as they are, which servers refuse or read as other text.
+        raise UsageError(f"bad URL {url!r}: not ASCII; give it as {percent_encoded(url)}")
+
+
+def percent_encoded(url: str) -> str:
+    """`url` with what is not ASCII percent-encoded as UTF-8, as a browser sends it; an
+    international host name in its IDNA form."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    if not host.isascii():
+        netloc = parts.netloc.replace(host, host.encode("idna").decode("ascii"))
+        parts = parts._replace(netloc=netloc)
+    keep = "/?#[]@!$&'()*+,;=:%~"
+    return urlunsplit(
+        parts._replace(
+            path=quote(parts.path, safe=keep),
+            query=quote(parts.query, safe=keep),
+            fragment=quote(parts.fragment, safe=keep),
+        )
+    )
 
 
 def with_scheme(url: str, scheme: str) -> str:
