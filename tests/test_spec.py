@@ -28,6 +28,11 @@ def test_valid_spec_passes_and_round_trips() -> None:
         ),
         ({"urls": ("http://bücher.example/",)}, "give it as http://xn--bcher-kva.example/"),
         ({"tool": "siege"}, "unknown tool"),
+        (
+            {"urls": ("http://127.0.0.1:8080/a", "http://127.0.0.1:8081/b")},
+            "first URL's http://127.0.0.1:8080, never to http://127.0.0.1:8081",
+        ),
+        ({"urls": ("http://[::1]/a", "https://[::1]/b")}, "never to https://[::1]:443"),
         ({"threads": 20, "connections": 10}, "more than -c"),
         ({"requests": 10}, "not both"),
         ({"headers": ("NoColon",)}, "bad header"),
@@ -52,6 +57,11 @@ def test_invalid_specs_say_why_in_one_line(changes: dict[str, object], message: 
         spec(**changes).validate()
     assert message in str(err.value)
     assert "\n" not in str(err.value)
+
+
+def test_h2load_takes_several_paths_of_one_origin() -> None:
+    urls = ("http://127.0.0.1/a", "http://127.0.0.1:80/b?q=1", "http://u@127.0.0.1/c")
+    assert spec(urls=urls).validate().urls == urls
 
 
 def test_h2load_takes_a_pseudo_header_by_its_name() -> None:

@@ -243,6 +243,13 @@ class RunSpec:
             validate_url(url)
         if self.tool != "h2load" and len(self.urls) > 1:
             raise UsageError(f"{self.tool} takes one URL; only h2load takes several")
+        origins = dict.fromkeys(_origin(url) for url in self.urls)
+        if len(origins) > 1:
+            first, other = list(origins)[:2]
+            raise UsageError(
+                f"h2load sends every request to the first URL's {first}, never to {other}: "
+                "give URLs of one scheme, host and port (a run for each)"
+            )
         if self.connections < 1 or self.threads < 1:
             raise UsageError("-c and -t must be at least 1")
         if self.threads > self.connections:
@@ -389,6 +396,14 @@ def validate_url(url: str) -> None:
     if not url.isascii():
         # The tools send the bytes as they are, which servers refuse or read as other text.
         raise UsageError(f"bad URL {url!r}: not ASCII; give it as {percent_encoded(url)}")
+
+
+def _origin(url: str) -> str:
+    """`http://127.0.0.1:8080`: where a URL's requests go (the port its scheme's default)."""
+    parts = urlsplit(url)
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    host = parts.hostname or ""
+    return f"{parts.scheme}://{f'[{host}]' if ':' in host else host}:{port}"
 
 
 def percent_encoded(url: str) -> str:
