@@ -5,8 +5,6 @@ bracketed; an `:authority` given by hand is taken as h2load's, never as a creden
 from __future__ import annotations
 
 import socket
-import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,20 +12,13 @@ import pytest
 
 from tests.conftest import need
 from tests.integration.test_cli_real_tools import run_json
+from tests.own_nginx import free_ports, own_server
 from tui_bench.redaction import MARK
 from tui_bench.storage import store
 
 pytestmark = pytest.mark.real
 
-CONF = """daemon off;
-worker_processes 1;
-pid {dir}/nginx.pid;
-error_log {dir}/error.log;
-events {{}}
-http {{
-    access_log off;
-    client_body_temp_path {dir};
-    server {{
+SERVER = """
         listen [::1]:{h1};
         listen [::1]:{h2c} http2;
         # An answer that says which Host it was asked for, refused when it is not bracketed.
@@ -35,20 +26,7 @@ http {{
             if ($http_host !~ "^\\[::1\\]") {{ return 400; }}
             return 200 "ok\\n";
         }}
-    }}
-}}
 """
-
-
-def _free_ipv6_ports(count: int) -> list[int]:
-    sockets = [socket.socket(socket.AF_INET6) for _ in range(count)]
-    try:
-        for sock in sockets:
-            sock.bind(("::1", 0))
-        return [int(sock.getsockname()[1]) for sock in sockets]
-    finally:
-        for sock in sockets:
-            sock.close()
 
 
 @pytest.fixture(scope="module")
@@ -59,27 +37,10 @@ def ipv6_urls(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, st
         socket.socket(socket.AF_INET6).bind(("::1", 0))
     except OSError:
         pytest.skip("no IPv6 loopback here")
-    workdir = tmp_path_factory.mktemp("nginx6")
-    workdir.chmod(0o755)
-    h1, h2c = _free_ipv6_ports(2)
-    conf = workdir / "nginx.conf"
-    conf.write_text(CONF.format(dir=workdir, h1=h1, h2c=h2c))
-    proc = subprocess.Popen(["nginx", "-p", str(workdir), "-c", str(conf)])
-    try:
-        deadline = time.monotonic() + 30
-        for port in (h1, h2c):
-            while True:
-                try:
-                    socket.create_connection(("::1", port), timeout=1).close()
-                    break
-                except OSError:
-                    assert proc.poll() is None, (workdir / "error.log").read_text()
-                    assert time.monotonic() < deadline, "nginx did not listen on [::1]"
-                    time.sleep(0.05)
+    h1, h2c = free_ports(socket.AF_INET6, "::1", 2)
+    server = SERVER.format(h1=h1, h2c=h2c)
+    with own_server(tmp_path_factory.mktemp("nginx6"), server, [("::1", h1), ("::1", h2c)]):
         yield {"h1": f"http://[::1]:{h1}/", "h2c": f"http://[::1]:{h2c}/"}
-    finally:
-        proc.terminate()
-        proc.wait(30)
 
 
 @pytest.mark.parametrize(

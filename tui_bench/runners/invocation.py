@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import base64
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 from tui_bench.errors import UsageError
 from tui_bench.spec import AB_BODY_METHODS, CONTENT_TYPE, RATE_DECIMALS, RunSpec, split_header
@@ -58,6 +59,7 @@ def build(
     stall_timeout_s: float = STALL_TIMEOUT_S,
 ) -> Invocation:
     """The argv for `spec`; `workdir` is a fresh directory for per-run files."""
+    spec = _credentials_as_header(spec)
     body_file = workdir / BODY_FILE
     if spec.tool == "h2load":
         return _h2load(spec, exe, version, workdir, body_file)
@@ -177,6 +179,26 @@ def _whole_seconds(spec: RunSpec) -> int:
 def _seconds(value: float | None) -> str:
     # h2load's -D takes whole units: "1.5s" is an error, "1500ms" is not.
     return f"{round((value or 0) * 1000)}ms"
+
+
+def _credentials_as_header(spec: RunSpec) -> RunSpec:
+    """A URL's `user:password@` as the Authorization header a browser sends for it: h2load
+    and wrk drop it (every request 401) and ab takes it for part of the host name."""
+    parts = urlsplit(spec.urls[0])
+    if parts.username is None:
+        return spec
+    userinfo = f"{unquote(parts.username)}:{unquote(parts.password or '')}"
+    headers = spec.headers
+    if spec.header_value("authorization") is None:
+        basic = base64.b64encode(userinfo.encode()).decode("ascii")
+        headers = (*headers, f"Authorization: Basic {basic}")
+    urls = tuple(_without_userinfo(url) for url in spec.urls)
+    return replace(spec, urls=urls, headers=headers)
+
+
+def _without_userinfo(url: str) -> str:
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2]))
 
 
 def _bracketed_authority(url: str) -> str | None:
