@@ -18,6 +18,7 @@ events {{}}
 http {{
     access_log off;
     client_body_temp_path {dir};
+{http}
     server {{
 {server}
     }}
@@ -37,13 +38,17 @@ def free_ports(family: socket.AddressFamily, host: str, count: int) -> list[int]
 
 
 @contextmanager
-def own_server(workdir: Path, server: str, listening: list[tuple[str, int]]) -> Iterator[None]:
-    """nginx serving `server` (the lines of its server block) until the block ends; it has
-    started once every (host, port) of `listening` takes connections."""
+def own_server(
+    workdir: Path, server: str, listening: list[tuple[str, int]], http: str = ""
+) -> Iterator[None]:
+    """nginx serving `server` (the lines of its server block; `http`, lines before it) until
+    the block ends; it has started once every (host, port) of `listening` takes connections."""
     workdir.chmod(0o755)
     conf = workdir / "nginx.conf"
-    conf.write_text(CONF.format(dir=workdir, server=server))
-    proc = subprocess.Popen(["nginx", "-p", str(workdir), "-c", str(conf)])
+    conf.write_text(CONF.format(dir=workdir, server=server, http=http))
+    said = workdir / "stderr.txt"
+    with open(said, "wb") as stderr:
+        proc = subprocess.Popen(["nginx", "-p", str(workdir), "-c", str(conf)], stderr=stderr)
     try:
         deadline = time.monotonic() + 30
         for host, port in listening:
@@ -52,7 +57,7 @@ def own_server(workdir: Path, server: str, listening: list[tuple[str, int]]) -> 
                     socket.create_connection((host, port), timeout=1).close()
                     break
                 except OSError:
-                    assert proc.poll() is None, (workdir / "error.log").read_text()
+                    assert proc.poll() is None, said.read_text()
                     assert time.monotonic() < deadline, f"nginx did not listen on {host}:{port}"
                     time.sleep(0.05)
         yield

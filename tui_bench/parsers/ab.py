@@ -49,7 +49,10 @@ _PERCENTAGES_HEADER = re.compile(r"^Percentage of the requests served within.*$"
 _PERCENTAGE_ROW = re.compile(r"[ \t]+(\d{1,3})%[ \t]+(\d{1,30})(?: \(longest request\))?\s*")
 
 # "Receive" is a failed socket read: named like wrk's "read" so runs of both compare.
+# "Length" is not a failure: ab counts every answer whose body length differs from the
+# first one's (a page that varies, a 500 among 200s), answers received whole.
 _FAILED_KIND_NAMES = ("connect", "read", "length", "exceptions")
+_NOT_FAILED = "length"
 _COLUMNS = {"min": "min", "mean": "mean", "sd": "sd", "median": "p50", "max": "max"}
 _ROWS = {"Connect": "connect", "Waiting": "ttfb", "Total": "latency"}
 
@@ -62,8 +65,11 @@ def parse(text: str) -> Result:
     if complete is None or time_taken is None:
         raise ParseError("no ab report (no 'Complete requests' and 'Time taken' lines)")
     completed = to_int(complete[1])
-    errors = _errors(text)
+    kinds = _failure_kinds(text)
+    errors = _errors(text, kinds)
     failed = _int(_FAILED, text)
+    if failed is not None:
+        failed -= kinds[_NOT_FAILED]
     total_bytes = _int(_TOTAL_BYTES, text)
     html_bytes = _int(_HTML_BYTES, text)
     transfer_rate = _TRANSFER_RATE.search(text)
@@ -107,12 +113,16 @@ def _succeeded(completed: int, failed: int | None, non_2xx: int) -> int | None:
     return good if good >= 0 else None
 
 
-def _errors(text: str) -> dict[str, int]:
+def _failure_kinds(text: str) -> dict[str, int]:
     kinds = _FAILED_KINDS.search(text)
     # ab prints the breakdown only when some request failed: absent means all zero.
     counts = [to_int(n) for n in kinds.groups()] if kinds else [0] * len(_FAILED_KIND_NAMES)
+    return dict(zip(_FAILED_KIND_NAMES, counts, strict=True))
+
+
+def _errors(text: str, kinds: dict[str, int]) -> dict[str, int]:
     return {
-        **dict(zip(_FAILED_KIND_NAMES, counts, strict=True)),
+        **{kind: n for kind, n in kinds.items() if kind != _NOT_FAILED},
         "write": _int(_WRITE_ERRORS, text) or 0,
         NON_2XX: _int(_NON_2XX, text) or 0,
     }

@@ -1,0 +1,73 @@
+"""Servers whose answers are not all the same 200: half of them 500, or pages whose length
+varies. Every tool's figures add up (good + failed + answers outside 2xx/3xx = all), and ab's
+"Length" failures (an answer longer or shorter than the first) are not failed requests."""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import need
+from tests.integration.test_cli_real_tools import run_json
+from tests.own_nginx import free_ports, own_server
+
+pytestmark = pytest.mark.real
+
+HTTP = """
+    split_clients "${request_id}" $answer { 50% 200; * 500; }
+"""
+SERVER = """
+        listen 127.0.0.1:{port};
+        keepalive_requests 100000;
+        location /mixed {{
+            if ($answer = 500) {{ return 500 "failed\\n"; }}
+            return 200 "answered\\n";
+        }}
+        location /vary {{ return 200 "served $connection_requests\\n"; }}
+"""
+LOADS = [
+    ("h2load", ("--h1", "-n", "600", "-c", "2")),
+    ("wrk", ("-d", "1", "-c", "2", "-t", "1")),
+    ("ab", ("-n", "600", "-c", "2", "-k")),
+]
+
+
+@pytest.fixture(scope="module")
+def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    need("nginx")
+    (port,) = free_ports(socket.AF_INET, "127.0.0.1", 1)
+    server = SERVER.format(port=port)
+    with own_server(tmp_path_factory.mktemp("answers"), server, [("127.0.0.1", port)], HTTP):
+        yield f"http://127.0.0.1:{port}"
+
+
+@pytest.mark.parametrize(("tool", "load"), LOADS)
+def test_half_500s_add_up_and_are_said_as_errors(
+    url: str, sessions: Path, tool: str, load: tuple[str, ...]
+) -> None:
+    need(tool)
+    code, result, stderr = run_json("--tool", tool, *load, f"{url}/mixed")
+    requests, errors = result["requests"], result["errors"]
+    total, good = requests["total"], requests["succeeded"]
+    # A status outside 2xx/3xx as each tool counts it: h2load by class, wrk and ab in one.
+    bad = result["status"].get("5xx") or errors.get("non_2xx_3xx") or errors.get("non_2xx")
+    assert total and good and bad, (requests, result["status"], errors)
+    assert good + bad == total, (requests, result["status"], errors)
+    assert 0.3 < bad / total < 0.7
+    reasons = {r["code"] for r in result["validity"]["reasons"]}
+    assert code == 1 and "errors" in reasons and "tool-failed" not in reasons, stderr
+
+
+@pytest.mark.parametrize(("tool", "load"), LOADS)
+def test_pages_of_varying_length_are_all_good(
+    url: str, sessions: Path, tool: str, load: tuple[str, ...]
+) -> None:
+    need(tool)
+    _, result, stderr = run_json("--tool", tool, *load, f"{url}/vary")
+    requests = result["requests"]
+    assert requests["total"] and requests["succeeded"] == requests["total"], requests
+    assert requests["failed"] == 0, result["errors"]
+    assert "errors" not in {r["code"] for r in result["validity"]["reasons"]}, stderr
