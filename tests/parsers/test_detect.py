@@ -4,7 +4,7 @@ import pytest
 
 from tests.parsers import FIXTURES, capture, fixture
 from tui_bench.parsers import ParseError
-from tui_bench.parsers.detect import detect_tool, parse_output
+from tui_bench.parsers.detect import detect_tool, parse_output, target_url
 
 
 def _captures() -> list[str]:
@@ -62,3 +62,22 @@ def test_unknown_tool() -> None:
 def test_wrong_tool_given() -> None:
     with pytest.raises(ParseError):
         parse_output(capture("wrk-4.1.0-plain"), "ab")
+
+
+@pytest.mark.parametrize(
+    ("name", "url"),
+    [
+        ("wrk-4.1.0-table-lua", "http://127.0.0.1:56559/"),
+        ("ab-2.3-length-failures", "http://127.0.0.1:18100/vary"),
+        ("ab-2.3-tls", "https://127.0.0.1:18102/small"),
+        # h2load names its target nowhere.
+        ("h2load-1.52-h1-n", None),
+    ],
+)
+def test_the_url_an_output_names(name: str, url: str | None) -> None:
+    assert target_url(capture(name), name.split("-")[0]) == url
+
+
+def test_an_ipv6_host_ab_names_is_bracketed() -> None:
+    text = "Server Hostname:        ::1\nServer Port:            80\nDocument Path:          /\n"
+    assert target_url(text, "ab") == "http://[::1]:80/"

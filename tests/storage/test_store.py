@@ -151,6 +151,11 @@ def test_save_imported(tmp_path: Path) -> None:
     assert session.status == "imported"
     assert session.result == RESULT
     assert session.doc["raw"]["stdout"] == "raw text"
+    assert session.spec.urls == ()
+    named = store.save_imported(
+        RESULT, "raw text", source=Path("b.log"), url="http://h:1/x", directory=tmp_path
+    )
+    assert store.load(named).spec.urls == ("http://h:1/x",)
 
 
 def timed_journal(directory: Path, session_id: str) -> JournalWriter:

@@ -11,7 +11,7 @@ import orjson
 from tui_bench.cli.output import say
 from tui_bench.errors import UsageError
 from tui_bench.parsers import ParseError
-from tui_bench.parsers.detect import parse_output
+from tui_bench.parsers.detect import parse_output, target_url
 from tui_bench.report.text import result_rows
 from tui_bench.storage import store
 
@@ -45,7 +45,10 @@ def cmd_import(args: argparse.Namespace) -> int:
         raise UsageError(f"{path}: {exc}") from None
     saved = None
     if args.save or not args.json:
-        saved = store.save_imported(result, text, source=path, name=args.name, tags=args.tag)
+        url = target_url(text, result.tool)
+        saved = store.save_imported(
+            result, text, source=path, url=url, name=args.name, tags=args.tag
+        )
     if args.json:
         payload: dict[str, Any] = result.to_dict()
         if saved is not None:

@@ -34,6 +34,13 @@ _SIGNATURES = (
     ),
     ("ab", re.compile(r"^(?:This is ApacheBench|Complete requests:|Time taken for tests:)", re.M)),
 )
+# Where the output says its load went: wrk's first line; ab's server lines (h2load names it
+# nowhere).
+_WRK_URL = re.compile(r"^Running \S+ test @ (https?://\S+)", re.M)
+_AB_HOST = re.compile(r"^Server Hostname:[ \t]+(\S+)", re.M)
+_AB_PORT = re.compile(r"^Server Port:[ \t]+(\d{1,5})\b", re.M)
+_AB_PATH = re.compile(r"^Document Path:[ \t]+(\S+)", re.M)
+_AB_TLS = re.compile(r"^SSL/TLS Protocol:", re.M)
 # h2load >= 1.70's --output-file JSON names its generator.
 _H2LOAD_JSON = re.compile(r'\A\s*\{.*"generator"\s*:\s*"h2load[ "]', re.S)
 
@@ -60,3 +67,16 @@ def parse_output(text: str, tool: str | None = None) -> Result:
     if tool == "h2load" and text.lstrip().startswith("{"):
         return h2load.parse_json(text)
     return parser(text)
+
+
+def target_url(text: str, tool: str) -> str | None:
+    """The URL `tool`'s output says it loaded, where it says one."""
+    if tool == "wrk":
+        found = _WRK_URL.search(text)
+        return found[1] if found else None
+    host, port, path = (p.search(text) for p in (_AB_HOST, _AB_PORT, _AB_PATH))
+    if tool != "ab" or host is None or port is None or path is None:
+        return None
+    scheme = "https" if _AB_TLS.search(text) else "http"
+    name = f"[{host[1]}]" if ":" in host[1] else host[1]
+    return f"{scheme}://{name}:{port[1]}{path[1]}"

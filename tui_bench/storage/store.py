@@ -227,15 +227,17 @@ def save_imported(
     text: str,
     *,
     source: Path,
+    url: str | None = None,
     name: str = "",
     tags: list[str] | None = None,
     directory: Path | None = None,
 ) -> Path:
-    """A session for output a tool printed elsewhere: no spec, series or host facts."""
+    """A session for output a tool printed elsewhere, of `url` where the output names it:
+    no series, host facts or other spec."""
     now = datetime.now().astimezone()
     draft = SessionDraft(
         id=new_session_id(now, result.tool, name or source.stem),
-        spec=RunSpec(urls=(), tool=result.tool),
+        spec=RunSpec(urls=(url,) if url else (), tool=result.tool),
         argv=[],
         tool={"name": result.tool, "path": None, "version": result.tool_version},
         host={},
