@@ -40,4 +40,4 @@ def test_a_reader_that_left_does_not_turn_a_failed_threshold_into_0(
         Validity("valid"),
         verdicts=Verdicts((FAILED_THRESHOLD,)),
     )
-    assert finish_run(finished, as_json=as_json) == 99
+    assert finish_run(finished, "h2load", as_json=as_json) == 99

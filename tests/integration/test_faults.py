@@ -46,6 +46,9 @@ def test_garbage_output_is_a_failed_run_not_a_traceback(sessions: Path, quiet_ur
     assert "Traceback" not in proc.stderr
     result = orjson.loads(proc.stdout)
     assert "no summary" in result["message"]
+    # Nothing measured: every key of a result is there, unknown.
+    assert result["tool"] == "h2load" and result["rps"] is None
+    assert result["requests"] == dict.fromkeys(result["requests"]) and "total" in result["requests"]
     assert store.load(result["session_path"]).doc["raw"]["stdout"]
 
 

@@ -90,7 +90,7 @@ async def run_views(spec: RunSpec, *, server_pid: int | None, interval_s: float)
         finished,
         out.getvalue().splitlines(),
         summary_text(finished),
-        orjson.loads(orjson.dumps(run_payload(finished))),
+        orjson.loads(orjson.dumps(run_payload(finished, job.spec.tool))),
         session.doc,
         export(session, "md"),
         orjson.loads(export(session, "json")),

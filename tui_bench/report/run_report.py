@@ -8,11 +8,14 @@ from typing import Any
 
 from tui_bench.engine.events import RunFinished
 from tui_bench.report.text import GENERATOR_KEYS, generator_lines, verdict_lines
+from tui_bench.result import Result
 
 
-def run_payload(finished: RunFinished) -> dict[str, Any]:
-    """`run --json`: the result, how the run ended, its validity and verdicts."""
-    payload: dict[str, Any] = finished.result.to_dict() if finished.result else {}
+def run_payload(finished: RunFinished, tool: str) -> dict[str, Any]:
+    """`run --json` of a run of `tool`: the result, how the run ended, its validity and
+    verdicts. A run that measured nothing still has every key of the result, each unknown
+    (null): a script reading `requests.total` must not meet a missing key."""
+    payload: dict[str, Any] = (finished.result or Result(tool=tool)).to_dict()
     # "status" is the result's status-class counts: the run's own state has its key.
     payload.update(
         run_status=finished.status,
