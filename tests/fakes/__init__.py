@@ -5,12 +5,16 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+# In a run's journal once the run has measured a second (written at once, with every line
+# of output before it): its target was reached, and each generator's output is on disk.
+A_SECOND = '"k":"second"'
+
 
 def wait_for_run(directory: Path, journals: str = "*.journal", output: str | None = None) -> None:
     """Wait until tuibench has started a run (its journal matching `journals` exists), so a
     signal meets the run, not a process still starting; with `output`, until the journal
-    holds that text of the tool's output too (the journal writes it within a second or so),
-    so the tool is known to have got that far."""
+    holds that text too (a line of the tool's output, written within a second or so, or
+    A_SECOND), so the run is known to have got that far."""
     deadline = time.monotonic() + 60
     while not (found := list(directory.glob(journals))) or (
         output is not None and not any(output in _text(path) for path in found)

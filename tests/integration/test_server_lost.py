@@ -18,7 +18,7 @@ import psutil
 import pytest
 
 from tests.conftest import need
-from tests.fakes import wait_for_run
+from tests.fakes import A_SECOND, wait_for_run
 from tests.integration.test_cli_real_tools import TUIBENCH
 from tui_bench.demo.nginx_target import DemoTarget
 from tui_bench.engine.cut_short import END_GRACE_S, OVERRUN_GRACE_S
@@ -35,9 +35,6 @@ pytestmark = pytest.mark.integration
 # Runs asked for far longer than they last once their server is lost (some 1 s in): a run
 # that went on would show it.
 RUN_S = 30
-# In a run's journal once it has measured a second: its server was reached, so killing it
-# now is losing it, not finding it unreachable.
-A_SECOND = '"k":"second"'
 
 
 def kill(target: DemoTarget) -> None:
@@ -73,6 +70,7 @@ def test_a_killed_server_is_lost_in_every_view(
         stderr=subprocess.PIPE,
         text=True,
     )
+    # Once a second is measured: the server was reached, so it is lost, not unreachable.
     wait_for_run(sessions, output=A_SECOND)
     kill(own_nginx)
     out, err = proc.communicate(timeout=3 * RUN_S)
@@ -205,6 +203,7 @@ def test_a_server_killed_on_its_host_is_lost(
          "--server-host", server_host.alias, "-d", str(RUN_S), "-c", "4", own_nginx.urls["h2c"]],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
+    # Once a second is measured: the server was reached, so it is lost, not unreachable.
     wait_for_run(sessions, output=A_SECOND)
     kill(own_nginx)
     out, err = proc.communicate(timeout=3 * RUN_S)
