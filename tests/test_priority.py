@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from pathlib import Path
 
@@ -131,22 +132,38 @@ def sleepers(mark: str) -> list[psutil.Process]:
 
 async def test_a_spawn_cancelled_leaves_nothing_running() -> None:
     # While its turn is awaited (the keeper busy), then while the child starts (its exec
-    # held up): either way no child survives, and the keeper goes on serving.
-    keeper().submit(lambda: time.sleep(0.3))
-    waiting = asyncio.create_task(spawn_kept(["sleep", "31.5"], process_group=0))
-    await asyncio.sleep(0.1)
-    waiting.cancel()
-    starting = asyncio.create_task(
-        spawn_kept(["sleep", "32.5"], process_group=0, preexec_fn=lambda: time.sleep(0.5))
-    )
-    await asyncio.sleep(0.5)
-    starting.cancel()
-    for task in (waiting, starting):
-        with pytest.raises(asyncio.CancelledError):
-            await task
-    after = await spawn_kept(["true"], process_group=0)
-    assert await after.wait() == 0
-    assert sleepers("31.5") == sleepers("32.5") == []
+    # held up): either way no child survives, and the keeper goes on serving. Each phase is
+    # held until the test has cancelled in it, not timed to fall there.
+    busy = threading.Event()
+    forked_r, forked_w = os.pipe()
+    go_r, go_w = os.pipe()
+
+    def held() -> None:  # in the child, before its exec: says it exists, waits for the go
+        os.write(forked_w, b"x")
+        os.read(go_r, 1)
+
+    try:
+        keeper().submit(lambda: busy.wait(60))
+        waiting = asyncio.create_task(spawn_kept(["sleep", "31.5"], process_group=0))
+        await asyncio.sleep(0)  # its turn asked for, behind the busy keeper
+        waiting.cancel()
+        busy.set()
+        starting = asyncio.create_task(
+            spawn_kept(["sleep", "32.5"], process_group=0, preexec_fn=held)
+        )
+        assert await asyncio.to_thread(os.read, forked_r, 1) == b"x"
+        starting.cancel()
+        os.write(go_w, b"x")
+        for task in (waiting, starting):
+            with pytest.raises(asyncio.CancelledError):
+                await task
+        after = await spawn_kept(["true"], process_group=0)
+        assert await after.wait() == 0
+        assert sleepers("31.5") == sleepers("32.5") == []
+    finally:
+        busy.set()
+        for fd in (forked_r, forked_w, go_r, go_w):
+            os.close(fd)
 
 
 async def test_a_child_must_lead_its_own_group() -> None:

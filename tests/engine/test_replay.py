@@ -350,15 +350,17 @@ def test_an_hour_sampled_ten_times_a_second_seeks_fast() -> None:
     tl = timeline(long_session())
     assert tl.length_s == pytest.approx(3600.0, abs=1)
     player = Player(tl)
-    began = time.perf_counter()
+    # This thread's CPU time: what the seeks cost, however long a busy machine makes them
+    # wait for a core.
+    began = time.thread_time()
     # Back and forth across the hour: every backward jump rebuilds from the start.
     for t in (3000.0, 100.0, 3599.0, 1800.0, 1799.0, 0.0, 3600.0, 2400.5, 10.0, 3500.0):
         player.seek(t)
         sample = player.state.sample
         assert sample is not None and sample.server_cpu_pct == min(round(t * 10), 35999)
-    spent = time.perf_counter() - began
-    # A full fold takes a few ms here; the bound leaves room for a busy machine.
-    assert spent < 2.0
+    spent = time.thread_time() - began
+    # The ten seeks take 0.24 s here; the bound is twenty times that.
+    assert spent < 5.0, spent
 
 
 def timed_doc() -> dict[str, Any]:

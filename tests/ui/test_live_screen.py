@@ -596,7 +596,9 @@ def test_snapshot_ended_80x24_scrolled_to_the_end(snap_compare: Any) -> None:
     async def scrolled(pilot: Pilot[Any]) -> None:
         await _ended(pilot)
         await pilot.press("end")
-        await pilot.pause(0.3)
+        # The scroll animates: waited for to its end, not for a time it may overrun.
+        await pilot.wait_for_scheduled_animations()
+        await pilot.pause()
 
     assert snap_compare(make_app(extra=MORE_WARNINGS), terminal_size=(80, 24), run_before=scrolled)
 
