@@ -91,9 +91,9 @@ def ssh_config(ssh_hosts: tuple[Path, list[SshServer]], monkeypatch: pytest.Monk
 
 # Tests that start real tools, servers or terminals (h2load, wrk, ab, nginx, sshd, tmux) are
 # marked `real`: `pytest -m "not real"` is the quick loop, the rest of the suite. Under
-# pytest-xdist (`-n 3 --dist loadgroup`, as CI runs) they share one worker, so no two load runs
-# compete for each other and a load figure measured by one is never another's noise. The other
-# workers take the screen and unit tests.
+# pytest-xdist (`-n 2 --dist loadgroup`, as CI runs) they share one worker, so no two load runs
+# compete and a load figure measured by one is never another's noise. The other
+# worker takes the screen and unit tests.
 REAL_FIXTURES = {"nginx", "own_nginx", "ssh_hosts", "ssh_config"}
 REAL_DIRECTORIES = {"integration", "demo", "remote"}
 _running: pytest.Item | None = None
