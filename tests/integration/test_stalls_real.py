@@ -1,7 +1,7 @@
 """Stalls in closed-loop runs, with the real tools against an nginx of this module's own
-whose workers are paused (SIGSTOP) for a second mid-run: the run is suspect with a `stall`
-said roughly right, the live state says STALL while it lasts; the same runs unpaused, and
-runs with edges (short, warm-up, a count that ends mid-second), have no stall."""
+whose workers are paused (SIGSTOP) for a second mid-run: the run is suspect with a
+`stall` said roughly right, the live state says STALL while it lasts; the same runs unpaused,
+and runs with edges (short, warm-up, a count that ends mid-second), have nothing like it."""
 
 from __future__ import annotations
 
@@ -77,12 +77,12 @@ async def paused(target: DemoTarget, started: asyncio.Event, clock: RunClock) ->
 
 async def run(
     spec: RunSpec, target: DemoTarget | None, store: Path
-) -> tuple[RunFinished, list[bool], Pause | None]:
+) -> tuple[RunFinished, list[tuple[float, bool]], Pause | None]:
     """The run (paused when `target` is given), whether the live state said STALL at each
-    progress tick, and the pause as it really was."""
+    progress tick (and when), and the pause as it really was."""
     state = LiveState(spec)
     started = asyncio.Event()
-    stalled: list[bool] = []
+    stalled: list[tuple[float, bool]] = []
     clock = RunClock()
 
     def listen(event: Event) -> None:
@@ -91,7 +91,7 @@ async def run(
             started.set()
         elif isinstance(event, Progress):
             clock.tick(event.elapsed_s)
-            stalled.append(state.stalled)
+            stalled.append((event.elapsed_s, state.stalled))
 
     pause = asyncio.create_task(paused(target, started, clock)) if target else None
     try:
@@ -100,6 +100,29 @@ async def run(
     finally:
         was = await pause if pause else None
     return finished, stalled, was
+
+
+def longest_stall_s(ticks: list[tuple[float, bool]]) -> float:
+    """How long the live state said STALL at a stretch, from the progress ticks."""
+    longest, began = 0.0, None
+    for at, stalled in ticks:
+        if stalled and began is None:
+            began = at
+        elif not stalled and began is not None:
+            longest, began = max(longest, at - began), None
+    if began is not None and ticks:
+        longest = max(longest, ticks[-1][0] - began)
+    return longest
+
+
+def assert_nothing_like_a_pause(finished: RunFinished, ticks: list[tuple[float, bool]]) -> None:
+    """No stall said, nor STALL shown, near as long as the pause. A machine kept busy beside
+    the run holds a request now and then for a few tenths of a second (0.3 s seen, 0.55 s
+    with three test workers), and that is a stall the run saw; a pause is another thing."""
+    message = stall_of(finished) or ""
+    lengths = [float(n) / (1000 if unit == "ms" else 1) for _, n, unit, _ in STALL.findall(message)]
+    assert all(length < PAUSE_S * 0.8 for length in lengths), message
+    assert longest_stall_s(ticks) < PAUSE_S * 0.8, ticks
 
 
 def stall_of(finished: RunFinished) -> str | None:
@@ -141,8 +164,8 @@ async def test_a_paused_server_is_a_stall_said_roughly_right(
         # The first held request went out just before its worker stopped ("at" has 0.1 s).
         assert pause.start_s - 0.5 <= float(at) <= pause.start_s + 0.2, (message, pause)
         assert held == "10", message
-        assert any(stalled), "STALL while it lasted"
-        assert not stalled[-1], "and not after"
+        assert any(said for _, said in stalled), "STALL while it lasted"
+        assert not stalled[-1][1], "and not after"
     elif tool == "wrk":
         # Placed at the second with the fewest requests: one the pause fell in.
         end_s = pause.start_s + pause.longest_s
@@ -159,8 +182,7 @@ async def test_the_same_run_unpaused_has_no_stall(
     spec = spec_for(tool, own_nginx.urls["h1"], duration_s=6)
     finished, stalled, _ = await run(spec, None, tmp_path)
     assert finished.status == "completed"
-    assert stall_of(finished) is None
-    assert not any(stalled)
+    assert_nothing_like_a_pause(finished, stalled)
 
 
 @pytest.mark.parametrize(
@@ -179,5 +201,4 @@ async def test_no_stall_at_a_runs_edges(
     spec = spec_for("h2load", own_nginx.urls["h1"], **load)
     finished, stalled, _ = await run(spec, None, tmp_path)
     assert finished.status == "completed"
-    assert stall_of(finished) is None
-    assert not any(stalled)
+    assert_nothing_like_a_pause(finished, stalled)
