@@ -202,8 +202,9 @@ def _without_userinfo(url: str) -> str:
 
 
 def _bracketed_authority(url: str) -> str | None:
-    """`[::1]:8080` for a URL naming an IPv6 address; None for any other host."""
-    netloc = urlsplit(url).netloc.rpartition("@")[2]
+    """`[::1]:8080` for a URL (without credentials) naming an IPv6 address; None for any
+    other host."""
+    netloc = urlsplit(url).netloc
     return netloc if netloc.startswith("[") else None
 
 
