@@ -168,3 +168,27 @@ def test_exit_status_failure_then_invalid_then_thresholds() -> None:
     assert exit_code(0, Verdicts(tuple(failed_threshold)), invalid=True) == 1
     assert exit_code(0, Verdicts(tuple(failed_threshold))) == 99
     assert exit_code(0, Verdicts(({"passed": True},))) == 0
+
+
+def test_mostly_redirects_are_good_answers_said_to_be_the_redirect_measured() -> None:
+    redirected = GOOD.with_(
+        status={"2xx": 100_000, "3xx": 300_000}, status_codes={"200": 100_000, "301": 300_000}
+    )
+    validity = judged(redirected)
+    assert validity.verdict == "suspect" and codes(validity) == ["redirected"]
+    assert validity.reasons[0].message == (
+        "300,000 of 400,000 requests (75%) were answered 301 Moved Permanently: redirects "
+        "count as good answers and no tool follows them: the run measured the redirect, "
+        "not the page"
+    )
+    # Half or fewer: a page that sometimes redirects is still the page.
+    half = GOOD.with_(status={"2xx": 200_000, "3xx": 200_000}, status_codes={"302": 200_000})
+    assert judged(half).is_valid
+
+
+def test_ab_s_non_2xx_failures_say_redirects_are_among_them() -> None:
+    ab = GOOD.with_(tool="ab", status={}, errors={"non_2xx": 400_000})
+    ab = ab.with_(requests=ab.requests.__class__(total=400_000, succeeded=0))
+    (reason,) = judged(ab).reasons
+    assert reason.code == "errors"
+    assert reason.message.endswith(": ab counts redirects (3xx) among its non-2xx answers")

@@ -27,6 +27,10 @@ MIN_SECONDS = 1.0
 # A fixed-rate run that sent less than this share of its target did not hold it.
 MIN_HELD_RATE = 0.95
 
+# ab's "Non-2xx responses" are 3xx, 4xx and 5xx alike; a run's own URL is asked after it.
+_AB_NON_2XX = ": ab counts redirects (3xx) among its non-2xx answers"
+# Most answers were redirects (a 3xx), which no tool follows.
+REDIRECTED = "redirected"
 # Why a run was stopped early: the server went away, or answered nothing for too long.
 SERVER_LOST = "server-lost"
 STALL_TIMEOUT = "stall-timeout"
@@ -43,6 +47,8 @@ _WARNING_VERDICTS: Mapping[str, Verdict] = {
     "generator-lost": "suspect",
     # Connections waited on a stalled server: closed-loop percentiles understate it.
     "stall": "suspect",
+    # The URL redirects: the run measured the redirect, not the page.
+    REDIRECTED: "suspect",
     SERVER_LOST: "invalid",
     STALL_TIMEOUT: "invalid",
 }
@@ -180,17 +186,19 @@ def _result_reasons(spec: RunSpec, result: Result, max_errors: float) -> list[Re
     total = result.requests.total or 0
     rate = result.error_rate
     if rate is not None and rate > max_errors:
+        hint = _AB_NON_2XX if result.errors.get(NON_2XX) else ""
         reasons.append(
             Reason(
                 "errors",
                 f"{result.error_count:,} of {total:,} requests failed ({rate:.1%}; "
-                f"the limit is {max_errors:.1%})",
+                f"the limit is {max_errors:.1%}){hint}",
                 "invalid",
             )
         )
     if result.rate is not None:
         reasons += _rate_reasons(result)
     reasons += _refused_reasons(spec, result)
+    reasons += _redirect_reasons(result)
     seconds = result.duration_s
     if not spec.count_mode and seconds is not None and seconds < MIN_SECONDS:
         reasons.append(
@@ -227,7 +235,7 @@ def _refused_reasons(spec: RunSpec, result: Result) -> list[Reason]:
             codes = of_class(result.status_codes, key) if where == "status" else []
             message = (
                 f"{refused:,} of {total:,} requests ({refused / total:.0%}) were answered "
-                f"{_refused_as(said, refused, codes)}: the server refused {spec.sent_body()}"
+                f"{_answered_as(said, refused, codes)}: the server refused {spec.sent_body()}"
             )
             if not codes:
                 message += (
@@ -238,7 +246,26 @@ def _refused_reasons(spec: RunSpec, result: Result) -> list[Reason]:
     return []
 
 
-def _refused_as(said: str, refused: int, codes: Sequence[tuple[str, int]]) -> str:
+def _redirect_reasons(result: Result) -> list[Reason]:
+    """Most answers a redirect, where the tool tells each request's code (h2load): wrk and
+    ab cannot, and the URL is asked after their runs (engine.answer_probe)."""
+    total = result.requests.total
+    redirects = result.status.get("3xx")
+    codes = of_class(result.status_codes, "3xx")
+    if not total or not redirects or not codes or redirects / total <= REFUSED_SHARE:
+        return []
+    return [
+        Reason(
+            REDIRECTED,
+            f"{redirects:,} of {total:,} requests ({redirects / total:.0%}) were answered "
+            f"{_answered_as('3xx', redirects, codes)}: redirects count as good answers and no "
+            "tool follows them: the run measured the redirect, not the page",
+            "suspect",
+        )
+    ]
+
+
+def _answered_as(said: str, refused: int, codes: Sequence[tuple[str, int]]) -> str:
     """What the `refused` requests were answered: the most common of their exact `codes`
     (the most common first) by name where those are known, else the class `said`."""
     if not codes:

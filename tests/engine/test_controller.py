@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import psutil
 import pytest
 
+from tui_bench.engine import controller as controller_module
 from tui_bench.engine.controller import RunController
-from tui_bench.engine.events import Event, OutputLine
+from tui_bench.engine.count_seconds import CountSeconds
+from tui_bench.engine.events import Event, OutputLine, SecondClosed
 from tui_bench.engine.replay import timeline
 from tui_bench.engine.tool_start import Process, spawn_subprocess
 from tui_bench.runners.tools import Tool
@@ -117,3 +120,44 @@ async def test_a_run_shorter_than_the_interval_still_measures_its_server(
     assert closing["server_cpu_pct"] > 5  # the busy loop, measured over the run
     assert closing["client_cpu_pct"] is None  # the tool has exited by then
     assert RUN_S <= closing["t_s"] < 30.0
+
+
+# A wrk whose count lines all reach the reader late, at once (as when a busy machine holds
+# the reader back): 100 requests every tenth of a second, each line with the time wrk wrote
+# it, then the lines after a silence.
+STEADY_PER_S = 1000
+LATE_LINES = """
+import sys, time
+start = time.monotonic()
+lines = [f"tuibench-live 0 {k * 100} {start + k / 10:.4f}\\n" for k in range(1, 31)]
+time.sleep(3.5)
+sys.stderr.write("".join(lines))
+sys.stderr.flush()
+"""
+
+
+async def late_lines(*argv: str, **kwargs: Any) -> Process:
+    return await spawn_subprocess(sys.executable, "-c", LATE_LINES, **kwargs)
+
+
+async def test_count_lines_read_late_are_placed_when_the_tool_wrote_them(
+    tmp_path: Path, quiet_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # No second closes on the clock before the lines come: what is asked is where they land.
+    monkeypatch.setattr(controller_module, "CountSeconds", partial(CountSeconds, grace_s=60.0))
+    events: list[Event] = []
+    controller = RunController(
+        RunSpec(urls=(quiet_url,), tool="wrk", duration_s=3),
+        Tool("wrk", "/usr/bin/wrk", "4.1.0"),
+        store=tmp_path,
+        interval_s=0.5,
+        listener=events.append,
+        spawn=late_lines,
+    )
+    await controller.run()
+    rows = [e.row for e in events if isinstance(e, SecondClosed)]
+    # Seconds 1 and 2 lie wholly within the lines' span (as long as the script started
+    # within 0.9 s of the run): exactly the steady rate, where timing lines as they came
+    # put nothing in them and all 3,000 requests in the last second.
+    assert [row["requests"] for row in rows[1:3]] == [STEADY_PER_S, STEADY_PER_S]
+    assert sum(row["requests"] for row in rows) == 3000

@@ -1,6 +1,7 @@
-"""Servers whose answers are not all the same 200: half of them 500, or pages whose length
-varies. Every tool's figures add up (good + failed + answers outside 2xx/3xx = all), and ab's
-"Length" failures (an answer longer or shorter than the first) are not failed requests."""
+"""Servers whose answers are not all the same 200: half of them 500, pages whose length
+varies, a redirect. Every tool's figures add up (good + failed + answers outside 2xx/3xx =
+all), ab's "Length" failures (an answer longer or shorter than the first) are not failed
+requests, and a redirect is a good answer for every tool, the run saying what it measured."""
 
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ SERVER = """
             return 200 "answered\\n";
         }}
         location /vary {{ return 200 "served $connection_requests\\n"; }}
+        location /moved {{ return 301 /page; }}
 """
 LOADS = [
     ("h2load", ("--h1", "-n", "600", "-c", "2")),
@@ -71,3 +73,22 @@ def test_pages_of_varying_length_are_all_good(
     assert requests["total"] and requests["succeeded"] == requests["total"], requests
     assert requests["failed"] == 0, result["errors"]
     assert "errors" not in {r["code"] for r in result["validity"]["reasons"]}, stderr
+
+
+@pytest.mark.parametrize(("tool", "load"), LOADS)
+def test_a_redirect_is_a_good_answer_and_said_to_be_what_was_measured(
+    url: str, sessions: Path, tool: str, load: tuple[str, ...]
+) -> None:
+    need(tool)
+    code, result, stderr = run_json("--tool", tool, *load, f"{url}/moved")
+    requests = result["requests"]
+    assert requests["total"] and requests["succeeded"] == requests["total"], result
+    assert requests["failed"] in (0, None) and not any(result["errors"].values()), result
+    # Where the tool tells the class (h2load) or the URL was asked after the run (ab): 3xx.
+    if tool != "wrk":
+        assert result["status"]["3xx"] == requests["total"], result["status"]
+    reasons = {r["code"]: r["message"] for r in result["validity"]["reasons"]}
+    assert set(reasons) == {"redirected"}, reasons
+    assert result["validity"]["verdict"] == "suspect" and code == 0, stderr
+    assert "301 Moved Permanently" in reasons["redirected"], reasons
+    assert "the redirect, not the page" in reasons["redirected"]

@@ -29,7 +29,13 @@ from tui_bench.parsers.live import LiveLine, parse_live_line
         ("ab", "Finished 5000 requests", LiveLine(done=5000, phase="done")),
         ("ab", "Completed requests", None),
         ("wrk", "tuibench-live 1 122912", LiveLine(thread=1, done=122912)),
+        (
+            "wrk",
+            "tuibench-live 0 8202 81234.5678",
+            LiveLine(thread=0, done=8202, at_s=81234.5678),
+        ),
         ("wrk", "tuibench-live 1 x", None),
+        ("wrk", "tuibench-live 1 5 x", None),
         ("wrk", 'tuibench-summary {"requests": 1}', None),
         ("oha", "progress: 30% done", None),
         ("ab", "progress: 30% done", None),

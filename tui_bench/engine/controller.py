@@ -26,6 +26,7 @@ from tui_bench.analysis.warnings import (
     run_warnings,
     whole_seconds,
 )
+from tui_bench.engine.answer_probe import redirects_of
 from tui_bench.engine.count_seconds import CountSeconds
 from tui_bench.engine.cut_short import CutShort
 from tui_bench.engine.events import (
@@ -64,6 +65,7 @@ from tui_bench.engine.tool_start import (
 )
 from tui_bench.engine.workdir import run_workdir
 from tui_bench.histogram import LatencyHistogram
+from tui_bench.parsers.live import LiveLine
 from tui_bench.remote.server import ServerOnHost
 from tui_bench.runners.invocation import STALL_TIMEOUT_S, Invocation, build
 from tui_bench.runners.tools import Tool
@@ -300,7 +302,15 @@ class RunController:
             self._warn(CONNECTIONS_DYING)
         progress = self._progress
         if line.live is not None and progress.seen(line.live) and progress.done is not None:
-            self._counts.observe(arrived, progress.done)
+            self._counts.observe(self._said_at(line.live, arrived), progress.done)
+
+    def _said_at(self, live: LiveLine, arrived: float) -> float:
+        """When the tool wrote a count: the time on its line, where it gives one on our
+        clock, since a reader that falls behind (a busy machine) times a burst of lines at
+        once and would pile a second's requests on a later one; else when it came."""
+        if live.at_s is None or self._launched is None or not self._launched.local:
+            return arrived
+        return min(arrived, max(0.0, live.at_s - self._t0))
 
     async def _sample_loop(self, sampler: ResourceSampler, tool_ended: asyncio.Event) -> None:
         def read(sample: ResourceSample) -> None:
@@ -393,6 +403,9 @@ class RunController:
         rate = rate_figures(self.spec, self._rows)
         if result is not None and rate is not None:
             result = result.with_(rate=rate)
+        redirect = None
+        if self._launched is not None and self._launched.local:
+            result, redirect = await redirects_of(self.spec, result)
         # Stopped on time, ab ends as it would have by itself.
         ended = 0 if self._cut.ended_on_time else exit_code
         status, message = judge(self._stop_requested, self._cut.overran, ended, result, stderr)
@@ -411,6 +424,8 @@ class RunController:
             client_bound=client_bound(self._samples, self.spec.threads),
         )
         warnings += self._run_warnings
+        if redirect is not None:
+            warnings.append(redirect)
         if cut is not None:
             warnings.append(cut)
         overall = self._ingest.overall if self._ingest is not None else None

@@ -40,7 +40,7 @@ def _unverified() -> ssl.SSLContext:
     return context
 
 
-_UNVERIFIED = _unverified()
+UNVERIFIED = _unverified()
 
 
 async def unreachable(url: str, timeout_s: float = TIMEOUT_S) -> str | None:
@@ -51,7 +51,7 @@ async def unreachable(url: str, timeout_s: float = TIMEOUT_S) -> str | None:
     tls = parts.scheme == "https"
     port = parts.port or (443 if tls else 80)
     where = f"{host}:{port}"
-    context = _UNVERIFIED if tls else None
+    context = UNVERIFIED if tls else None
     try:
         _, writer = await asyncio.wait_for(
             asyncio.open_connection(host, port, ssl=context), timeout_s

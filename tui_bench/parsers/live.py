@@ -17,7 +17,8 @@ from tui_bench.parsers.h2load import APPLICATION_PROTOCOL, TLS_PROTOCOL
 class LiveLine:
     """What one line tells about progress: requests done so far (per thread for wrk),
     the fraction of a count-mode run, or the phase: "warm-up", "main" or "done"; or what
-    the connection negotiated: the application protocol ("h2") or the TLS version."""
+    the connection negotiated: the application protocol ("h2") or the TLS version.
+    `at_s` is when the tool says it wrote the line, on the monotonic clock of its host."""
 
     done: int | None = None
     fraction: float | None = None
@@ -25,6 +26,7 @@ class LiveLine:
     thread: int | None = None
     protocol: str | None = None
     tls: str | None = None
+    at_s: float | None = None
 
 
 # h2load -n prints this every 10% (thread 0 only); -D prints "progress: N% of clients
@@ -41,7 +43,7 @@ _H2LOAD_PHASES = {
     "Main benchmark duration is over": "done",
 }
 _AB_COUNT = re.compile(r"(Completed|Finished) (\d{1,18}) requests\s*")
-_WRK_LIVE = re.compile(r"tuibench-live (\d{1,9}) (\d{1,18})\s*")
+_WRK_LIVE = re.compile(r"tuibench-live (\d{1,9}) (\d{1,18})(?: (\d{1,12}\.\d{1,9}))?\s*")
 
 
 def parse_live_line(tool: str, line: str) -> LiveLine | None:
@@ -75,7 +77,10 @@ def _wrk(line: str) -> LiveLine | None:
     if not line.startswith("tuibench-live "):
         return None
     match = _WRK_LIVE.fullmatch(line)
-    return LiveLine(thread=int(match[1]), done=int(match[2])) if match else None
+    if match is None:
+        return None
+    at_s = float(match[3]) if match[3] else None
+    return LiveLine(thread=int(match[1]), done=int(match[2]), at_s=at_s)
 
 
 def _ab(line: str) -> LiveLine | None:

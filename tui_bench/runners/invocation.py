@@ -59,7 +59,7 @@ def build(
     stall_timeout_s: float = STALL_TIMEOUT_S,
 ) -> Invocation:
     """The argv for `spec`; `workdir` is a fresh directory for per-run files."""
-    spec = _credentials_as_header(spec)
+    spec = credentials_as_header(spec)
     body_file = workdir / BODY_FILE
     if spec.tool == "h2load":
         return _h2load(spec, exe, version, workdir, body_file)
@@ -181,7 +181,7 @@ def _seconds(value: float | None) -> str:
     return f"{round((value or 0) * 1000)}ms"
 
 
-def _credentials_as_header(spec: RunSpec) -> RunSpec:
+def credentials_as_header(spec: RunSpec) -> RunSpec:
     """A URL's `user:password@` as the Authorization header a browser sends for it: h2load
     and wrk drop it (every request 401) and ab takes it for part of the host name."""
     parts = urlsplit(spec.urls[0])

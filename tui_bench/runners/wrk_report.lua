@@ -3,14 +3,18 @@
 -- wrk prints nothing until it exits (and on a pipe even its header waits), but what a script
 -- writes to stderr arrives at once. So this script writes, to stderr only:
 --
---   tuibench-live <thread> <n>      every LINE_INTERVAL_S per thread: requests that thread has
---                                   issued so far (thread numbers start at 0). Counted as
---                                   requests go out, so a thread whose connections all wait
---                                   on slow responses stays silent until one returns. The
---                                   reader times each line as it arrives: lines a twentieth
---                                   of a second apart place a second's edges to a few per
---                                   cent of its requests, where whole seconds of os.time()
---                                   put them anywhere within the second.
+--   tuibench-live <thread> <n> <t>  every LINE_INTERVAL_S per thread: requests that thread has
+--                                   issued so far (thread numbers start at 0), and when, in
+--                                   seconds of the monotonic clock (CLOCK_MONOTONIC, the
+--                                   clock of Python's time.monotonic()). Counted as requests
+--                                   go out, so a thread whose connections all wait on slow
+--                                   responses stays silent until one returns. Lines a
+--                                   twentieth of a second apart place a second's edges to a
+--                                   few per cent of its requests; the time on the line keeps
+--                                   them placed when the reader falls behind (a busy
+--                                   machine), which would otherwise pile a second's requests
+--                                   on a later one. Without LuaJIT's ffi there is no <t>:
+--                                   whole seconds of os.time() would place nothing.
 --   tuibench-summary {...}          once, from done(): compact JSON, times in microseconds;
 --                                   its "table" is the latency at a fine set of quantiles,
 --                                   [[q, us], ...]: what lets the runs of several hosts be
@@ -65,6 +69,7 @@ end
 
 local request_text
 local clock = os.time
+local fine = false
 local LINE_INTERVAL_S = 1
 local issued = 0
 local next_check = 1
@@ -82,7 +87,11 @@ local function live_request()
    if issued >= next_check then
       local now = clock()
       if now - last_line >= LINE_INTERVAL_S then
-         io.stderr:write(string.format("tuibench-live %d %d\n", tuibench_thread, issued))
+         if fine then
+            io.stderr:write(string.format("tuibench-live %d %d %.4f\n", tuibench_thread, issued, now))
+         else
+            io.stderr:write(string.format("tuibench-live %d %d\n", tuibench_thread, issued))
+         end
          io.stderr:flush()
          -- Re-size the stride from the rate just seen so that slow runs still report every
          -- interval and fast runs do not read the clock on every request.
@@ -130,9 +139,9 @@ function init(args)
    if live then
       -- Built once per thread: wrk.format() per request would dominate the hook's cost.
       request_text = wrk.format()
-      local fine = fine_clock()
-      if fine then
-         clock, LINE_INTERVAL_S = fine, 0.05
+      local fine_read = fine_clock()
+      if fine_read then
+         clock, fine, LINE_INTERVAL_S = fine_read, true, 0.05
       end
       last_line = clock()
       request = live_request
