@@ -63,3 +63,12 @@ def test_a_count_that_goes_back_is_ignored() -> None:
     counts.observe(0.5, 500)
     counts.observe(0.7, 400)
     assert counts.finish(1.0, total=None) == [(0, 500)]
+
+
+def test_seconds_before_the_first_count_stay_unknown_and_keep_their_requests() -> None:
+    """ab in -t mode counts every tenth of its -n: its first line can come seconds in."""
+    counts = CountSeconds()
+    assert counts.due(3.0) == [(0, None), (1, None)]
+    counts.observe(4.0, 80_000)
+    # Not 60,000 in second 2: the requests of seconds 0 and 1 are theirs, unknown.
+    assert counts.finish(5.0, total=100_000) == [(2, 20_000), (3, 20_000), (4, 20_000)]

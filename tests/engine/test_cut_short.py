@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tui_bench.analysis.warnings import Warning
-from tui_bench.engine.cut_short import END_GRACE_S, CutShort
+from tui_bench.engine.cut_short import END_GRACE_S, OVER_GRACE_S, CutShort
 from tui_bench.spec import RunSpec
 
 URL = ("http://127.0.0.1:8080/",)
@@ -56,6 +56,18 @@ def test_ab_is_stopped_on_time_and_any_tool_well_past_it() -> None:
     assert not h2load.due(0, counted=True), "h2load keeps its own time"
     clock.now = 13.5
     assert h2load.due(0, counted=True) and h2load.overran and not said
+
+
+def test_a_tool_that_said_its_time_is_over_and_hangs_ended_on_time() -> None:
+    h2load, clock, said = guard(RunSpec(urls=URL, duration_s=3))
+    clock.now = 3.02
+    h2load.said_over(3.02)
+    h2load.said_over(4.0)  # the first time it said so is kept
+    clock.now = 3.02 + OVER_GRACE_S - 0.05
+    assert not h2load.due(0, counted=True), "answers still coming from a slow server"
+    clock.now = 3.02 + OVER_GRACE_S + 0.05
+    assert h2load.due(0, counted=True) and h2load.ended_on_time and not h2load.overran
+    assert h2load.over_s == 3.02 and not said
 
 
 def test_the_first_reason_is_the_one_kept_and_said_once() -> None:

@@ -88,7 +88,8 @@ def test_a_redirect_is_a_good_answer_and_said_to_be_what_was_measured(
     if tool != "wrk":
         assert result["status"]["3xx"] == requests["total"], result["status"]
     reasons = {r["code"]: r["message"] for r in result["validity"]["reasons"]}
-    assert set(reasons) == {"redirected"}, reasons
+    # A short run's p99 rests on few requests: that reason may stand beside it.
+    assert set(reasons) - {"few-samples"} == {"redirected"}, reasons
     assert result["validity"]["verdict"] == "suspect" and code == 0, stderr
     assert "301 Moved Permanently" in reasons["redirected"], reasons
     assert "the redirect, not the page" in reasons["redirected"]

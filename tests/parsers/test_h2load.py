@@ -95,6 +95,14 @@ def test_152_h1_server_closing_connections_reconnects() -> None:
     assert r.connect is not None and r.connect.max_s == 39e-6
 
 
+def test_152_traffic_lost_over_connections_the_server_closed_is_unknown() -> None:
+    # "traffic: 0B (0) total, 201.17KB (206000) headers ..., 5.86KB (6000) data", "0B/s".
+    r = parse(capture("h2load-1.52-h1-n-server-closes-each"))
+    assert r.traffic == Traffic(total_bytes=None, header_bytes=206000, data_bytes=6000)
+    assert r.bytes_per_s is None
+    assert r.requests.succeeded == 2000
+
+
 def test_sigint_leaves_no_summary() -> None:
     with pytest.raises(ParseError, match="no h2load summary"):
         parse(capture("h2load-1.52-h2c-D-sigint"))

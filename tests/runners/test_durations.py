@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tui_bench.engine.tool_progress import ToolProgress
+from tui_bench.parsers.live import LiveLine
 from tui_bench.runners.durations import Stretch, measured_at, stretch_at, whole_at
 from tui_bench.spec import RunSpec
 
@@ -59,3 +60,17 @@ def test_the_live_progress_says_the_warm_up_then_fills_the_measured_window() -> 
     assert progress.at(0.5) == (0.5, "warm-up")
     # Half the measured window, not 3 s of the 5 planned.
     assert progress.at(3.0) == (0.5, None)
+
+
+def test_the_time_is_over_once_every_thread_said_so() -> None:
+    progress = ToolProgress(RunSpec(urls=URL, duration_s=2, threads=2, connections=4))
+    progress.seen(LiveLine(phase="done", thread=0))
+    assert not progress.time_over
+    progress.seen(LiveLine(phase="done", thread=0))
+    assert not progress.time_over
+    progress.seen(LiveLine(phase="done", thread=1))
+    assert progress.time_over
+    # h2load runs no more threads than connections.
+    one = ToolProgress(RunSpec(urls=URL, duration_s=2, threads=4, connections=1))
+    one.seen(LiveLine(phase="done", thread=0))
+    assert one.time_over

@@ -239,8 +239,11 @@ class RunController:
                 launched.kill()
                 await proc.wait()
         await asyncio.gather(*readers, return_exceptions=True)
-        # The run ends when the tool did, not when its last output and log were read.
+        # The run ends when the tool did, not when its last output and log were read; a
+        # tool stopped after it said its time was over, when it said so.
         end_s = (proc.exited_at or time.monotonic()) - self._t0
+        if self._cut.ended_on_time and self._cut.over_s is not None:
+            end_s = min(end_s, self._cut.over_s)
         await self._cut.after_exit(exit_code, self._stop_requested)
         await self._final_log(end_s)
         # Where the run stood as it ended: a view's clock and progress say so, not the last
@@ -301,8 +304,12 @@ class RunController:
         if connection_failures(text):
             self._warn(CONNECTIONS_DYING)
         progress = self._progress
-        if line.live is not None and progress.seen(line.live) and progress.done is not None:
+        if line.live is None:
+            return
+        if progress.seen(line.live) and progress.done is not None:
             self._counts.observe(self._said_at(line.live, arrived), progress.done)
+        if progress.time_over:
+            self._cut.said_over(arrived)
 
     def _said_at(self, live: LiveLine, arrived: float) -> float:
         """When the tool wrote a count: the time on its line, where it gives one on our

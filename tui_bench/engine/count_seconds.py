@@ -5,7 +5,8 @@ A count is timed when its line arrives. A second's edge falls between two counts
 at the edge is read on the line between them, so the rows follow the tool's own rate rather
 than the moments its lines happen to come. Each second gets the count at its end less the
 count at its start, and the last one whatever is left of the tool's own total: the rows add
-up to the result."""
+up to the result. Seconds that closed before the tool's first count are unknown, and keep
+their requests: the first known second is not a spike of all that came before it."""
 
 from __future__ import annotations
 
@@ -27,6 +28,8 @@ class CountSeconds:
         self._seen = False
         self._second = 0
         self._counted = 0
+        # Whether seconds were closed before the first count came.
+        self._unknown_before = False
 
     def observe(self, t_s: float, count: int) -> None:
         """The running count `count` arrived `t_s` into the run."""
@@ -63,12 +66,20 @@ class CountSeconds:
     def _close(self, count_at_end: int) -> tuple[int, int | None]:
         second = self._second
         self._second += 1
+        if not self._seen:
+            # Without a single count yet, the tool told nothing of this second (wrk without
+            # its hook, ab before its first tenth): unknown, not 0.
+            self._unknown_before = True
+            return second, None
+        if self._unknown_before:
+            # The seconds closed unknown keep their requests: the first known one starts
+            # at its own edge, not with all that came before it.
+            self._counted = self._count_at(second)
+            self._unknown_before = False
         requests = max(0, count_at_end - self._counted)
         self._counted += requests
         self._forget_before(self._second)
-        # Without a single count, the tool told nothing per second (wrk without its hook):
-        # unknown, not 0.
-        return second, requests if self._seen else None
+        return second, requests
 
     def _count_at(self, t_s: float) -> int:
         after = bisect_right(self._times, t_s)

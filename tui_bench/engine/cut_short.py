@@ -25,6 +25,10 @@ REFUSED_IN_A_ROW = 2
 PROBE_EVERY_S = 0.5
 # ab checks its time limit only when an answer comes: this long past its end it is stopped.
 END_GRACE_S = 1.0
+# h2load ends a -D run's clients and exits at once; one left this long after every thread
+# said its time is over has hung (1.52, on a server closing each connection) and is stopped:
+# the run ended on time. Long enough for answers still coming from a slow server.
+OVER_GRACE_S = 3.0
 # A duration run that has not stopped this long (or a fifth of it) after its time is hung.
 OVERRUN_GRACE_S = 10.0
 # ab's own -s timeout ends it with this line and no summary.
@@ -71,8 +75,11 @@ class CutShort:
         self.unreachable: str | None = None
         # Whether the target is checked from here (the tool runs on this machine).
         self._watched = False
-        # ab stopped at the end of its time, as it would have stopped itself.
+        # ab stopped at the end of its time, as it would have stopped itself, or h2load
+        # hung after saying its time was over.
         self.ended_on_time = False
+        # When the tool said its time was over, in seconds into the run.
+        self.over_s: float | None = None
         # The tool did not stop after its time and was stopped.
         self.overran = False
         self._reached = False
@@ -92,10 +99,16 @@ class CutShort:
         if seen is not None:
             self.cut(server_lost(self._clock(), seen))
 
+    def said_over(self, at_s: float) -> None:
+        """The tool said its time is over, `at_s` into the run (every thread of it)."""
+        if self.over_s is None:
+            self.over_s = at_s
+
     def due(self, done: int | None, counted: bool) -> bool:
         """Whether the tool is to be stopped now: the run was cut, a count (`done` of it,
         `counted` as each request ends) that nothing answered for the stall timeout, ab
-        past its time, or any tool well past it."""
+        past its time, a tool that said its time was over and did not end, or any tool
+        well past its time."""
         spec = self.spec
         now_s = self._clock()
         self._count.see(done, now_s)
@@ -107,8 +120,10 @@ class CutShort:
         planned = spec.planned_s
         if planned is not None and now_s > planned + max(OVERRUN_GRACE_S, planned * 0.2):
             self.overran = True
-        elif spec.tool == "ab" and planned is not None and now_s > planned + END_GRACE_S:
-            self.ended_on_time = True
+        else:
+            ab_past = spec.tool == "ab" and planned is not None and now_s > planned + END_GRACE_S
+            hung = self.over_s is not None and now_s > self.over_s + OVER_GRACE_S
+            self.ended_on_time = self.ended_on_time or ab_past or hung
         return self.warning is not None or self.overran or self.ended_on_time
 
     def stop_watching(self) -> None:

@@ -15,6 +15,8 @@ class ToolProgress:
         self.fraction: float | None = None
         self.phase: str | None = None
         self._threads: dict[int, int] = {}
+        # The threads that said their time is over (h2load -D: one line each).
+        self._over: set[int] = set()
 
     def seen(self, live: LiveLine) -> bool:
         """Take what a line says; whether it moved the count of requests done."""
@@ -27,7 +29,15 @@ class ToolProgress:
             self.fraction = live.fraction
         if live.phase is not None:
             self.phase = live.phase
+            if live.phase == "done" and live.thread is not None:
+                self._over.add(live.thread)
         return live.done is not None
+
+    @property
+    def time_over(self) -> bool:
+        """Whether every thread of the tool said its time is over (h2load runs no more
+        threads than connections)."""
+        return len(self._over) >= min(self.spec.threads, self.spec.connections)
 
     def at(self, elapsed_s: float) -> tuple[float | None, str | None]:
         """The run's progress, 0 to 1, and its phase, `elapsed_s` into it. The progress is

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from tui_bench.parsers import ParseError
@@ -102,7 +102,7 @@ def parse(text: str) -> Result:
     status_line = _STATUS.search(text)
     status = _counts(status_line[1]) if status_line else {}
     stats = _stats_table(text)
-    return Result(
+    result = Result(
         tool=TOOL,
         tool_version=facts.version,
         protocol=facts.protocol,
@@ -118,6 +118,7 @@ def parse(text: str) -> Result:
         connect=stats.get("connect"),
         ttfb=stats.get("ttfb"),
     )
+    return _believable_traffic(result)
 
 
 def parse_json(data: str | bytes, text: str | None = None) -> Result:
@@ -132,7 +133,7 @@ def parse_json(data: str | bytes, text: str | None = None) -> Result:
     status = json_object(measurements, "status_codes")
     traffic = json_object(measurements, "traffic")
     performance = json_object(measurements, "performance")
-    return Result(
+    result = Result(
         tool=TOOL,
         tool_version=_json_version(root) or facts.version,
         protocol=facts.protocol,
@@ -152,6 +153,18 @@ def parse_json(data: str | bytes, text: str | None = None) -> Result:
         connect=_json_distribution(json_object(performance, "connect")),
         ttfb=_json_distribution(json_object(performance, "ttfb")),
     )
+    return _believable_traffic(result)
+
+
+def _believable_traffic(result: Result) -> Result:
+    """h2load's total traffic, and its bytes per second, lose what went over connections
+    the server closed (`traffic: 0B (0) total, 201.17KB (206000) headers` from a server
+    closing each one): a total below its own headers and data is unknown, not 0."""
+    traffic = result.traffic
+    total, headers, data = traffic.total_bytes, traffic.header_bytes, traffic.data_bytes
+    if total is None or headers is None or data is None or total >= headers + data:
+        return result
+    return result.with_(traffic=replace(traffic, total_bytes=None), bytes_per_s=None)
 
 
 def _facts(text: str) -> _Facts:
