@@ -192,3 +192,16 @@ def test_ab_s_non_2xx_failures_say_redirects_are_among_them() -> None:
     (reason,) = judged(ab).reasons
     assert reason.code == "errors"
     assert reason.message.endswith(": ab counts redirects (3xx) among its non-2xx answers")
+
+
+def test_connections_that_never_opened_are_said_whatever_the_failed_share() -> None:
+    wrk = GOOD.with_(tool="wrk", errors={"connect": 1_980})
+    validity = judge_run(
+        RunSpec(urls=SPEC.urls, tool="wrk", connections=3000), "completed", None, wrk, []
+    )
+    assert validity.verdict == "suspect" and codes(validity) == ["connect-errors"]
+    assert validity.reasons[0].message.startswith(
+        "1,980 attempts to open a connection failed: fewer than the 3,000 connections asked "
+        "for carried the load"
+    )
+    assert validity.reasons[0].message.endswith("ulimit -n)")

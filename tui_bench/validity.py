@@ -29,6 +29,8 @@ MIN_HELD_RATE = 0.95
 
 # ab's "Non-2xx responses" are 3xx, 4xx and 5xx alike; a run's own URL is asked after it.
 _AB_NON_2XX = ": ab counts redirects (3xx) among its non-2xx answers"
+# Connections that could not be opened: the load was fewer connections than asked.
+CONNECT_ERRORS = "connect-errors"
 # Most answers were redirects (a 3xx), which no tool follows.
 REDIRECTED = "redirected"
 # Why a run was stopped early: the server went away, or answered nothing for too long.
@@ -66,6 +68,7 @@ _FOLLOWS_FROM_CUT = frozenset(
         "few-samples",
         "rate-not-held",
         "warm-up-not-applied",
+        CONNECT_ERRORS,
     }
 )
 
@@ -133,6 +136,7 @@ _CODE_VERDICTS: Mapping[str, Verdict] = {
     "warm-up-not-applied": "suspect",
     "rate-not-held": "invalid",
     "refused": "invalid",
+    CONNECT_ERRORS: "suspect",
     "no-runs": "invalid",
     "incomplete-runs": "suspect",
 }
@@ -199,6 +203,7 @@ def _result_reasons(spec: RunSpec, result: Result, max_errors: float) -> list[Re
         reasons += _rate_reasons(result)
     reasons += _refused_reasons(spec, result)
     reasons += _redirect_reasons(result)
+    reasons += _connect_reasons(spec, result)
     seconds = result.duration_s
     if not spec.count_mode and seconds is not None and seconds < MIN_SECONDS:
         reasons.append(
@@ -244,6 +249,23 @@ def _refused_reasons(spec: RunSpec, result: Result) -> list[Reason]:
                 )
             return [Reason("refused", message, "invalid")]
     return []
+
+
+def _connect_reasons(spec: RunSpec, result: Result) -> list[Reason]:
+    """Connections that failed to open (wrk and ab count each attempt): the load was
+    carried by fewer connections than asked, whatever the share of failed requests."""
+    failed = result.errors.get("connect")
+    if not failed:
+        return []
+    return [
+        Reason(
+            CONNECT_ERRORS,
+            f"{failed:,} attempts to open a connection failed: fewer than the "
+            f"{spec.connections:,} connections asked for carried the load (the server's "
+            "connection limit or listen backlog, or a file limit on either side: ulimit -n)",
+            "suspect",
+        )
+    ]
 
 
 def _redirect_reasons(result: Result) -> list[Reason]:

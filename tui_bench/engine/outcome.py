@@ -127,7 +127,7 @@ def judge(
         return "interrupted", "stopped before the end; what was measured is kept"
     if overran:
         return "failed", "the tool did not stop after its duration and was stopped"
-    last_error = next((ln.strip() for ln in reversed(stderr.splitlines()) if ln.strip()), None)
+    last_error = _last_said(stderr)
     if exit_code < 0:
         return "failed", f"the tool was killed by {signal.Signals(-exit_code).name}" + (
             f" ({last_error})" if last_error else ""
@@ -142,3 +142,13 @@ def judge(
         said = f"all {total} requests failed" if total else "no request was answered"
         return "failed", said + (f" ({last_error})" if last_error else "")
     return "completed", None
+
+
+# Lines of tuibench's own wrk script (runners/wrk_report.lua): its figures, not the tool's say.
+_OWN_LINES = ("tuibench-summary ", "tuibench-live ")
+
+
+def _last_said(stderr: str) -> str | None:
+    """The tool's last line on stderr: what it last said went wrong."""
+    lines = (ln.strip() for ln in reversed(stderr.splitlines()))
+    return next((ln for ln in lines if ln and not ln.startswith(_OWN_LINES)), None)
