@@ -9,10 +9,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+import orjson
 import pytest
 
 from tui_bench.cli.main import main
 from tui_bench.report.column_fit import elide_url
+from tui_bench.spec import RunSpec
+from tui_bench.storage.journal import JournalWriter
+from tui_bench.storage.session import SessionDraft
+from tui_bench.storage.store import journal_path
 
 EXAMPLES = Path(__file__).parents[2] / "sessions"
 # The table as printed before it was fitted to terminals: scripts read this one.
@@ -76,3 +81,39 @@ def test_a_url_too_narrow_for_its_host_gives_up_its_middle() -> None:
     assert elide_url("http://127.0.0.1:8080/a/b", 40) == "http://127.0.0.1:8080/a/b"
     assert elide_url("http://127.0.0.1:8080/api/items", 26) == "http://127.0.0.1:8080…tems"
     assert elide_url("http://127.0.0.1:8080/api/items", 12) == "http:/…items"
+
+
+def test_a_run_still_going_is_listed_as_running(
+    sessions: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    draft = SessionDraft(
+        id="20991231-235959-000-wrk-live",
+        spec=RunSpec(urls=("http://127.0.0.1:8080/",), tool="wrk", connections=64),
+        argv=["wrk"],
+        tool={"name": "wrk"},
+        host={},
+        started_at="2099-12-31T23:59:59+00:00",
+        name="live",
+        tags=["night"],
+    )
+    writer = JournalWriter(journal_path(sessions, draft.id), draft.header())
+    try:
+        assert main(["sessions"]) == 0
+        first = capsys.readouterr().out.splitlines()[1].split()
+        assert first == [
+            draft.id,
+            "running",
+            "–",
+            "wrk",
+            "http://127.0.0.1:8080/",
+            "64",
+            "–",
+            "–",
+            "night",
+        ]
+        assert main(["sessions", "--json"]) == 0
+        (row,) = orjson.loads(capsys.readouterr().out)
+        assert row["status"] == "running" and row["path"].endswith(".journal")
+        assert row["rps"] is None and row["validity"] is None
+    finally:
+        writer.discard()

@@ -15,7 +15,8 @@ from tui_bench.printable import printable
 from tui_bench.report.column_fit import CAPS, DROP_ORDER, elide_end, elide_url, fit_columns
 from tui_bench.report.text import text_table
 from tui_bench.storage import store
-from tui_bench.storage.index import indexed
+from tui_bench.storage.index import indexed, running
+from tui_bench.storage.layout import by_id
 
 # The columns by the keys the sessions browser knows them by, with their headings.
 LABELS = {
@@ -36,7 +37,7 @@ LAST_DROPPED = ("p99", "rps", "validity")
 
 
 def cmd_sessions(args: argparse.Namespace) -> int:
-    entries = indexed()
+    entries = sorted([*running(), *indexed()], key=lambda entry: by_id(entry.path), reverse=True)
     if args.json:
         rows = [
             {**e.head, "path": str(e.path)} if e.head else {"path": str(e.path), "error": e.error}

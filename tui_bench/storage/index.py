@@ -25,8 +25,11 @@ import orjson
 from tui_bench.errors import SessionError
 from tui_bench.storage.atomic import PRIVATE_FILE, private_dir
 from tui_bench.storage.catalog import SessionRow, row_from_head, session_row, unreadable_row
+from tui_bench.storage.journal import is_abandoned
 from tui_bench.storage.layout import JOURNAL_SUFFIX, SESSION_SUFFIX, by_id, sessions_dir
 
+# A run still going, as `tuibench sessions` lists it.
+RUNNING = "running"
 # Bump when what an entry holds changes: every index is then rebuilt.
 INDEX_VERSION = 2
 # `bench` is the session's --name: a history reads the entries of one benchmark alone.
@@ -116,6 +119,50 @@ def indexed(
         )
     out.sort(key=lambda entry: by_id(entry.path), reverse=True)
     return out
+
+
+def running(directory: Path | None = None) -> list[Indexed]:
+    """The runs still going, newest first: journals a live run holds, listed from their
+    header with the status `running` and no figures yet."""
+    directory = directory or sessions_dir()
+    out = []
+    for journal in directory.glob(f"*{JOURNAL_SUFFIX}"):
+        if is_abandoned(journal):
+            continue  # a run that died: `recover` makes it a session
+        head = _running_head(journal)
+        if head is not None:
+            out.append(Indexed(journal, head))
+    out.sort(key=lambda entry: by_id(entry.path), reverse=True)
+    return out
+
+
+def _running_head(journal: Path) -> dict[str, Any] | None:
+    """A running run's headline (the keys of `session_row`) from its journal's header."""
+    from tui_bench.storage.session import SWEEP
+
+    try:
+        with open(journal, "rb") as handle:
+            header = orjson.loads(handle.readline())
+        spec = header["spec"]
+        sweep = header.get("kind") == SWEEP
+        return {
+            "id": str(header["id"]),
+            "name": header.get("name"),
+            "kind": SWEEP if sweep else "run",
+            "status": RUNNING,
+            "started_at": header.get("started_at"),
+            "tool": f"{spec['tool']} {SWEEP}" if sweep else str(spec["tool"]),
+            "url": " ".join(spec.get("urls") or ()),
+            "c": spec.get("connections"),
+            "m": spec.get("streams"),
+            "rps": None,
+            "p99_s": None,
+            "errors": None,
+            "tags": list(header.get("tags") or ()),
+            "validity": None,
+        }
+    except (OSError, orjson.JSONDecodeError, KeyError, TypeError):
+        return None  # not begun, or torn: listed once it is a session
 
 
 def _unfinished(directory: Path) -> list[tuple[Path, str]]:
