@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tui_bench.engine.log_ingest import GRACE_US, LogIngest, LogTail, SecondStats
+from tui_bench.engine.log_ingest import CLOCK_GRACE_US, GRACE_US, LogIngest, LogTail, SecondStats
 from tui_bench.histogram import RELATIVE_ERROR, LatencyHistogram
 from tui_bench.status_codes import MAX_CODES
 
@@ -137,6 +137,18 @@ def test_seconds_without_requests_are_emitted_as_zeros() -> None:
     assert (empty.errors, empty.n, empty.histogram.count) == (0, 0, 0)
     assert (empty.p50_s, empty.p90_s, empty.p99_s, empty.max_s) == (None,) * 4
     assert empty.status == {"2xx": 0, "3xx": 0, "4xx": 0, "5xx": 0}
+
+
+def test_a_second_nothing_completed_in_closes_by_the_clock_as_zeros() -> None:
+    """A stalled server writes no line to close a second: the clock does, a second late."""
+    ingest = LogIngest(T0)
+    assert [s.t_s for s in ingest.feed(line(1_500_000))] == [0]  # then nothing
+    assert ingest.close_by_clock(T0 + 2 * S + CLOCK_GRACE_US - 1) == [], "not yet a second"
+    closed = ingest.close_by_clock(T0 + 3 * S + CLOCK_GRACE_US)
+    assert [(s.t_s, s.requests) for s in closed] == [(1, 1), (2, 0)]
+    # A line later than that counts in the oldest open second: nothing is lost.
+    ingest.feed(line(2_500_000))
+    assert [(s.t_s, s.requests) for s in ingest.close()] == [(3, 1)]
 
 
 def test_close_can_extend_the_series_to_the_end_of_the_run() -> None:

@@ -148,3 +148,42 @@ def test_a_dropped_terminal_keeps_the_run_and_ends_quietly(
     session = store.load(path)
     assert session.status == "interrupted"
     assert session.result is not None and session.result.requests.succeeded
+
+
+ZERO_NOW = re.compile(r"now\s+0 req/s")
+STALLED = re.compile(r"STALL \d+\.\d s, 4 waiting")
+
+
+def test_a_stalled_server_shows_as_0_req_s_with_the_requests_waiting(
+    own_nginx: DemoTarget, tmp_path: Path
+) -> None:
+    """nginx's workers stopped mid-run: the screen says 0 req/s and how many wait while
+    they are stopped (not the last busy second, frozen), then figures again; Ctrl+C stops
+    the run and the session keeps the seconds of 0."""
+    need("h2load")
+    sessions = tmp_path / "sessions"
+    argv = [TUIBENCH_SCRIPT, "run", "--h1", "-d", "120", "-c", "4", own_nginx.urls["h1"]]
+    workers = psutil.Process(own_nginx.pid).children()
+    with Tmux(argv, width=100, height=30, env={"TUIBENCH_SESSIONS": str(sessions)}) as tmux:
+        tmux.wait_for(lambda s: live_rps(s) > 0, "live req/s", DEADLINE_S)
+        for worker in workers:
+            worker.suspend()
+        try:
+            stalled = tmux.wait_for(
+                lambda s: ZERO_NOW.search(s) is not None and STALLED.search(s) is not None,
+                "0 req/s and the requests waiting while nginx is stopped",
+                DEADLINE_S,
+            )
+        finally:
+            for worker in workers:
+                worker.resume()
+        assert "running" in stalled, stalled
+        tmux.wait_for(lambda s: live_rps(s) > 0, "req/s again once nginx goes on", DEADLINE_S)
+        tmux.send_keys("C-c")
+        done = tmux.wait_for(run_over, "the run stopped by ctrl+c", DEADLINE_S)
+        assert "interrupted" in done, done
+        tmux.send_keys("C-c")
+        assert tmux.wait_exit(DEADLINE_S) == 130, tmux.screen()
+    (path,) = sessions.glob("*.json")
+    rows = store.load(path).doc["series"]
+    assert any(row["requests"] == 0 for row in rows), rows

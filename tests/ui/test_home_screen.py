@@ -276,6 +276,16 @@ async def test_help_and_quit(tmp_path: Path) -> None:
     assert app.return_value == 0
 
 
+async def test_ctrl_c_with_nothing_running_leaves_even_from_the_form(tmp_path: Path) -> None:
+    app = home(example_store(tmp_path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        (await home_form(pilot)).query_one("#urls", Input).focus()
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        assert not app.is_running
+    assert app.return_value == 0
+
+
 async def test_an_empty_store_says_so_until_a_session_is_saved(tmp_path: Path) -> None:
     store_dir = tmp_path / "none"
     async with home(store_dir).run_test(size=(120, 40)) as pilot:

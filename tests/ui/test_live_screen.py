@@ -477,6 +477,32 @@ def test_quitting_just_after_run_again_leaves_no_coroutine_unawaited() -> None:
     assert [str(w.message) for w in caught if "never awaited" in str(w.message)] == []
 
 
+async def test_ctrl_c_stops_the_run_keeping_it_and_a_second_one_leaves() -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        live = await settle(pilot)
+        await pilot.press("ctrl+c")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        # Stopped, not asked about quitting: the screen shows what was measured.
+        assert isinstance(app.screen, LiveScreen) and live.state.status == "interrupted"
+        assert "40,321.50" in text_of(live, "#summary")
+        assert app.return_code is None
+        await pilot.press("ctrl+c")
+    assert app.return_value == 130
+
+
+async def test_ctrl_c_twice_while_the_run_stops_leaves_once_it_is_saved() -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+c", "ctrl+c")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+    assert app.return_value == 130
+    assert app.finished is not None and app.finished.session_path == SESSION
+
+
 async def test_quit_after_a_completed_run_exits_0_without_asking() -> None:
     app = make_app(hold=False)
     async with app.run_test(size=(120, 40)) as pilot:

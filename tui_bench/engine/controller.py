@@ -349,7 +349,7 @@ class RunController:
                 return
             elapsed = time.monotonic() - self._t0
             if self._ingest is not None:
-                for stats in await asyncio.to_thread(self._ingest_step):
+                for stats in await asyncio.to_thread(self._ingest_step, elapsed):
                     self._row(traffic_from_log(stats), stats.histogram, stats.service)
                 self._progress.done = self._ingest.requests
             else:
@@ -359,9 +359,14 @@ class RunController:
             fraction, phase = self._progress.at(elapsed)
             self._emit(Progress(elapsed, fraction, self._progress.done, phase))
 
-    def _ingest_step(self) -> list[Any]:
+    def _ingest_step(self, now_s: float | None = None) -> list[Any]:
+        """The seconds the log's new lines close, and with `now_s` (into the run) those the
+        clock closes: a second nothing completed in is a second of 0 req/s, shown as such."""
         assert self._ingest is not None and self._tail is not None
-        return self._ingest.feed(self._tail.read_new())
+        closed = self._ingest.feed(self._tail.read_new())
+        if now_s is not None:
+            closed += self._ingest.close_by_clock(self._log_t0_us + int(now_s * 1e6))
+        return closed
 
     async def _final_log(self, end_s: float) -> None:
         """The request log's last seconds, before the result is built from it."""

@@ -303,6 +303,18 @@ class LiveState:
         return self.running and stalled_live(self.spec, self.elapsed_s, self._count)
 
     @property
+    def silent_s(self) -> float | None:
+        """How long nothing has completed: the age of the oldest request in flight, at
+        least, while the run is stalled; None otherwise."""
+        return self._count.silent_s(self.elapsed_s) if self.stalled else None
+
+    @property
+    def waiting(self) -> int:
+        """Requests in flight while a closed loop is stalled: one per connection and
+        stream, each waiting on its answer."""
+        return self.spec.connections * (self.spec.streams or 1)
+
+    @property
     def whole_fraction(self) -> float | None:
         """How far the whole run is, warm-up and all: it only grows (a sweep's bar adds it
         to the runs done), where `fraction` fills the warm-up, then the measured window."""

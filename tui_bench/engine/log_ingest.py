@@ -8,8 +8,9 @@ counted from the run's start `t0_us`.
 h2load's threads append lines as their requests finish, so lines come roughly, not exactly,
 in completion order. A second therefore stays open until a completion at least GRACE_US past
 its end has been seen; only then is it emitted (a quarter second after it ends, not a whole
-one). Results do not depend on how the file was cut into chunks as long as no line arrives
-more than GRACE_US late.
+one), or a second after its end by the clock when nothing completes (a stall). Results do
+not depend on how the file was cut into chunks as long as no line arrives more than
+GRACE_US late.
 
 Parsing is one `np.fromstring` call per chunk plus a few vectorized checks; only a chunk
 that fails them is re-read line by line to skip and count the bad lines.
@@ -36,6 +37,11 @@ from tui_bench.storage.session import OVERALL_PERCENTILES
 # h2load writes a line as its request completes: lines from its threads interleave within
 # milliseconds, far below this.
 GRACE_US = 250_000
+# A second in which nothing completed closes this long after its end by the clock alone:
+# while a server stalls no line comes to close it, and a second of 0 req/s is shown as
+# one. Lines later than this (a reader held back a whole second) count in the oldest open
+# second.
+CLOCK_GRACE_US = 1_000_000
 
 _US_PER_S = 1_000_000
 # h2load writes start_us with 16 digits (every date from 2001 to 2286).
@@ -243,6 +249,13 @@ class LogIngest:
         if end:
             self._ingest(data[:end])
         return self._emit_through((self._newest_us - GRACE_US) // _US_PER_S - 1)
+
+    def close_by_clock(self, now_us: int) -> list[SecondStats]:
+        """The seconds that ended CLOCK_GRACE_US before `now_us` (µs on the log's clock),
+        closed whether or not a completion after them came."""
+        if self._closed:
+            return []
+        return self._emit_through((now_us - self._t0_us - CLOCK_GRACE_US) // _US_PER_S - 1)
 
     def close(self, end_us: int | None = None) -> list[SecondStats]:
         """Reads an unterminated last line and emits every second still open. With `end_us`

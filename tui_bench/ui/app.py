@@ -10,10 +10,11 @@ import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from importlib import import_module
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 from textual import events
 from textual.app import App
+from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
 from tui_bench.errors import EXIT_INTERRUPTED, TuibenchError, UsageError
@@ -81,6 +82,11 @@ class JobScreen(Protocol):
     @property
     def exit_code(self) -> int: ...
 
+    @property
+    def stopping(self) -> bool: ...
+
+    def action_stop(self) -> None: ...
+
     def ask_and_quit(self, *, leave_app: bool) -> None: ...
 
     def stop_and_quit(self, *, leave_app: bool = True) -> None: ...
@@ -96,6 +102,11 @@ class TuibenchApp(App[int]):
     # The focus frame of every screen and the monitor screens' layout. On the app: a default
     # screen's own CSS_PATH is not loaded.
     CSS_PATH = "tuibench.tcss"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        # As wrk, oha and k6 do: Ctrl+C stops a going run and keeps what was measured; a
+        # second one, or one when nothing runs, leaves (Textual's own asks for Ctrl+Q).
+        Binding("ctrl+c", "interrupt", show=False, priority=True, system=True),
+    ]
 
     def __init__(
         self,
@@ -219,6 +230,13 @@ class TuibenchApp(App[int]):
             self.job.ask_and_quit(leave_app=True)
         else:
             self._leave()
+
+    def action_interrupt(self) -> None:
+        job = self.job
+        if job is not None and job.engine_running and not job.stopping:
+            job.action_stop()
+        else:
+            self.stop_and_quit()
 
     def stop_and_quit(self) -> None:
         """A signal (SIGTERM, a dropped SSH session): save a going run, then leave."""

@@ -447,6 +447,11 @@ class DrivingScreen(Screen[None]):
     def engine_running(self) -> bool:
         return self._engine is not None
 
+    @property
+    def stopping(self) -> bool:
+        """Asked to stop, and saving what it measured."""
+        return self._stopping
+
     def action_stop(self) -> None:
         if self._engine is not None:
             self._stopping = True

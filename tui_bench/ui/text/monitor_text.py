@@ -140,9 +140,9 @@ def header(
     if cut is not None:
         # Said from the moment it is known, and kept: the run ended there.
         bottom.append("  SERVER LOST" if state.server_lost else "  NO ANSWER", "reverse bold")
-    elif state.stalled:
-        # The server answers nothing while connections wait: the numbers above stand still.
-        bottom.append("  STALL", "reverse bold")
+    elif (silent_s := state.silent_s) is not None:
+        # The server answers nothing while connections wait: how long, and how many wait.
+        bottom.append(f"  STALL {silent_s:.1f} s, {state.waiting:,} waiting", "reverse bold")
     return _lines(top, bottom, *([Text(note, LABEL)] if note else []))
 
 
