@@ -27,6 +27,7 @@ from tests.ui import (
 )
 from tests.ui.test_live_screen import ScriptedEngine, script
 from tui_bench.engine.events import Event
+from tui_bench.errors import UsageError
 from tui_bench.request.run import RunRequest
 from tui_bench.spec import RunSpec
 from tui_bench.storage.index import indexed_rows
@@ -39,6 +40,7 @@ from tui_bench.ui.screens.sweep_screen import SweepScreen
 from tui_bench.ui.widgets.dialogs import HelpScreen
 from tui_bench.ui.widgets.run_form import RunForm
 from tui_bench.ui.widgets.session_table import SessionTable
+from tui_bench.ui.widgets.steady_static import SteadyStatic
 
 NEWEST = "c-sweep"
 
@@ -274,6 +276,43 @@ async def test_help_and_quit(tmp_path: Path) -> None:
         await pilot.press("escape")
         await pilot.press("q")
     assert app.return_value == 0
+
+
+class Refuses(Launches):
+    """A launcher whose job layer refuses every run, as `target_refused` does an h2c run of
+    an HTTP/1.1 server."""
+
+    async def __call__(self, request: RunRequest) -> ScriptedJob:
+        self.requests.append(request)
+        raise UsageError(
+            "127.0.0.1:8080 speaks HTTP/1.1 only, not h2c (h2load's default for http://): "
+            "run with --h1"
+        )
+
+
+async def test_a_refused_start_says_why_on_the_form_points_at_the_field_and_is_not_kept(
+    tmp_path: Path,
+) -> None:
+    app = home(example_store(tmp_path), Refuses())
+    async with app.run_test(size=(120, 40)) as pilot:
+        form = await home_form(pilot)
+        urls = form.query_one("#urls", Input)
+        urls.focus()
+        urls.value = "http://127.0.0.1:8080/"
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        protocol = form.query_one("#protocol")
+        await until(pilot, lambda: app.focused is protocol, "the protocol field focused")
+        status = str(form.query_one("#status", SteadyStatic).render())
+        assert status == (
+            "refused: 127.0.0.1:8080 speaks HTTP/1.1 only, not h2c (h2load's default for "
+            "http://): choose protocol h1"
+        )
+        assert form.query_one("#status").has_class("-invalid")
+        # Said where the form said ready, not in a toast that goes away.
+        assert isinstance(app.screen, HomeScreen) and not list(app._notifications)
+        await app.workers.wait_for_complete()
+        assert not (tmp_path / "config" / "tuibench" / "recent.json").exists()
 
 
 async def test_ctrl_c_with_nothing_running_leaves_even_from_the_form(tmp_path: Path) -> None:

@@ -75,9 +75,11 @@ class FormApp(TuibenchApp):
 
     async def on_start_run(self, message: StartRun) -> None:
         self.started.append(message.request)
+        self.screen.query_one(RunForm).started()
 
     async def on_start_sweep(self, message: StartSweep) -> None:
         self.swept.append(Config(message.request, message.sweep))
+        self.screen.query_one(RunForm).started()
 
     def notify(self, message: str, **kwargs: Any) -> None:
         self.notices.append(message)

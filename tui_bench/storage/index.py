@@ -25,7 +25,6 @@ import orjson
 from tui_bench.errors import SessionError
 from tui_bench.storage.atomic import PRIVATE_FILE, private_dir
 from tui_bench.storage.catalog import SessionRow, row_from_head, session_row, unreadable_row
-from tui_bench.storage.journal import is_abandoned
 from tui_bench.storage.layout import JOURNAL_SUFFIX, SESSION_SUFFIX, by_id, sessions_dir
 
 # A run still going, as `tuibench sessions` lists it.
@@ -124,6 +123,8 @@ def indexed(
 def running(directory: Path | None = None) -> list[Indexed]:
     """The runs still going, newest first: journals a live run holds, listed from their
     header with the status `running` and no figures yet."""
+    from tui_bench.storage.journal import is_abandoned
+
     directory = directory or sessions_dir()
     out = []
     for journal in directory.glob(f"*{JOURNAL_SUFFIX}"):

@@ -92,6 +92,15 @@ class JobScreen(Protocol):
     def stop_and_quit(self, *, leave_app: bool = True) -> None: ...
 
 
+@runtime_checkable
+class AskingForm(Protocol):
+    """The run form that asked for a job: told whether it started."""
+
+    def started(self) -> None: ...
+
+    def refused(self, reason: str) -> None: ...
+
+
 class TuibenchApp(App[int]):
     """Returns the exit status of the last run it showed (0 completed, 1 failed, 130 interrupted),
     or 0 when none ran."""
@@ -268,12 +277,19 @@ class TuibenchApp(App[int]):
         await self._start(lambda: launcher.sweep(message.request, message.sweep))
 
     async def _start(self, prepare: Callable[[], Awaitable[RunJob | SweepJob]]) -> None:
-        """A job the run form asked for, over it; what the job layer refuses is notified."""
+        """A job the run form asked for, over it; what the job layer refuses is said on the
+        form (where one asked), else notified."""
+        forms = [w for w in self.screen.query("RunForm") if isinstance(w, AskingForm)]
         try:
             screen = await self.prepared_screen(prepare, basic=self.basic)
         except TuibenchError as exc:
-            self.notify(str(exc), severity="error", timeout=10)
+            for form in forms:
+                form.refused(str(exc))
+            if not forms:
+                self.notify(str(exc), severity="error", timeout=10)
             return
+        for form in forms:
+            form.started()
         await self.open_job_screen(screen)
 
     async def prepared_screen(

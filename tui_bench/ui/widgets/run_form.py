@@ -82,6 +82,14 @@ PROTOCOLS = [
     ("h2 · HTTP/2 over TLS, https://", "h2"),
 ]
 MODES = [("duration -d", "duration"), ("request count -n", "count")]
+# A refusal's advice names the command line's flags: the form says its own fields.
+FORM_ADVICE = (
+    ("run without --h1", "choose protocol h2c"),
+    ("run with --h1", "choose protocol h1"),
+    ("run with --tool h2load", "choose tool h2load"),
+)
+# The field a refusal's advice is about, where it is a choice rather than a text.
+ADVISED_FIELDS = (("--h1", "protocol"), ("--tool", "tool"))
 SERVERS = {
     "auto": "auto: what listens on the URL's port",
     "pid": "pid: --server-pid",
@@ -143,6 +151,8 @@ class RunForm(Vertical):
         self._given = request
         # None until the file is read.
         self.recent: list[Config] | None = None
+        # The config of the run asked for, until it has started or been refused.
+        self._starting: Config | None = None
         self.valid = False
         # The widgets the checks at every key read and set, found once (`_get`).
         self._found: dict[str, Widget] = {}
@@ -385,23 +395,46 @@ class RunForm(Vertical):
             self.notify(str(exc), severity="error")
             self._point_at(typed, str(exc))
             return
+        self._starting = config
         if config.sweep is None:
             self.post_message(StartRun(config.request))
         else:
             self.post_message(StartSweep(config.request, config.sweep))
-        # Exclusive: a slow first read must not put back the list from before this run.
-        self.run_worker(self._remember(config), group="recent", exclusive=True)
+
+    def started(self) -> None:
+        """The run (or sweep) asked for has started: its config is remembered as recent."""
+        config, self._starting = self._starting, None
+        if config is not None:
+            # Exclusive: a slow first read must not put back the list from before this run.
+            self.run_worker(self._remember(config), group="recent", exclusive=True)
+
+    def refused(self, reason: str) -> None:
+        """The run asked for was refused before any load: the refusal in the form's words
+        where the Start line said ready, the focus on the field to change; nothing is
+        remembered. Typed on, the form checks itself again."""
+        self._starting = None
+        said = reason
+        for flag_advice, form_advice in FORM_ADVICE:
+            said = said.replace(flag_advice, form_advice)
+        status = self._get("status", SteadyStatic)
+        status.show(Text.assemble(("refused: ", "bold"), said))
+        status.set_class(True, "-invalid")
+        advised = next((field for advice, field in ADVISED_FIELDS if advice in reason), None)
+        if advised is not None:
+            self._get(advised, Select).focus()
+        else:
+            self._point_at(self.typed(), said, fallback=URLS.id)
 
     def _start_with(self, secrets: dict[str, str] | None) -> None:
         if secrets:
             self._set_texts(self.typed().with_secrets(secrets).texts)
             self.action_start()
 
-    def _point_at(self, typed: Typed, reason: str) -> None:
-        """Focus on the field to fix first, its message under it: typed on, the field's own
-        check takes over again."""
+    def _point_at(self, typed: Typed, reason: str, fallback: str | None = None) -> None:
+        """Focus on the field to fix first (else `fallback`), its message under it: typed
+        on, the field's own check takes over again."""
         order = [field.id for field in self.query(Input) if field.id]
-        culprit = typed.culprit(reason, order)
+        culprit = typed.culprit(reason, order) or fallback
         if culprit is None:
             return
         error = self.query_one(f"#{culprit}-error", SteadyStatic)
