@@ -11,7 +11,7 @@ import pytest
 
 from tui_bench.errors import UsageError
 from tui_bench.sampling import proctree
-from tui_bench.sampling.sampler import ResourceSampler
+from tui_bench.sampling.sampler import ResourceSampler, _possible
 
 BURN = "while True: pass"
 # How long the CPU figures compared with a Reference are measured over (see Reference).
@@ -242,3 +242,40 @@ def test_the_server_exits_only_with_its_last_process() -> None:
         parent.wait()
         with contextlib.suppress(psutil.NoSuchProcess):
             worker.kill()
+
+
+LONG_WINDOW_S = 1.0
+
+
+def test_the_tool_followed_just_before_a_reading_is_not_read_over_a_few_ticks(
+    burner: subprocess.Popen[str],
+) -> None:
+    """A tool started just before a tick: its first CPU window is the minimum, like the
+    others', not the few ms since it was followed (262 % for one thread)."""
+    sampler = ResourceSampler(None)
+    # A window far longer than the moment between following the tool and reading it.
+    time.sleep(LONG_WINDOW_S)
+    sampler.set_client(burner.pid)
+    early = sampler.sample(LONG_WINDOW_S)
+    # The others' window is long enough; the tool's, just begun, is not.
+    assert early.system_cpu_pct
+    assert early.client_cpu_pct is None and early.client_thread_max_pct is None
+    time.sleep(LONG_WINDOW_S)
+    later = sampler.sample(LONG_WINDOW_S)
+    assert later.client_thread_max_pct is not None and later.client_thread_max_pct <= 100
+
+
+@pytest.mark.parametrize(
+    ("pct", "threads", "elapsed_s", "shown"),
+    [
+        (95.0, 1, 1.0, 95.0),
+        (100.9, 1, 1.0, 100.0),  # one tick too many over a second: the most it can be
+        (262.0, 1, 0.03, None),  # more than ticks explain: unknown, not 262 %
+        (180.0, 2, 1.0, 180.0),
+        (250.0, 2, 1.0, None),
+    ],
+)
+def test_a_share_no_thread_can_have_is_unknown(
+    pct: float, threads: int, elapsed_s: float, shown: float | None
+) -> None:
+    assert _possible(pct, threads, elapsed_s) == shown

@@ -9,6 +9,7 @@ time, which a fake clock cannot provide.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -22,6 +23,9 @@ from tui_bench.sampling import proctree
 from tui_bench.sampling.samples import ResourceSample
 
 MIN_INTERVAL_S = 0.1
+# A thread's CPU share at most, and the step CPU time is counted in (USER_HZ, 100 on Linux).
+ONE_CORE_PCT = 100.0
+TICK_S = 1 / os.sysconf("SC_CLK_TCK")
 # USS/PSS walk every memory mapping, the descriptor count lists /proc/PID/fd (10k entries
 # under 10k connections) and the thread count parses /proc/PID/status: too slow for every
 # tick, and slow to change, so they are read this often and reused in between.
@@ -134,7 +138,7 @@ class ResourceSampler:
         client_cpu = client_thread = sampler_cpu = None
         if cpu:
             system_cpu = self._system_cpu()
-            client_cpu, client_thread = self._read_client(now)
+            client_cpu, client_thread = self._read_client(now, cpu_window_min_s)
             self._wall_s = now
             sampler_cpu = _pct(time.thread_time() - cpu_before, elapsed)
         server = self._root is not None
@@ -210,9 +214,13 @@ class ResourceSampler:
         before, self._cpu_times = self._cpu_times, current
         return tuple(_busy_pct(a, b) for a, b in zip(before, current, strict=False))
 
-    def _read_client(self, now: float) -> tuple[float | None, float | None]:
+    def _read_client(self, now: float, window_min_s: float) -> tuple[float | None, float | None]:
+        """The tool's CPU and its busiest thread's since the last reading of it, unknown
+        while that is under `window_min_s` old: the tool is followed from its start, often
+        just before a reading, and a few clock ticks over a few ms read as 262 % for one
+        thread. A share no thread (or no set of them) can have is unknown too."""
         client = self._client
-        if client is None:
+        if client is None or now - client.tracked.wall_s < window_min_s:
             return None, None
         try:
             with client.tracked.proc.oneshot():
@@ -226,7 +234,11 @@ class ResourceSampler:
         # A thread missing from the last reading started since then: all its CPU time is new.
         deltas = [t_cpu - client.thread_cpu_s.get(tid, 0.0) for tid, t_cpu in threads.items()]
         client.thread_cpu_s = threads
-        return _pct(cpu_s - before, elapsed), _pct(max(deltas, default=0.0), elapsed)
+        count = max(1, len(threads))
+        return (
+            _possible(_pct(cpu_s - before, elapsed), count, elapsed),
+            _possible(_pct(max(deltas, default=0.0), elapsed), 1, elapsed),
+        )
 
 
 def _track(proc: psutil.Process) -> _Tracked:
@@ -278,6 +290,17 @@ def _thread_cpu(proc: psutil.Process) -> dict[int, float]:
 def _pct(cpu_s: float, elapsed_s: float) -> float:
     """CPU seconds over real seconds, 100 per core; 0 before any time has passed."""
     return max(0.0, 100.0 * cpu_s / elapsed_s) if elapsed_s > 0 else 0.0
+
+
+def _possible(pct: float, threads: int, elapsed_s: float) -> float | None:
+    """`pct` of `threads` threads, each at most one core: above that by what CPU time's
+    clock ticks can add over `elapsed_s`, the most they can use; further above, unknown."""
+    most = ONE_CORE_PCT * threads
+    if pct <= most:
+        return pct
+    if elapsed_s > 0 and pct <= most + threads * ONE_CORE_PCT * TICK_S / elapsed_s:
+        return most
+    return None
 
 
 def _sum_known(values: list[int | None]) -> int | None:
