@@ -32,6 +32,24 @@ def test_dying_clients_from_h2load_lines_or_a_collapse() -> None:
     assert "connections-dying" not in {w.code for w in wrk}
 
 
+def test_every_connection_closed_says_when_the_load_stopped_and_what_to_do() -> None:
+    spec = replace(SPEC, connections=4)
+    result = Result(tool="h2load", requests=Requests(total=4_000, succeeded=4_000))
+    stdout = "Process Request Failure:1\n" * 4
+    (dying,) = [
+        w
+        for w in run_warnings(spec, result, [], stdout, same_machine=False, client_bound=False)
+        if w.code == "connections-dying"
+    ]
+    assert dying.message.startswith(
+        "4 of 4 connections closed by the server mid-run, after about 1,000 requests each: "
+        "the load stopped there, and req/s is over the whole run: "
+    )
+    assert dying.message.endswith(
+        "raise the server's limit above what a connection sends in the run, or run with -n"
+    )
+
+
 def test_result_warnings() -> None:
     failed = Result(tool="h2load", requests=Requests(total=100, succeeded=0, failed=100))
     assert "all-failed" in codes(result=failed)

@@ -138,6 +138,10 @@ def test_server_closing_connections_makes_the_run_invalid(
     assert session.doc["validity"] == result["validity"]
     assert "connections-dying" in {w["code"] for w in session.doc["warnings"]}
     assert "invalid: " in stderr and "keepalive_requests" in stderr
+    # What to do, and, where every connection closed, that the load stopped there.
+    (dying,) = [r for r in result["validity"]["reasons"] if r["code"] == "connections-dying"]
+    assert "or run with -n" in dying["message"], dying
+    assert "4 of 4 connections closed by the server" in dying["message"], dying
 
 
 def test_a_healthy_run_is_valid(nginx: DemoTarget, sessions: Path) -> None:

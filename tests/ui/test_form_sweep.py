@@ -34,6 +34,7 @@ from tui_bench.ui.launch import JobLauncher
 from tui_bench.ui.screens.home_screen import HomeScreen
 from tui_bench.ui.screens.sweep_screen import SweepScreen
 from tui_bench.ui.widgets.run_form import RunForm
+from tui_bench.ui.widgets.steady_static import SteadyStatic
 
 URL = "http://127.0.0.1:8080/"
 SLO = "p99<30ms,errors<1%"
@@ -140,23 +141,31 @@ async def test_the_form_opens_the_sweep_screen_on_the_launchers_sweep(
         await screen_is(pilot, HomeScreen, "home again")
 
 
-@pytest.mark.parametrize(
-    ("missing", "launcher", "notice"),
-    [
-        ("h2load is not installed", JobLauncher(), "h2load is not installed"),
-        (None, None, "sweeps cannot be started from here"),
-    ],
-)
-async def test_a_sweep_that_cannot_start_is_one_notification(
-    tmp_path: Path, asked: Asked, missing: str | None, launcher: Launcher | None, notice: str
+async def test_a_sweep_the_job_layer_refuses_is_said_on_the_form(
+    tmp_path: Path, asked: Asked
 ) -> None:
-    asked.missing = missing
-    app = home(tmp_path, launcher)
+    asked.missing = "h2load is not installed"
+    app = home(tmp_path, JobLauncher())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await fill_sweep(pilot, URL, ("vary", "c=2,4"))
+        await pilot.press("ctrl+s")
+        status = app.screen.query_one("#status", SteadyStatic)
+        await until(pilot, lambda: "refused" in str(status.render()), "the refusal")
+        assert str(status.render()) == "refused: h2load is not installed"
+        assert not list(app._notifications)
+        assert isinstance(app.screen, HomeScreen) and app.job is None
+    assert asked.engines == []
+
+
+async def test_a_sweep_that_cannot_start_from_here_is_one_notification(
+    tmp_path: Path, asked: Asked
+) -> None:
+    app = home(tmp_path, None)
     async with app.run_test(size=(120, 40)) as pilot:
         await fill_sweep(pilot, URL, ("vary", "c=2,4"))
         await pilot.press("ctrl+s")
         await until(pilot, lambda: bool(app._notifications), "a notification")
-        assert [n.message for n in app._notifications] == [notice]
+        assert [n.message for n in app._notifications] == ["sweeps cannot be started from here"]
         assert isinstance(app.screen, HomeScreen) and app.job is None
     assert asked.engines == []
 

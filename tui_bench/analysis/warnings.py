@@ -28,8 +28,9 @@ SAME_MACHINE = Warning(
 )
 CONNECTIONS_DYING = Warning(
     "connections-dying",
-    "the server closes connections (nginx keepalive_requests?) and h2load does not "
-    "reconnect in -D mode",
+    "the server closes connections (nginx keepalive_requests, 1000 by default?) and h2load "
+    "does not reconnect in -D mode: raise the server's limit above what a connection sends "
+    "in the run, or run with -n",
 )
 
 
@@ -76,7 +77,7 @@ def run_warnings(
     # Only h2load leaves a closed connection closed (-D mode): wrk and ab reconnect, and a
     # dip in their seconds is a stall (analysis/stalls.py), not clients dying.
     if dead or (spec.tool == "h2load" and not spec.count_mode and collapsed(series)):
-        detail = f"{dead} client(s) stopped mid-run" if dead else "req/s collapsed mid-run"
+        detail = _dying(spec, result, dead)
         found.append(Warning(CONNECTIONS_DYING.code, f"{detail}: {CONNECTIONS_DYING.message}"))
     if result is not None:
         found += _result_warnings(result)
@@ -90,6 +91,21 @@ def run_warnings(
                 )
             )
     return found
+
+
+def _dying(spec: RunSpec, result: Result | None, dead: int) -> str:
+    """How many connections died, and after how many requests where all of them did: the
+    load stopped there, while req/s is over the whole run."""
+    if not dead:
+        return "req/s collapsed mid-run"
+    said = f"{dead:,} of {spec.connections:,} connections closed by the server mid-run"
+    total = result.requests.total if result is not None else None
+    if total and dead >= spec.connections:
+        said += (
+            f", after about {total // dead:,} requests each: the load stopped there, "
+            "and req/s is over the whole run"
+        )
+    return said
 
 
 def _result_warnings(result: Result) -> list[Warning]:

@@ -24,6 +24,10 @@ from tui_bench.runners.tools import tool_label
 from tui_bench.status_codes import of_class
 from tui_bench.typed_values import format_duration
 
+# Error kinds whose key says less than words: h2load's is a connection the server closed
+# with requests on it (they are not among its failed requests).
+ERROR_WORDS = {"process_request_failure": "connections closed by the server"}
+
 
 def result_rows(result: Result) -> list[tuple[str, str]]:
     """The headline figures of a result as (label, value) pairs, for any text layout."""
@@ -34,7 +38,7 @@ def result_rows(result: Result) -> list[tuple[str, str]]:
         ("duration", fmt_seconds(result.duration_s)),
         *_warm_up(result),
         ("req/s", fmt_count(result.rps, 2)),
-        ("throughput", fmt_bytes(result.bytes_per_s) + "/s"),
+        ("throughput", "–" if result.bytes_per_s is None else fmt_bytes(result.bytes_per_s) + "/s"),
         (
             "requests",
             f"{fmt_count(req.total)} total, {fmt_count(req.succeeded)} ok, "
@@ -45,7 +49,11 @@ def result_rows(result: Result) -> list[tuple[str, str]]:
         rows.append(("status", status_text(result)))
     if result.errors:
         rows.append(
-            ("errors", ", ".join(f"{v:,} {k}" for k, v in result.errors.items() if v) or "none")
+            (
+                "errors",
+                ", ".join(f"{v:,} {ERROR_WORDS.get(k, k)}" for k, v in result.errors.items() if v)
+                or "none",
+            )
         )
     rows += rate_rows(result)
     for label, dist in (
