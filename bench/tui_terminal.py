@@ -7,7 +7,8 @@ writes to a file. Over the steady middle of each run (from 3 s after the first f
 before the end) it measures the file's growth and the process's CPU time (all its threads:
 painting, log ingest, sampling). Start to first frame is the time from spawning tmux until
 the written text holds the header (the tool's name, shown while the run is prepared); to the
-live screen, until the run's own header (`elapsed`) is up. Variants (extra `tuibench run` options)
+live screen, until the run's own header (`elapsed`) is up; to the first figure, until a
+number of req/s is on the screen. Variants (extra `tuibench run` options)
 alternate round by round; medians per variant are printed. `--variant=--headless` measures
 the same without the screen (its "first frame" is its first progress line): the difference
 in CPU is what painting costs. `--by-row` prints where each variant's bytes went, by screen row
@@ -63,6 +64,8 @@ HEADER_MARK = b"h2load"
 LIVE_MARK = b"elapsed"
 # In a headless run's first progress line.
 PROGRESS_MARK = b"req/s"
+# A figure of requests per second on the screen: the run's first (`so far`, or `now`).
+FIGURE_MARK = re.compile(rb"\d req/s")
 
 
 @dataclass(frozen=True)
@@ -70,6 +73,7 @@ class Figures:
     first_byte_s: float
     first_frame_s: float
     live_screen_s: float
+    first_figure_s: float
     bytes_per_s: float
     cpu_pct: float
     rps: float
@@ -98,17 +102,18 @@ def visible(stream: bytes) -> bytes:
 
 
 def wait_first_frame(
-    pipe: Path, spawned: float, mark: bytes, timeout_s: float = 30
+    pipe: Path, spawned: float, mark: bytes | re.Pattern[bytes], timeout_s: float = 30
 ) -> tuple[float, float]:
     """Seconds from spawn to the first byte written, and to the first text holding `mark`."""
     deadline = spawned + timeout_s
     to_first_byte: float | None = None
+    found = mark.search if isinstance(mark, re.Pattern) else lambda text: mark in text
     while time.monotonic() < deadline:
         written = pipe.read_bytes() if pipe.exists() else b""
         now = time.monotonic() - spawned
         if written and to_first_byte is None:
             to_first_byte = now
-        if mark in visible(written):
+        if found(visible(written)):
             return to_first_byte or now, now
         time.sleep(FAST_POLL_S)
     raise RuntimeError(f"no {mark!r} on the screen after {timeout_s:g} s")
@@ -133,6 +138,7 @@ def one_run(
         mark = PROGRESS_MARK if headless else HEADER_MARK
         to_first_byte, to_frame = wait_first_frame(pipe, spawned, mark)
         _, to_live = wait_first_frame(pipe, spawned, mark if headless else LIVE_MARK)
+        _, to_figure = wait_first_frame(pipe, spawned, FIGURE_MARK)
         process = psutil.Process(tmux.pid)
         window_start = spawned + to_frame + WARM_S
         window_end = spawned + to_frame + opts.duration - TAIL_S
@@ -150,6 +156,7 @@ def one_run(
         first_byte_s=to_first_byte,
         first_frame_s=to_frame,
         live_screen_s=to_live,
+        first_figure_s=to_figure,
         bytes_per_s=(size1 - size0) / (t1 - t0),
         cpu_pct=100 * busy / (t1 - t0),
         rps=session_rps(session),
@@ -163,6 +170,7 @@ def describe(figures: Figures) -> str:
         f"first byte {figures.first_byte_s * 1000:5.0f} ms  "
         f"first frame {figures.first_frame_s * 1000:5.0f} ms  "
         f"live screen {figures.live_screen_s * 1000:5.0f} ms  "
+        f"first req/s {figures.first_figure_s * 1000:5.0f} ms  "
         f"{figures.bytes_per_s / 1000:6.1f} KB/s  cpu {figures.cpu_pct:5.1f} %  "
         f"{figures.rps:9,.0f} req/s"
     )

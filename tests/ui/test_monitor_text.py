@@ -86,6 +86,13 @@ def test_before_the_first_second_the_panels_say_they_are_waiting() -> None:
         monitor_text.status(state, tones),
     ):
         assert text.plain == "waiting for the first second"
+    # The first requests done: figures at once, refined when the first second closes.
+    state.apply(Progress(0.5, 0.1, 1_000, None))
+    assert monitor_text.throughput(state).plain.splitlines() == [
+        "so far 1,000 requests",
+        "       2,000 req/s",
+        "waiting for the first second",
+    ]
     state.apply(SecondClosed({"t_s": 0, "window_s": 1.0, "requests": 10, "rps": 10}))
     assert "10 req/s" in monitor_text.throughput(state).plain
 

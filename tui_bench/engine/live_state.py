@@ -303,6 +303,15 @@ class LiveState:
         return self.running and stalled_live(self.spec, self.elapsed_s, self._count)
 
     @property
+    def so_far(self) -> tuple[int, float] | None:
+        """Until the first second closes: the requests done so far and their rate over the
+        run so far, what can be shown at once; None once a second has closed, or while no
+        request is known to be done."""
+        if self.rows or not self.done or self.elapsed_s <= 0:
+            return None
+        return self.done, self.done / self.elapsed_s
+
+    @property
     def silent_s(self) -> float | None:
         """How long nothing has completed: the age of the oldest request in flight, at
         least, while the run is stalled; None otherwise."""

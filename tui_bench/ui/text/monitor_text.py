@@ -156,7 +156,16 @@ def _waiting(state: LiveState) -> bool:
 
 def throughput(state: LiveState) -> Text:
     if _waiting(state):
-        return Text(WAITING, LABEL)
+        so_far = state.so_far
+        if so_far is None:
+            return Text(WAITING, LABEL)
+        done, rps = so_far
+        # Figures at once, refined when the first whole second closes.
+        return _lines(
+            _pairs(("so far", f"{fmt_count(done)} requests")),
+            _pairs(("      ", f"{fmt_count(rps)} req/s")),
+            Text(WAITING, LABEL),
+        )
     target = state.spec.asked_rate
     result = state.result
     if result is not None:
