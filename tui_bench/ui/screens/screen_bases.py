@@ -290,6 +290,8 @@ class MonitorScreen(Screen[None]):
             state.rows_version != self._sparks_version
             or (state.finished is not None) != self._painted_end
             or self._frame - self._painted_frame >= PAINT_EVERY
+            # Until the first second closes, the first figures are shown as they come.
+            or (state.running and not state.rows)
         )
 
     def paint_header(self) -> None:
