@@ -46,6 +46,7 @@ def test_valid_spec_passes_and_round_trips() -> None:
         ({"headers": (":status: 200",)}, "unknown pseudo-header :status"),
         ({"tool": "wrk", "duration_s": None, "requests": 5}, "duration"),
         ({"tool": "ab", "streams": 4}, "h2load options"),
+        ({"tool": "ab", "h1": True, "duration_s": None, "requests": 5}, "h2load options"),
         ({"compress": "lzma"}, "--compress"),
         ({"connections": 500_000_000}, "-c 500,000,000 is more than 1,000,000"),
         ({"tool": "ab", "duration_s": None, "requests": 10**5, "connections": 30_000}, "for ab"),
@@ -82,3 +83,7 @@ def test_loopback() -> None:
     assert is_loopback("http://127.0.0.2:1/")
     assert is_loopback("http://localhost/")
     assert not is_loopback("http://example.invalid/")
+
+
+def test_wrk_takes_h1_as_the_only_protocol_it_speaks() -> None:
+    assert spec(tool="wrk", h1=True).validate().expected_protocol == "http/1.1"

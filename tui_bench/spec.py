@@ -274,7 +274,9 @@ class RunSpec:
             raise UsageError(f"--compress takes one of {', '.join(COMPRESSIONS)}")
         if self.tool == "wrk" and self.duration_s is None:
             raise UsageError("wrk runs for a duration: give -d SECONDS")
-        if self.tool != "h2load" and (self.streams or self.h1 or self.warm_up_s):
+        # wrk speaks HTTP/1.1 alone: --h1 asks for what it does anyway. ab sends HTTP/1.0.
+        h1_refused = self.h1 and self.tool == "ab"
+        if self.tool != "h2load" and (self.streams or h1_refused or self.warm_up_s):
             raise UsageError(f"-m, --h1 and --warm-up are h2load options; {self.tool} has none")
         if self.requests is not None and self.requests < self.connections:
             # h2load and ab both refuse it: every connection needs a request of its own.

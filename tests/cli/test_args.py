@@ -42,6 +42,14 @@ def test_usage_error_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
         (["--basic", "swep", "-c", "1"], "unknown command 'swep'; did you mean sweep?"),
         (["expo"], "unknown command 'expo'; did you mean export?"),
         (["zzz"], "unknown command 'zzz' (tuibench --help lists them)"),
+        (
+            ["run", "--durtion", "5", "http://127.0.0.1/"],
+            "unrecognized arguments: --durtion; did you mean --duration?",
+        ),
+        (
+            ["sweep", "--vray=c=1,2", "http://127.0.0.1/"],
+            "unrecognized arguments: --vray=c=1,2; did you mean --vary, --rate, --ramp?",
+        ),
     ],
 )
 def test_a_mistyped_command_gets_a_did_you_mean(

@@ -64,3 +64,24 @@ async def test_load_sent_from_other_hosts_is_not_asked_about_from_here() -> None
     assert str(refused.value) == f"nothing listens on {where} (connection refused)"
     # A generator elsewhere reaches the target from its own host.
     await refuse_unfit_target(RunRequest(spec, generators=("local", "bench@10.0.0.2")), [spec])
+
+
+async def test_https_to_a_plain_http_port_says_so() -> None:
+    """A server answering plain HTTP to a TLS hello: OpenSSL's WRONG_VERSION_NUMBER alone
+    says nothing to most users."""
+
+    async def plain(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.read(1)
+        writer.write(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
+        await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(plain, "127.0.0.1", 0)
+    async with server:
+        port = server.sockets[0].getsockname()[1]
+        spec = RunSpec((f"https://127.0.0.1:{port}/",), duration_s=1)
+        said = await target_refused([spec])
+    assert said == (
+        f"TLS handshake with 127.0.0.1:{port} failed: WRONG_VERSION_NUMBER (it answers plain "
+        f"HTTP, not TLS: try http://127.0.0.1:{port}/)"
+    )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from tui_bench import __version__
@@ -44,6 +44,9 @@ from tui_bench.spec import COMPRESSIONS, MAX_HEADER_BYTES, TOOLS
 from tui_bench.typed_values import parse_tolerance_pct
 from tui_bench.validity_defaults import DEFAULT_MAX_ERRORS
 
+# How argparse begins its message for arguments no option takes.
+UNRECOGNIZED = "unrecognized arguments: "
+
 
 class Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line, not a usage block."""
@@ -51,10 +54,37 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         # The prefix of every other error (`tuibench: error:`), the command first in the
         # message as a command's own refusals put it.
+        if message.startswith(UNRECOGNIZED):
+            message += self._flags_meant(message.removeprefix(UNRECOGNIZED).split())
         program, _, command = self.prog.partition(" ")
         where = f"{command}: " if command else ""
         sys.stderr.write(f"{program}: error: {where}{message}\n")
         sys.exit(2)
+
+    # The arguments being parsed: a mistyped flag is looked for among its command's.
+    _argv: Sequence[str] = ()
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        self._argv = sys.argv[1:] if args is None else list(args)
+        return super().parse_known_args(args, namespace)
+
+    def _flags_meant(self, unknown: list[str]) -> str:
+        """`; did you mean --duration?` for a mistyped flag (`--durtion`), among the flags
+        of this parser and of the command given (argparse leaves them to the top parser)."""
+        from tui_bench.storage.refs import did_you_mean
+
+        actions = self._actions
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                given = next((a for a in self._argv if a in action.choices), None)
+                if given is not None:
+                    actions = action.choices[given]._actions
+        flags = {f for a in actions for f in a.option_strings}
+        long_flags = {f for f in flags if f.startswith("--")}
+        typed = next((u.partition("=")[0] for u in unknown if u.startswith("--")), None)
+        return did_you_mean(typed, long_flags) if typed else ""
 
     def _check_value(self, action: argparse.Action, value: Any) -> None:
         # A mistyped command: the ones spelt alike, not argparse's list of every one.

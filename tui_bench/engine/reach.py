@@ -28,6 +28,8 @@ HTTP1_STATUS = b"HTTP/1."
 # An HTTP/2 frame's header (RFC 9113 4.1): 3 bytes of length, its type, flags, stream id.
 FRAME_HEADER = 9
 SETTINGS, GOAWAY = 0x4, 0x7
+# OpenSSL's reason when what came back is not a TLS record: most often plain HTTP.
+PLAIN_ANSWER = "WRONG_VERSION_NUMBER"
 
 
 def _unverified() -> ssl.SSLContext:
@@ -63,7 +65,12 @@ async def unreachable(url: str, timeout_s: float = TIMEOUT_S) -> str | None:
     except ConnectionRefusedError:
         return f"nothing listens on {where} (connection refused)"
     except ssl.SSLError as exc:
-        return f"TLS handshake with {where} failed: {exc.reason or exc}"
+        said = f"TLS handshake with {where} failed: {exc.reason or exc}"
+        if exc.reason == PLAIN_ANSWER:
+            said += (
+                f" (it answers plain HTTP, not TLS: try {parts._replace(scheme='http').geturl()})"
+            )
+        return said
     except OSError as exc:
         return f"cannot connect to {where}: {exc.strerror or exc}"
     writer.close()
