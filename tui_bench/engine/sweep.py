@@ -65,7 +65,7 @@ class SweepStarted:
 @dataclass(frozen=True)
 class SweepRunStarted:
     index: int  # from 0, in run order
-    total: int
+    total: int | None  # None for a search, whose plan grows as it goes
     point: Point
     repeat: int  # from 0
     rounds: int  # how many runs each point gets
@@ -87,7 +87,7 @@ class CoolingDown:
 @dataclass(frozen=True)
 class SweepRunFinished:
     index: int
-    total: int
+    total: int | None
     point: Point
     repeat: int
     rounds: int
@@ -318,6 +318,10 @@ class SweepRunner:
         record = summary.to_record()
         return record | {"sweep": self._sweep_header()} if self._extend else record
 
+    def _total(self, order: Sequence[Any]) -> int | None:
+        """How many runs the sweep makes; unknown for a search, whose plan grows."""
+        return None if self._extend is not None else len(order)
+
     def _grown(self, summary: SweepSummary | None) -> bool:
         """Whether a search has a next step (the plan and targets now include it)."""
         if self._extend is None or summary is None or self.stopped:
@@ -355,7 +359,9 @@ class SweepRunner:
             point = self.plan.points[slot.point]
             eta = self._eta(order[index:], cool_downs=len(order) - index - 1)
             self._listener(
-                SweepRunStarted(index, len(order), point, slot.repeat, self.plan.repeat, eta)
+                SweepRunStarted(
+                    index, self._total(order), point, slot.repeat, self.plan.repeat, eta
+                )
             )
             clock = time.monotonic()
             controller = self._make(point, self.targets[slot.point], work, self._listener)
@@ -390,7 +396,7 @@ class SweepRunner:
             self._listener(
                 SweepRunFinished(
                     index,
-                    len(order),
+                    self._total(order),
                     point,
                     slot.repeat,
                     self.plan.repeat,

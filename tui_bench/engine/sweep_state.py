@@ -98,6 +98,8 @@ class SweepState:
         self.points: tuple[Mapping[str, Any], ...] = tuple(plan["points"])
         self.rounds = int(plan.get("repeat") or 1)
         self.total = len(plan.get("order") or ()) or len(self.points) * self.rounds
+        # A search (capacity) grows its plan as it goes: how many runs it makes is unknown.
+        self.open_ended = "search" in plan
         self.slo = tuple(slo)
         self.slo_text = slo_text
         self.version = 0
@@ -134,6 +136,7 @@ class SweepState:
     def apply(self, event: StateEvent) -> None:
         if isinstance(event, SweepRunStarted):
             self.going = event
+            self.open_ended = self.open_ended or event.total is None
             self.live = LiveState(event.point.spec)
             self.cooling_s = None
             self.eta_s = event.eta_s
@@ -145,6 +148,7 @@ class SweepState:
         elif isinstance(event, SweepStarted):
             self.session_id = event.session_id
         elif isinstance(event, SweepExtended):
+            self.open_ended = True
             self._extended(event.plan.to_dict())
         elif isinstance(event, SweepFinished):
             self._ended(event)

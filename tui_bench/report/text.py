@@ -192,12 +192,17 @@ def text_table(rows: Sequence[Sequence[str]], *, numbers: bool = False) -> list[
     ]
 
 
+def run_count(index: int, total: int | None) -> str:
+    """`run 3/8`; `step 3` for a search, whose number of runs is not known ahead."""
+    return f"step {index + 1}" if total is None else f"run {index + 1}/{total}"
+
+
 def run_line(event: SweepRunFinished) -> str:
     """`run 3/8 c=200 rep 2: 41,234 req/s p99 3.10 ms, about 1m left`."""
     where = " ".join(
         part
         for part in (
-            f"run {event.index + 1}/{event.total}",
+            run_count(event.index, event.total),
             event.point.name,
             f"rep {event.repeat + 1}" if event.rounds > 1 else "",
         )

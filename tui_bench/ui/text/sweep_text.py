@@ -13,7 +13,7 @@ from tui_bench.engine.sweep_state import SweepState, SweepTitle
 from tui_bench.formats import fmt_count, fmt_latency
 from tui_bench.printable import printable
 from tui_bench.redaction import redact_text
-from tui_bench.report.text import run_line
+from tui_bench.report.text import run_count, run_line
 from tui_bench.storage.sweep_doc import shown
 from tui_bench.ui.text.monitor_text import clock, verdict_rows
 from tui_bench.ui.tones import LABEL, Tones
@@ -37,7 +37,12 @@ def header(title: SweepTitle, state: SweepState) -> Text:
         " × ".join(varied) or "nothing varies",
         f"labels {', '.join(labels)}" if labels else "",
         f"{state.rounds} rounds" if state.rounds > 1 else "",
-        f"{_count(len(state.points), 'point')}, {_count(state.total, 'run')}",
+        f"{_count(len(state.points), 'point')}, "
+        + (
+            f"{_count(state.done, 'run')} so far"
+            if state.open_ended
+            else _count(state.total, "run")
+        ),
         f"SLO {state.slo_text}" if state.slo_text else "",
     ]
     return Text("\n").join([top, Text(" · ".join(filter(None, parts)), LABEL)])
@@ -51,11 +56,14 @@ def where(state: SweepState, *, stopping: bool) -> Text:
     """`run 3/8 · c=200 rep 2 · ETA 01:20 · running`."""
     going = state.going
     if going is not None:
-        parts = [f"run {going.index + 1}/{state.total}", going.point.name]
+        parts = [
+            run_count(going.index, None if state.open_ended else state.total),
+            going.point.name,
+        ]
         if state.rounds > 1:
             parts[-1] += f" rep {going.repeat + 1}"
     else:
-        parts = [f"{state.done}/{state.total} runs"]
+        parts = [f"{state.done} runs" if state.open_ended else f"{state.done}/{state.total} runs"]
     if state.running:
         parts.append(f"ETA {clock(state.eta_now)}")
     if stopping and state.running:
