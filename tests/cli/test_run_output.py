@@ -10,6 +10,7 @@ import pytest
 from tui_bench.analysis.verdicts import Verdicts
 from tui_bench.cli.cmd_run import finish_run
 from tui_bench.engine.events import RunFinished
+from tui_bench.spec import RunSpec
 from tui_bench.validity import Validity
 
 FAILED_THRESHOLD = {
@@ -40,4 +41,19 @@ def test_a_reader_that_left_does_not_turn_a_failed_threshold_into_0(
         Validity("valid"),
         verdicts=Verdicts((FAILED_THRESHOLD,)),
     )
-    assert finish_run(finished, "h2load", as_json=as_json) == 99
+    assert finish_run(finished, RunSpec(urls=("http://127.0.0.1:1/",)), as_json=as_json) == 99
+
+
+def test_the_summary_says_what_each_request_carried() -> None:
+    from tests.factories import h2load_result
+    from tui_bench.cli.progress import summary_text
+
+    finished = RunFinished("completed", 0, h2load_result(1.0, 10.0, 10, 0), Path("s.json"), None)
+    post = RunSpec(
+        urls=("http://127.0.0.1:1/",), body_file="order.json", body_size=58, method="POST"
+    )
+    lines = summary_text(finished, post).splitlines()
+    assert "request   POST with a 58-byte application/json body" in lines
+    # A plain GET has no such row.
+    plain = summary_text(finished, RunSpec(urls=("http://127.0.0.1:1/",)))
+    assert "request " not in plain

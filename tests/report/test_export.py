@@ -151,3 +151,20 @@ def test_markdown_of_a_run_of_one_keeps_its_argv_and_no_generators_section() -> 
     md = export(session(), "md")
     assert "- argv: `h2load`" in md
     assert "Load generators" not in md
+
+
+def test_markdown_says_what_was_sent_and_its_argv_pastes_back_into_a_shell() -> None:
+    doc = {
+        **session().doc,
+        "spec": {
+            "urls": ["http://127.0.0.1:1/"],
+            "tool": "h2load",
+            "method": "POST",
+            "body_file": "order.json",
+            "body_size": 58,
+        },
+        "argv": ["h2load", "-H", "Accept: text/html", "http://127.0.0.1:1/a b"],
+    }
+    md = export(Session(doc), "md")
+    assert "| request | POST with a 58-byte application/json body |" in md
+    assert "- argv: `h2load -H 'Accept: text/html' 'http://127.0.0.1:1/a b'`" in md

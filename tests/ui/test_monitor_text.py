@@ -222,3 +222,17 @@ def test_a_result_row_wraps_between_its_items_under_the_values() -> None:
     # The same figures, each whole with its unit.
     assert " ".join(" ".join(wrapped).split()) == " ".join(row.split())
     assert not any(line.lstrip().startswith(("ms", "µs")) for line in lines)
+
+
+def test_the_header_says_what_each_request_carries() -> None:
+    post = RunSpec(
+        urls=("http://127.0.0.1:8080/",),
+        duration_s=6,
+        method="POST",
+        body_file="o.json",
+        body_size=58,
+    )
+    header = monitor_text.header(LiveState(post), "h2load 1.52.0", paused=False, stopping=False)
+    assert "c10 t1 POST 58 B" in header.plain
+    plain = LiveState(RunSpec(urls=("http://127.0.0.1:8080/",), duration_s=6))
+    assert "GET" not in monitor_text.header(plain, "h2load", paused=False, stopping=False).plain

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 def cmd_run(args: argparse.Namespace) -> int:
     request = request_from_args(args)
     code, finished = asyncio.run(_run(request, args))
-    return finish_run(finished, request.spec.tool, as_json=args.json) if finished else code
+    return finish_run(finished, request.spec, as_json=args.json) if finished else code
 
 
 async def _run(
@@ -52,7 +52,7 @@ async def run_headless(job: RunJob) -> RunFinished:
     return await until_done(job.controller(ProgressPrinter(spec=job.spec)))
 
 
-def finish_run(finished: RunFinished, tool: str, *, as_json: bool) -> int:
+def finish_run(finished: RunFinished, spec: RunSpec, *, as_json: bool) -> int:
     """The result on standard output (JSON, or the summary with its verdicts); with JSON
     the verdict lines go to standard error, for whoever watches."""
     import orjson
@@ -62,10 +62,10 @@ def finish_run(finished: RunFinished, tool: str, *, as_json: bool) -> int:
     from tui_bench.report.run_report import judged_lines, run_payload
 
     if as_json:
-        report_lines([orjson.dumps(run_payload(finished, tool)).decode()], sys.stdout)
+        report_lines([orjson.dumps(run_payload(finished, spec.tool)).decode()], sys.stdout)
         report_lines(judged_lines(finished), sys.stderr)
     else:
-        report_lines([summary_text(finished), *judged_lines(finished)], sys.stdout)
+        report_lines([summary_text(finished, spec), *judged_lines(finished)], sys.stdout)
     if finished.unsaved:
         report_lines([f"tuibench: error: {finished.unsaved}"], sys.stderr)
     return run_exit_code(finished)
@@ -75,7 +75,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from tui_bench.demo.content import describe
     from tui_bench.demo.nginx_target import start_demo_target
 
-    async def demo() -> tuple[tuple[int, RunFinished | None], str]:
+    async def demo() -> tuple[tuple[int, RunFinished | None], RunSpec]:
         target = await start_demo_target()
         try:
             url = target.urls.get("h2c") or target.urls["h1"]
@@ -92,9 +92,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
             what = describe(target.backend, target.urls)
             if not wants_app(args):
                 what = f"{what} (pid {target.pid})"
-            return await _run(request, args, note=what), spec.tool
+            return await _run(request, args, note=what), spec
         finally:
             await target.stop()
 
-    (code, finished), tool = asyncio.run(demo())
-    return finish_run(finished, tool, as_json=False) if finished else code
+    (code, finished), spec = asyncio.run(demo())
+    return finish_run(finished, spec, as_json=False) if finished else code

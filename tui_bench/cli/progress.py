@@ -104,12 +104,13 @@ class ProgressPrinter:
             self._silent = True
 
 
-def summary_text(finished: RunFinished) -> str:
+def summary_text(finished: RunFinished, spec: RunSpec | None = None) -> str:
     lines = [f"status    {finished.status}"]
     if finished.validity is not None:
         lines.append(f"validity  {finished.validity.verdict}")
     if finished.result is not None:
-        lines += [f"{label:<9} {value}" for label, value in result_rows(finished.result)]
+        rows = result_rows(finished.result, spec)
+        lines += [f"{label:<9} {value}" for label, value in rows]
     lines += [f"{label:<9} {value}" for label, value in resource_rows(finished.resources)]
     lines.append(f"session   {'not saved' if finished.unsaved else finished.session_path}")
     return "\n".join(lines)

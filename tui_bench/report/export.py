@@ -8,6 +8,7 @@ write it where the user asked, never over an existing file unless forced
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -101,7 +102,7 @@ def result_markdown(session: Session) -> str:
     if result is None:
         lines.append("| result | none: the tool printed no summary |")
     else:
-        lines += [f"| {label} | {value} |" for label, value in result_rows(result)]
+        lines += [f"| {label} | {value} |" for label, value in result_rows(result, session.spec)]
     kept = session.resources if isinstance(doc.get("resources"), Mapping) else None
     lines += [f"| {label} | {value} |" for label, value in resource_rows(kept)]
     lines += _generators_markdown(doc.get("generators"))
@@ -115,7 +116,8 @@ def _argv_line(doc: Mapping[str, Any]) -> str:
     # A run of several has one argv per generator, each as it ran on its host.
     if doc.get("generators"):
         return "- argv: one per load generator, below"
-    return f"- argv: `{printable(' '.join(doc.get('argv') or []))}`"
+    # Quoted as a shell reads it: pasted back, it runs the same.
+    return f"- argv: `{printable(shlex.join(str(a) for a in doc.get('argv') or []))}`"
 
 
 _GENERATOR_COLUMNS = (

@@ -3,6 +3,7 @@ threshold's verdict. Pure."""
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -21,6 +22,7 @@ from tui_bench.formats import (
 from tui_bench.printable import printable
 from tui_bench.result import Distribution, Result
 from tui_bench.runners.tools import tool_label
+from tui_bench.spec import RunSpec
 from tui_bench.status_codes import of_class
 from tui_bench.typed_values import format_duration
 
@@ -29,12 +31,14 @@ from tui_bench.typed_values import format_duration
 ERROR_WORDS = {"process_request_failure": "connections closed by the server"}
 
 
-def result_rows(result: Result) -> list[tuple[str, str]]:
-    """The headline figures of a result as (label, value) pairs, for any text layout."""
+def result_rows(result: Result, spec: RunSpec | None = None) -> list[tuple[str, str]]:
+    """The headline figures of a result as (label, value) pairs, for any text layout; with
+    the `spec` run, what each request carried where it was not a plain GET."""
     req = result.requests
     rows = [
         ("tool", tool_label(result.tool, result.tool_version)),
         ("protocol", result.protocol or "–"),
+        *_sent(spec),
         ("duration", fmt_seconds(result.duration_s)),
         *_warm_up(result),
         ("req/s", fmt_count(result.rps, 2)),
@@ -65,6 +69,13 @@ def result_rows(result: Result) -> list[tuple[str, str]]:
     if result.tls is not None:
         rows.append(("tls", " ".join(x for x in (result.tls.protocol, result.tls.cipher) if x)))
     return rows
+
+
+def _sent(spec: RunSpec | None) -> list[tuple[str, str]]:
+    """`POST with a 58-byte application/json body`: not a row for a plain GET."""
+    if spec is None or (spec.request_method == "GET" and spec.body_size is None):
+        return []
+    return [("request", spec.sent_body())]
 
 
 # The exact codes shown beside a class: the few a reader acts on, not a table.
@@ -244,7 +255,7 @@ def generator_cells(g: Mapping[str, Any]) -> dict[str, str]:
     return {
         "host": str(g.get("host")),
         "tool": f"{tool.get('name') or '–'} {tool.get('version') or '–'}",
-        "argv": " ".join(argv) if isinstance(argv, list) else "–",
+        "argv": shlex.join(str(a) for a in argv) if isinstance(argv, list) else "–",
         "requests": fmt_count((result.get("requests") or {}).get("total")),
         "req/s": fmt_count(g.get("rps")),
         "share": "–" if share is None else f"{share:.0%}",

@@ -85,6 +85,11 @@ def _load(spec: RunSpec) -> tuple[tuple[str, str], tuple[str, str]]:
     shape = f"c{spec.connections} t{spec.threads}"
     if spec.streams:
         shape += f" m{spec.streams}"
+    # What each request carries, where it is not a plain GET: `POST 58 B`.
+    if spec.request_method != "GET" or spec.body_size is not None:
+        shape += f" {spec.request_method}"
+        if spec.body_size is not None:
+            shape += f" {fmt_bytes(spec.body_size)}"
     return ("load", shape), ("mode", mode)
 
 
@@ -449,7 +454,7 @@ def summary(state: LiveState, tones: Tones, width: int | None = None) -> Text:
         label.pad_right(11 - len(label))
         judged.append(Text.assemble(label, text))
     result = finished.result
-    pairs = result_rows(result) if result else []
+    pairs = result_rows(result, state.spec) if result else []
     # The key figures first, what it cost and where it is saved next: on a short screen the
     # lines below may have to be scrolled to.
     pairs.sort(key=lambda pair: pair[0] not in KEY_ROWS)
