@@ -12,7 +12,7 @@ DROP_ORDER = ("tags", "url", "m", "tool", "c", "status")
 # A short list of the latest runs is read for what ran where and whether it can be trusted:
 # the URL (shortened), when, and the validity (INVALID for a run that failed or was stopped)
 # stay; the figures a verdict already sums up go first.
-COMPACT_DROP_ORDER = ("errors", "status", "tool", "p99")
+COMPACT_DROP_ORDER = ("errors", "status", "p99", "tool")
 # Free text longer than this is cut with an ellipsis before any column is dropped; the full
 # text is elsewhere.
 CAPS = {"name": 26, "url": 26, "tags": 20}
