@@ -76,10 +76,15 @@ def metric_label(metric: str) -> str:
     return metric.removesuffix("_s").replace("_", ".")
 
 
+def fmt_share(value: float | None) -> str:
+    """A share of 1 as a percentage, `0.25` -> `25.00%`: one form in every view."""
+    return "–" if value is None else f"{value * 100:.2f}%"
+
+
 def fmt_metric(metric: str, value: float | None) -> str:
     """A value of the result key `metric` (rps, error_rate, a latency) in its own unit."""
     if metric == "rps":
         return fmt_count(value) + " req/s"
     if metric == "error_rate":
-        return "–" if value is None else f"{value * 100:.2f} %"
+        return fmt_share(value)
     return fmt_latency(value)

@@ -57,3 +57,22 @@ def test_the_summary_says_what_each_request_carried() -> None:
     # A plain GET has no such row.
     plain = summary_text(finished, RunSpec(urls=("http://127.0.0.1:1/",)))
     assert "request " not in plain
+
+
+def test_the_printed_summary_has_the_live_screen_s_rows_in_its_order() -> None:
+    from tests.factories import h2load_result
+    from tui_bench.cli.progress import summary_text
+    from tui_bench.engine.live_state import LiveState
+    from tui_bench.ui.text import monitor_text
+    from tui_bench.ui.tones import Tones
+
+    spec = RunSpec(urls=("http://127.0.0.1:1/",))
+    result = h2load_result(1.0, 10.0, 10, 0)
+    resources = {"server_cpu_mean_pct": 50.0, "client_cpu_mean_pct": None}
+    finished = RunFinished("completed", 0, result, Path("s.json"), None, resources=resources)
+    printed = [line.split()[0] for line in summary_text(finished, spec).splitlines()[1:]]
+    state = LiveState(spec)
+    state.apply(finished)
+    shown = monitor_text.summary(state, Tones("red", "yellow", "green")).plain.splitlines()
+    assert printed == [line.split()[0] for line in shown[1 : len(printed) + 1]]
+    assert printed[:4] == ["req/s", "latency", "server", "client"]

@@ -144,7 +144,7 @@ def test_a_labelled_sweep_has_a_label_column() -> None:
 def test_metric_names_and_values_as_people_write_them() -> None:
     assert metric_label("p99_999_s") == "p99.999" and metric_label("error_rate") == "errors"
     assert fmt_metric("rps", 22662.4) == "22,662 req/s"
-    assert fmt_metric("error_rate", 0.0125) == "1.25 %"
+    assert fmt_metric("error_rate", 0.0125) == "1.25%"
     assert fmt_metric("p99_s", 0.0055) == "5.50 ms"
 
 

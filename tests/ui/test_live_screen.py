@@ -813,7 +813,7 @@ async def test_an_ended_run_shows_whole_run_figures_and_keeps_its_sparklines() -
         # The generator has exited: what it used while it ran, not `–`.
         assert text_of(live, "#client") == "cpu mean 95%  max 95%"
         assert text_of(live, "#server").splitlines()[0] == "cpu mean 145%  max 170%"
-        assert "error rate 0.00 %" in text_of(live, "#status")
+        assert "error rate 0.00%" in text_of(live, "#status")
         for spark in live.query(ZeroSparkline):
             assert spark.data and spark.region.height == 1, spark.name
             assert live.region.contains_region(spark.region)

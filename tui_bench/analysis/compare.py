@@ -16,7 +16,7 @@ from statistics import fmean
 from typing import Any, Literal
 
 from tui_bench.analysis.names import COMPARED
-from tui_bench.formats import fmt_bytes, fmt_count, fmt_latency, fmt_seconds
+from tui_bench.formats import fmt_bytes, fmt_count, fmt_latency, fmt_seconds, fmt_share
 from tui_bench.printable import printable
 from tui_bench.redaction import MARK
 from tui_bench.result import Result
@@ -360,7 +360,7 @@ def fmt_value(unit: str, value: float | None) -> str:
     if unit == "s":
         return fmt_latency(value)
     if unit == "ratio":
-        return f"{value * 100:.2f}%"
+        return fmt_share(value)
     if unit == "%":
         return f"{value:.1f}%"
     if unit == "bytes":

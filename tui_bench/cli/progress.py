@@ -10,7 +10,7 @@ from tui_bench.engine.events import Event, Progress, RunFinished, RunWarning, Se
 from tui_bench.formats import fmt_bytes, fmt_count, fmt_latency
 from tui_bench.printable import printable
 from tui_bench.redaction import redact_text
-from tui_bench.report.text import resource_rows, result_rows
+from tui_bench.report.text import ended_rows
 from tui_bench.runners.durations import duration_text, stretch_at
 from tui_bench.spec import RunSpec
 from tui_bench.storage.session import shown_window
@@ -105,12 +105,11 @@ class ProgressPrinter:
 
 
 def summary_text(finished: RunFinished, spec: RunSpec | None = None) -> str:
-    lines = [f"status    {finished.status}"]
+    """The ended run as the live screen's result shows it: the same rows in the same order."""
+    lines = [
+        f"status    {finished.status}" + (f" — {finished.message}" if finished.message else "")
+    ]
     if finished.validity is not None:
         lines.append(f"validity  {finished.validity.verdict}")
-    if finished.result is not None:
-        rows = result_rows(finished.result, spec)
-        lines += [f"{label:<9} {value}" for label, value in rows]
-    lines += [f"{label:<9} {value}" for label, value in resource_rows(finished.resources)]
-    lines.append(f"session   {'not saved' if finished.unsaved else finished.session_path}")
+    lines += [f"{label:<9} {value}" for label, value in ended_rows(finished, spec)]
     return "\n".join(lines)

@@ -139,7 +139,7 @@ def judge(
     total = result.requests.total
     if result.requests.succeeded == 0 or total == 0:
         # None failed when none came back: a server that accepts and never answers.
-        said = f"all {total} requests failed" if total else "no request was answered"
+        said = f"all {total:,} requests failed" if total else "no request was answered"
         return "failed", said + (f" ({last_error})" if last_error else "")
     return "completed", None
 

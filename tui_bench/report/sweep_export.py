@@ -315,7 +315,7 @@ def _point_table(rows: Sequence[Mapping[str, Any]], doc: Mapping[str, Any]) -> l
             ci,
             *(fmt_latency(row[k]) for k in POINT_TABLE_LATENCY),
             fmt_metric("error_rate", row["error_rate"]),
-            "–" if row["server_cpu_pct"] is None else f"{row['server_cpu_pct']:.1f} %",
+            "–" if row["server_cpu_pct"] is None else f"{row['server_cpu_pct']:.1f}%",
             _verdict_text(row["validity"]),
         ]
         cells.append([*line, "◀ knee" if row["knee"] else ""] if knee else line)

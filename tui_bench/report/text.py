@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tui_bench.analysis.verdicts import Verdicts
+from tui_bench.engine.events import RunFinished
 from tui_bench.engine.sweep import (
     SweepRunFinished,
 )
@@ -129,6 +130,24 @@ def rate_rows(result: Result) -> list[tuple[str, str]]:
 
 def _share(value: float | None) -> str:
     return "–" if value is None else f"{value:.0f}%"
+
+
+# What a result is read for, shown right under its status and validity.
+KEY_ROWS = ("req/s", "latency")
+
+
+def ended_rows(finished: RunFinished, spec: RunSpec | None = None) -> list[tuple[str, str]]:
+    """An ended run's rows in the one order every view shows them: the key figures first,
+    what it cost and where it is saved next (on a short screen the rest may have to be
+    scrolled to), then the rest of the result."""
+    pairs = result_rows(finished.result, spec) if finished.result else []
+    pairs.sort(key=lambda pair: pair[0] not in KEY_ROWS)
+    keys = sum(1 for label, _ in pairs if label in KEY_ROWS)
+    pairs[keys:keys] = [
+        *resource_rows(finished.resources),
+        ("session", finished.unsaved or str(finished.session_path)),
+    ]
+    return pairs
 
 
 def resource_rows(resources: Mapping[str, float | None] | None) -> list[tuple[str, str]]:

@@ -17,8 +17,7 @@ from tui_bench.report.text import (
     APPROX_MARK,
     FROM_DUE,
     FROM_SEND,
-    resource_rows,
-    result_rows,
+    ended_rows,
     verdict_line,
 )
 from tui_bench.result import STATUS_CLASSES, Distribution
@@ -435,10 +434,6 @@ def warnings(state: LiveState, tones: Tones) -> Text:
     return _lines(*(Text.assemble(("! ", mark), w.message) for w in state.warnings))
 
 
-# What a result is read for, shown right under its status and validity.
-KEY_ROWS = ("req/s", "latency")
-
-
 def summary(state: LiveState, tones: Tones, width: int | None = None) -> Text:
     """The ended run's result, a row a figure; at `width`, each row's value wrapped between
     its items under the values (see `_row`)."""
@@ -453,17 +448,7 @@ def summary(state: LiveState, tones: Tones, width: int | None = None) -> Text:
         # Aligned with the rows' values, as `validity   ` is.
         label.pad_right(11 - len(label))
         judged.append(Text.assemble(label, text))
-    result = finished.result
-    pairs = result_rows(result, state.spec) if result else []
-    # The key figures first, what it cost and where it is saved next: on a short screen the
-    # lines below may have to be scrolled to.
-    pairs.sort(key=lambda pair: pair[0] not in KEY_ROWS)
-    keys = sum(1 for label, _ in pairs if label in KEY_ROWS)
-    pairs[keys:keys] = [
-        *resource_rows(finished.resources),
-        ("session", finished.unsaved or str(finished.session_path)),
-    ]
-    rows = [_row(label, value, width) for label, value in pairs]
+    rows = [_row(label, value, width) for label, value in ended_rows(finished, state.spec)]
     notes = [Text.assemble(("warning    ", tones.warning), w.message) for w in state.warnings]
     return _lines(
         head,

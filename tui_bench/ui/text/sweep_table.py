@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from rich.text import Text
 
 from tui_bench.engine.sweep_state import PointRow, SweepState
-from tui_bench.formats import fmt_count, fmt_latency
+from tui_bench.formats import fmt_count, fmt_latency, fmt_share
 from tui_bench.storage.sweep_doc import shown
 from tui_bench.ui.text.monitor_text import pct
 from tui_bench.ui.tones import LABEL, Tones, validity_text, verdict_style
@@ -49,7 +49,7 @@ def _rps(row: PointRow, tones: Tones) -> Text:
 def _errors(row: PointRow, tones: Tones) -> Text:
     if row.error_rate is None:
         return Text("–")
-    return Text(f"{row.error_rate * 100:.2f}%", f"bold {tones.error}" if row.error_rate else "")
+    return Text(fmt_share(row.error_rate), f"bold {tones.error}" if row.error_rate else "")
 
 
 def _slo(row: PointRow, tones: Tones) -> Text:
