@@ -276,7 +276,7 @@ def test_each_field_that_differs_is_reported_alone(field: str) -> None:
     a = session()
     b = edited(CHANGES[field])
     differences = setup_differences(a, b)
-    # h2load counts warm-up bytes but not warm-up requests: the body size becomes unknown.
+    # h2load counts warm-up bytes but not warm-up requests: the response size becomes unknown.
     also = ["body_size"] if field == "warm_up" else []
     assert [d.field for d in differences] == [field, *also]
     diff = differences[0]

@@ -203,7 +203,7 @@ SETUP_LABELS: Mapping[str, str] = {
     "headers": "headers",
     "compression": "compression",
     "flags": "flags",
-    "body_size": "body size",
+    "body_size": "response size (mean)",
     "hostname": "host",
     "cpu_model": "CPU",
     "cores": "cores",
