@@ -37,6 +37,8 @@ NUMBERS_HZ = 4
 # the elapsed time, a warning) waits for it or for this. Every cycle the screen takes is
 # taken from a load generator that fills a core, and every frame is bytes down an SSH link.
 PAINT_EVERY = NUMBERS_HZ
+# The columns a vertical scrollbar takes beside a result too long for its box.
+SCROLLBAR_ROOM = 2
 # The big chart takes a new point every this many closed seconds while the run goes.
 CHART_SECONDS = 2
 # Below this many rows the panels drop their sparklines beside the chart (see the CSS).
@@ -275,7 +277,9 @@ class MonitorScreen(Screen[None]):
         self.set_class(ended, "-finished")
         self._place_chart()
         result = self.query_one("#summary", SteadyStatic)
-        width = result.content_region.width
+        # Less the scrollbar a long result takes once laid out, so that no row is wrapped
+        # by the screen rather than between its items (`p90 58` and `µs,` on a line).
+        width = max(0, result.content_region.width - SCROLLBAR_ROOM)
         if not width and ended:
             # Shown only now: painted again once laid out, at its width.
             self.call_after_refresh(self.mark_dirty)
