@@ -129,7 +129,7 @@ class TextField(Generic[T_co]):
     placeholder: str = ""
 
 
-URLS = TextField("urls", "URL(s)", read_urls, "http://127.0.0.1:8080/ (several: h2load)")
+URLS = TextField("urls", "URL(s)", read_urls, "http://127.0.0.1:8080/")
 CONNECTIONS = TextField("connections", "connections -c", required(read_connections))
 THREADS = TextField("threads", "threads -t", required(read_threads))
 STREAMS = TextField("streams", "streams -m", optional(parse_positive_int), "h2load's default: 1")
@@ -148,25 +148,25 @@ CONTENT_TYPE = TextField(
 SERVER_PID = TextField("server_pid", "server pid", required(parse_positive_int))
 SERVER_NAME = TextField("server_name", "server name", required(str), "e.g. nginx")
 SERVER_HOST = TextField(
-    "server_host", "server host", optional(checked(SshHost.parse)), "user@host: sample it there"
+    "server_host", "server host", optional(checked(SshHost.parse)), "user@host: sampled there"
 )
 GENERATORS = TextField(
-    "generators", "generators", read_generators, "this machine; or local, user@host-c, host-d"
+    "generators", "generators", read_generators, "here; or user@host-c, host-d"
 )
 NAME = TextField("name", "name", str, "optional")
 TAGS = TextField("tags", "tags", read_tags, "comma-separated")
 VARY = TextField("vary", "vary", clauses(parse_vary), "e.g. c=10,50,100; m=1,10")
-RAMP = TextField("ramp", "ramp", clauses(parse_ramp), "e.g. c=400/4 (c=100,200,300,400)")
+RAMP = TextField("ramp", "ramp", clauses(parse_ramp), "e.g. c=400/4")
 REPEAT = TextField("repeat", "repeat", required(parse_positive_int), "runs of every point")
 COOL_DOWN = TextField("cool_down", "cool-down", required(parse_duration), "between runs; 0: none")
-SLO = TextField("slo", "SLO", optional(checked(check_slo)), "p99<50ms,errors<1% marks the knee")
+SLO = TextField("slo", "SLO", optional(checked(check_slo)), "e.g. p99<50ms,errors<1%")
 SWEEP_FIELDS = (VARY, RAMP, REPEAT, COOL_DOWN, SLO)
 
 
 # How the run is judged, as `--threshold`, `--max-errors`, `--baseline` and
 # `--fail-on-regression` judge it.
 THRESHOLDS = TextField(
-    "thresholds", "thresholds", clauses(check_threshold), "p99<50ms; rps>10000 (exit 99)"
+    "thresholds", "thresholds", clauses(check_threshold), "p99<50ms; rps>10000"
 )
 MAX_ERRORS = TextField("max_errors", "max errors", optional(parse_percent), "1% (over: invalid)")
 BASELINE = TextField("baseline", "baseline", optional(str), "NAME@latest, an id, ID@POINT")
