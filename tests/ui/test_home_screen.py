@@ -315,6 +315,25 @@ async def test_a_refused_start_says_why_on_the_form_points_at_the_field_and_is_n
         assert not (tmp_path / "config" / "tuibench" / "recent.json").exists()
 
 
+async def test_a_toast_said_on_a_screen_goes_when_it_is_left(tmp_path: Path) -> None:
+    launcher = Launches()
+    app = home(example_store(tmp_path), launcher)
+    async with app.run_test(size=(120, 40)) as pilot:
+        urls = (await home_form(pilot)).query_one("#urls", Input)
+        urls.focus()
+        urls.value = "http://127.0.0.1:8080/"
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await screen_is(pilot, LiveScreen, "the live screen")
+        live = app.screen
+        assert isinstance(live, LiveScreen)
+        await until(pilot, lambda: not live.engine_running, "the run to end")
+        live.notify("about this run")
+        await pilot.press("q")
+        await screen_is(pilot, HomeScreen, "home again")
+        assert not list(app._notifications)
+
+
 async def test_ctrl_c_with_nothing_running_leaves_even_from_the_form(tmp_path: Path) -> None:
     app = home(example_store(tmp_path))
     async with app.run_test(size=(80, 24)) as pilot:

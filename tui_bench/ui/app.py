@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 from textual import events
 from textual.app import App
 from textual.binding import Binding, BindingType
-from textual.screen import Screen
+from textual.await_complete import AwaitComplete
+from textual.screen import ModalScreen, Screen
 
 from tui_bench.errors import EXIT_INTERRUPTED, TuibenchError, UsageError
 from tui_bench.ui.messages import (
@@ -239,6 +240,13 @@ class TuibenchApp(App[int]):
             self.job.ask_and_quit(leave_app=True)
         else:
             self._leave()
+
+    def pop_screen(self) -> AwaitComplete:
+        # A toast is about the screen it was said on: left, it goes too (a dialog closing
+        # leaves its screen's toasts).
+        if not isinstance(self.screen, ModalScreen):
+            self.clear_notifications()
+        return super().pop_screen()
 
     def action_interrupt(self) -> None:
         job = self.job
