@@ -165,6 +165,17 @@ async def url_field(pilot: Pilot[Any]) -> Input:
     return urls
 
 
+async def start_from_the_form(pilot: Pilot[Any], url: str = "http://127.0.0.1:8080/") -> RunForm:
+    """The home form's URL typed in, then ctrl+s: the form, as the run is asked for."""
+    form = await home_form(pilot)
+    urls = form.query_one("#urls", Input)
+    urls.focus()
+    urls.value = url
+    await pilot.pause()
+    await pilot.press("ctrl+s")
+    return form
+
+
 async def recent_table(pilot: Pilot[Any]) -> SessionTable:
     def loaded() -> bool:
         tables = pilot.app.screen.query(SessionTable)
@@ -208,11 +219,7 @@ async def test_starting_the_form_runs_and_q_comes_back_home(tmp_path: Path) -> N
     app = home(example_store(tmp_path), launcher)
     async with app.run_test(size=(120, 40)) as pilot:
         await recent_table(pilot)
-        urls = (await home_form(pilot)).query_one("#urls", Input)
-        urls.focus()
-        urls.value = "http://127.0.0.1:8080/"
-        await pilot.pause()
-        await pilot.press("ctrl+s")
+        await start_from_the_form(pilot)
         await screen_is(pilot, LiveScreen, "the live screen")
         assert launcher.requests[0].spec.urls == ("http://127.0.0.1:8080/",)
         live = app.screen
@@ -257,11 +264,7 @@ async def test_help_from_the_form_gives_the_focus_back_to_its_field(tmp_path: Pa
 async def test_a_run_cannot_start_without_a_launcher(tmp_path: Path) -> None:
     app = home(example_store(tmp_path))
     async with app.run_test(size=(120, 40)) as pilot:
-        urls = (await home_form(pilot)).query_one("#urls", Input)
-        urls.focus()
-        urls.value = "http://127.0.0.1:8080/"
-        await pilot.pause()
-        await pilot.press("ctrl+s")
+        await start_from_the_form(pilot)
         await until(pilot, lambda: bool(app._notifications), "a notification")
         assert isinstance(app.screen, HomeScreen)
 
@@ -295,12 +298,7 @@ async def test_a_refused_start_says_why_on_the_form_points_at_the_field_and_is_n
 ) -> None:
     app = home(example_store(tmp_path), Refuses())
     async with app.run_test(size=(120, 40)) as pilot:
-        form = await home_form(pilot)
-        urls = form.query_one("#urls", Input)
-        urls.focus()
-        urls.value = "http://127.0.0.1:8080/"
-        await pilot.pause()
-        await pilot.press("ctrl+s")
+        form = await start_from_the_form(pilot)
         protocol = form.query_one("#protocol")
         await until(pilot, lambda: app.focused is protocol, "the protocol field focused")
         status = str(form.query_one("#status", SteadyStatic).render())
@@ -319,11 +317,7 @@ async def test_a_toast_said_on_a_screen_goes_when_it_is_left(tmp_path: Path) -> 
     launcher = Launches()
     app = home(example_store(tmp_path), launcher)
     async with app.run_test(size=(120, 40)) as pilot:
-        urls = (await home_form(pilot)).query_one("#urls", Input)
-        urls.focus()
-        urls.value = "http://127.0.0.1:8080/"
-        await pilot.pause()
-        await pilot.press("ctrl+s")
+        await start_from_the_form(pilot)
         await screen_is(pilot, LiveScreen, "the live screen")
         live = app.screen
         assert isinstance(live, LiveScreen)
