@@ -236,3 +236,13 @@ def test_the_header_says_what_each_request_carries() -> None:
     assert "c10 t1 POST 58 B" in header.plain
     plain = LiveState(RunSpec(urls=("http://127.0.0.1:8080/",), duration_s=6))
     assert "GET" not in monitor_text.header(plain, "h2load", paused=False, stopping=False).plain
+
+
+def test_a_long_warning_in_the_result_wraps_under_itself() -> None:
+    state = LiveState(RunSpec(urls=("http://127.0.0.1:8080/",), duration_s=6))
+    state.apply(RunWarning("same-machine", "load generator and target share this machine: " * 2))
+    state.apply(RunFinished("completed", 0, None, Path("/tmp/s.json"), None))
+    text = monitor_text.summary(state, Tones("red", "yellow", "green"), width=50).plain
+    lines = text[text.index("warning") :].splitlines()
+    assert len(lines) > 1 and all(line.startswith(" " * 11) for line in lines[1:]), lines
+    assert max(len(line) for line in lines) <= 50

@@ -150,9 +150,7 @@ SERVER_NAME = TextField("server_name", "server name", required(str), "e.g. nginx
 SERVER_HOST = TextField(
     "server_host", "server host", optional(checked(SshHost.parse)), "user@host: sampled there"
 )
-GENERATORS = TextField(
-    "generators", "generators", read_generators, "here; or user@host-c, host-d"
-)
+GENERATORS = TextField("generators", "generators", read_generators, "here; or user@host-c, host-d")
 NAME = TextField("name", "name", str, "optional")
 TAGS = TextField("tags", "tags", read_tags, "comma-separated")
 VARY = TextField("vary", "vary", clauses(parse_vary), "e.g. c=10,50,100; m=1,10")
@@ -165,9 +163,7 @@ SWEEP_FIELDS = (VARY, RAMP, REPEAT, COOL_DOWN, SLO)
 
 # How the run is judged, as `--threshold`, `--max-errors`, `--baseline` and
 # `--fail-on-regression` judge it.
-THRESHOLDS = TextField(
-    "thresholds", "thresholds", clauses(check_threshold), "p99<50ms; rps>10000"
-)
+THRESHOLDS = TextField("thresholds", "thresholds", clauses(check_threshold), "p99<50ms; rps>10000")
 MAX_ERRORS = TextField("max_errors", "max errors", optional(parse_percent), "1% (over: invalid)")
 BASELINE = TextField("baseline", "baseline", optional(str), "NAME@latest, an id, ID@POINT")
 FAIL_ON_REGRESSION = TextField(

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 from textual import events
 from textual.app import App
-from textual.binding import Binding, BindingType
 from textual.await_complete import AwaitComplete
+from textual.binding import Binding, BindingType
 from textual.screen import ModalScreen, Screen
 
 from tui_bench.errors import EXIT_INTERRUPTED, TuibenchError, UsageError

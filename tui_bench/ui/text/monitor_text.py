@@ -4,6 +4,7 @@ What a colour means comes in as `Tones`, from the app's theme: the functions sta
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable, Mapping, Sequence
 
 from rich.cells import cell_len
@@ -69,6 +70,15 @@ def _row(label: str, value: str, width: int | None) -> Text:
         else:
             lines[-1] += f" {item}"
     return Text.assemble((head, LABEL), ("\n" + " " * len(head)).join(lines))
+
+
+def _note(label: str, message: str, style: str, width: int | None) -> Text:
+    """`warning    message`, a long message wrapped under itself, not under the label."""
+    head = f"{label:<10} "
+    if width is None or cell_len(head + message) <= width:
+        return Text.assemble((head, style), message)
+    lines = textwrap.wrap(message, max(10, width - len(head)))
+    return Text.assemble((head, style), ("\n" + " " * len(head)).join(lines))
 
 
 def _lines(*lines: Text | str) -> Text:
@@ -449,7 +459,7 @@ def summary(state: LiveState, tones: Tones, width: int | None = None) -> Text:
         label.pad_right(11 - len(label))
         judged.append(Text.assemble(label, text))
     rows = [_row(label, value, width) for label, value in ended_rows(finished, state.spec)]
-    notes = [Text.assemble(("warning    ", tones.warning), w.message) for w in state.warnings]
+    notes = [_note("warning", w.message, tones.warning, width) for w in state.warnings]
     return _lines(
         head,
         *judged,
