@@ -145,9 +145,16 @@ def ended_rows(finished: RunFinished, spec: RunSpec | None = None) -> list[tuple
     keys = sum(1 for label, _ in pairs if label in KEY_ROWS)
     pairs[keys:keys] = [
         *resource_rows(finished.resources),
-        ("session", finished.unsaved or str(finished.session_path)),
+        ("session", _saved(finished)),
     ]
     return pairs
+
+
+def _saved(finished: RunFinished) -> str:
+    """Where the session is, or `not saved: …` and why (the row of the session)."""
+    if finished.unsaved is None:
+        return str(finished.session_path)
+    return finished.unsaved.removeprefix("the run is ")
 
 
 def resource_rows(resources: Mapping[str, float | None] | None) -> list[tuple[str, str]]:
