@@ -53,6 +53,21 @@ def test_garbage_output_is_a_failed_run_not_a_traceback(sessions: Path, quiet_ur
     assert store.load(result["session_path"]).doc["raw"]["stdout"]
 
 
+def test_a_tool_hung_after_its_time_ends_on_time_with_no_second_after_it(
+    sessions: Path, quiet_url: str
+) -> None:
+    """h2load 1.52 against a server closing each connection: it says its time is over and
+    never exits. Stopped, the run ended when its time did: no seconds of 0 after it (they
+    read as req/s collapsing), status completed."""
+    proc = run_fake(quiet_url, "over-and-hang", "-d", "1")
+    result = orjson.loads(proc.stdout)
+    assert result["run_status"] == "completed", proc.stderr
+    assert "connections-dying" not in {r["code"] for r in result["validity"]["reasons"]}
+    rows = store.load(result["session_path"]).series
+    assert [row["t_s"] for row in rows] == [0, 1], rows
+    assert sum(row["requests"] for row in rows) == result["requests"]["total"]
+
+
 def test_hung_tool_is_killed_after_the_stop_grace(sessions: Path, quiet_url: str) -> None:
     proc = subprocess.Popen(
         [

@@ -349,7 +349,11 @@ class RunController:
                 return
             elapsed = time.monotonic() - self._t0
             if self._ingest is not None:
-                for stats in await asyncio.to_thread(self._ingest_step, elapsed):
+                # Not past the time the tool said was over: a tool hung after it (h2load
+                # on a server closing connections) would get seconds of 0 after the run.
+                over_s = self._cut.over_s
+                clock_s = elapsed if over_s is None else min(elapsed, over_s)
+                for stats in await asyncio.to_thread(self._ingest_step, clock_s):
                     self._row(traffic_from_log(stats), stats.histogram, stats.service)
                 self._progress.done = self._ingest.requests
             else:
