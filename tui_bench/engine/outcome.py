@@ -12,6 +12,8 @@ from tui_bench.histogram import LatencyHistogram
 from tui_bench.parsers import ParseError
 from tui_bench.parsers.detect import parse_output
 from tui_bench.parsers.h2load import parse_json
+from tui_bench.parsers.live import WRK_LIVE_PREFIX
+from tui_bench.parsers.wrk import SUMMARY_PREFIX
 from tui_bench.result import Distribution, Requests, Result
 from tui_bench.runners.durations import measured_at
 from tui_bench.runners.tools import Tool
@@ -145,7 +147,7 @@ def judge(
 
 
 # Lines of tuibench's own wrk script (runners/wrk_report.lua): its figures, not the tool's say.
-_OWN_LINES = ("tuibench-summary ", "tuibench-live ")
+_OWN_LINES = (SUMMARY_PREFIX, WRK_LIVE_PREFIX)
 
 
 def _last_said(stderr: str) -> str | None:

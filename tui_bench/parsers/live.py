@@ -43,6 +43,8 @@ _H2LOAD_PHASES = {
     "Main benchmark duration is over": "done",
 }
 _AB_COUNT = re.compile(r"(Completed|Finished) (\d{1,18}) requests\s*")
+# The start of a count line of tuibench's wrk script (runners/wrk_report.lua).
+WRK_LIVE_PREFIX = "tuibench-live "
 _WRK_LIVE = re.compile(r"tuibench-live (\d{1,9}) (\d{1,18})(?: (\d{1,12}\.\d{1,9}))?\s*")
 
 
@@ -74,7 +76,7 @@ def _h2load(line: str) -> LiveLine | None:
 
 
 def _wrk(line: str) -> LiveLine | None:
-    if not line.startswith("tuibench-live "):
+    if not line.startswith(WRK_LIVE_PREFIX):
         return None
     match = _WRK_LIVE.fullmatch(line)
     if match is None:
