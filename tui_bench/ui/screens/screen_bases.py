@@ -276,16 +276,23 @@ class MonitorScreen(Screen[None]):
             self.query_one("#result").focus()
         self.set_class(ended, "-finished")
         self._place_chart()
-        result = self.query_one("#summary", SteadyStatic)
-        # Less the scrollbar a long result takes once laid out, so that no row is wrapped
-        # by the screen rather than between its items (`p90 58` and `µs,` on a line).
-        width = max(0, result.content_region.width - SCROLLBAR_ROOM)
-        if not width and ended:
-            # Shown only now: painted again once laid out, at its width.
-            self.call_after_refresh(self.mark_dirty)
-        result.show(monitor_text.summary(state, self.tones, width or None))
+        self._paint_result(retry=ended)
         self._paint_log()
         self._paint_chart(force)
+
+    def _paint_result(self, retry: bool = False) -> None:
+        # Less the scrollbar a long result takes once laid out, so that no row is wrapped
+        # by the screen rather than between its items (`p90 58` and `µs,` on a line).
+        # Counted from the box, whose content keeps its width whether its scrollbar shows
+        # or not: the same result is wrapped the same way whenever it is painted.
+        box = self.query_one("#result").content_region.width
+        width = max(0, box - SCROLLBAR_ROOM) if box else 0
+        if not width and retry:
+            # Shown only now: painted again as soon as laid out, at its width, not a paint
+            # tick later (a picture taken in between would hold the unwrapped rows).
+            self.call_after_refresh(self._paint_result)
+        summary = self.query_one("#summary", SteadyStatic)
+        summary.show(monitor_text.summary(self.state, self.tones, width or None))
 
     def _due(self, state: LiveState) -> bool:
         if self.painting_held or state.version == self._painted_version:
