@@ -9,7 +9,7 @@ import pytest
 
 from tui_bench.analysis.verdicts import Verdicts
 from tui_bench.cli.cmd_run import finish_run
-from tui_bench.engine.events import RunFinished
+from tui_bench.engine.events import RunFinished, RunWarning
 from tui_bench.spec import RunSpec
 from tui_bench.validity import Validity
 
@@ -69,10 +69,15 @@ def test_the_printed_summary_has_the_live_screen_s_rows_in_its_order() -> None:
     spec = RunSpec(urls=("http://127.0.0.1:1/",))
     result = h2load_result(1.0, 10.0, 10, 0)
     resources = {"server_cpu_mean_pct": 50.0, "client_cpu_mean_pct": None}
-    finished = RunFinished("completed", 0, result, Path("s.json"), None, resources=resources)
-    printed = [line.split()[0] for line in summary_text(finished, spec).splitlines()[1:]]
+    warned = (RunWarning("few-samples", "p99 rests on 10 requests: too few to tell"),)
+    finished = RunFinished(
+        "completed", 0, result, Path("s.json"), None, resources=resources, warnings=warned
+    )
+    printed = summary_text(finished, spec).splitlines()[1:]
     state = LiveState(spec)
     state.apply(finished)
     shown = monitor_text.summary(state, Tones("red", "yellow", "green")).plain.splitlines()
-    assert printed == [line.split()[0] for line in shown[1 : len(printed) + 1]]
-    assert printed[:4] == ["req/s", "latency", "server", "client"]
+    assert [line.split()[0] for line in printed] == [line.split()[0] for line in shown[1:]]
+    assert [line.split()[0] for line in printed[:4]] == ["req/s", "latency", "server", "client"]
+    # The result box's warnings too, as it words them.
+    assert printed[-1] == "warning   p99 rests on 10 requests: too few to tell"

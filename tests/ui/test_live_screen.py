@@ -141,8 +141,12 @@ class ScriptedEngine:
         if self.hold:
             await self.stopped.wait()
         status = "interrupted" if self.stopped.is_set() else "completed"
-        finished = RunFinished(status, 0, RESULT, self.session, None, resources=RESOURCES)
-        self.listener(RunWarning("same-machine", "the load generator runs on the server's box"))
+        shared = RunWarning("same-machine", "the load generator runs on the server's box")
+        warned = (*(e for e in self.events if isinstance(e, RunWarning)), shared)
+        finished = RunFinished(
+            status, 0, RESULT, self.session, None, resources=RESOURCES, warnings=warned
+        )
+        self.listener(shared)
         self.listener(finished)
         return finished
 

@@ -240,8 +240,8 @@ def test_the_header_says_what_each_request_carries() -> None:
 
 def test_a_long_warning_in_the_result_wraps_under_itself() -> None:
     state = LiveState(RunSpec(urls=("http://127.0.0.1:8080/",), duration_s=6))
-    state.apply(RunWarning("same-machine", "load generator and target share this machine: " * 2))
-    state.apply(RunFinished("completed", 0, None, Path("/tmp/s.json"), None))
+    warned = RunWarning("same-machine", "load generator and target share this machine: " * 2)
+    state.apply(RunFinished("completed", 0, None, Path("/tmp/s.json"), None, warnings=(warned,)))
     text = monitor_text.summary(state, Tones("red", "yellow", "green"), width=50).plain
     lines = text[text.index("warning") :].splitlines()
     assert len(lines) > 1 and all(line.startswith(" " * 11) for line in lines[1:]), lines

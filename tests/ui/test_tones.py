@@ -60,10 +60,11 @@ def test_the_words_take_their_colours_from_the_tones() -> None:
     state = LiveState(RunSpec(urls=("http://127.0.0.1:8080/",)))
     row = {"t_s": 0, "rps": 100.0, "good_rps": 97.0, "errors": 3, "2xx": 97, "5xx": 3, "n": 100}
     state.apply(SecondClosed(row))
-    state.apply(RunWarning("same-machine", "the load generator runs on the server's box"))
+    warned = RunWarning("same-machine", "the load generator runs on the server's box")
+    state.apply(warned)
     assert f"bold {tones.error}" in styles_at(monitor_text.status(state, tones), "errors 3")
     assert f"bold {tones.warning}" in styles_at(monitor_text.warnings(state, tones), "! ")
-    state.apply(RunFinished("completed", 0, None, Path("run.json"), None))
+    state.apply(RunFinished("completed", 0, None, Path("run.json"), None, warnings=(warned,)))
     assert tones.warning in styles_at(monitor_text.summary(state, tones), "warning ")
     # The same state in other tones: only the colours differ.
     for words in (monitor_text.status, monitor_text.warnings, monitor_text.summary):

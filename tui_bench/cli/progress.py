@@ -112,4 +112,5 @@ def summary_text(finished: RunFinished, spec: RunSpec | None = None) -> str:
     if finished.validity is not None:
         lines.append(f"validity  {finished.validity.verdict}")
     lines += [f"{label:<9} {value}" for label, value in ended_rows(finished, spec)]
+    lines += [f"warning   {w.message}" for w in finished.warnings]
     return "\n".join(lines)

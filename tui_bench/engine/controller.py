@@ -489,6 +489,7 @@ class RunController:
             resources,
             recorded.verdicts,
             unsaved=recorded.unsaved,
+            warnings=tuple(RunWarning(w.code, w.message) for w in warnings),
         )
         self._emit(finished)
         return finished

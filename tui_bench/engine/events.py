@@ -90,6 +90,8 @@ class RunFinished:
     generators: tuple[Mapping[str, Any], ...] = ()
     # Why its session could not be saved (a full disk), in one line; None once it is.
     unsaved: str | None = None
+    # Every warning of the run, as its session keeps them: what its result says below it.
+    warnings: tuple[RunWarning, ...] = ()
 
 
 @dataclass(frozen=True)

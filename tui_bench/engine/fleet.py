@@ -381,6 +381,7 @@ class FleetController:
             verdicts=recorded.verdicts,
             generators=tuple(recorded.session.doc.get("generators") or ()),
             unsaved=recorded.unsaved,
+            warnings=tuple(RunWarning(w["code"], w["message"]) for w in warnings),
         )
         # Once ended, the panel shows the whole run's figures, as the saved run does.
         views = saved_views(recorded.session.doc)

@@ -157,6 +157,7 @@ def timeline(session: Session, path: Path | None = None) -> Timeline:
         session.resources,
         Verdicts.of_document(doc),
         tuple(g for g in doc.get("generators") or () if isinstance(g, Mapping)),
+        warnings=tuple(warnings),
     )
     timed.append((length, finished))
     # Stable: events of the same moment keep the order they were listed in above.

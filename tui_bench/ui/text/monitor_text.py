@@ -459,7 +459,7 @@ def summary(state: LiveState, tones: Tones, width: int | None = None) -> Text:
         label.pad_right(11 - len(label))
         judged.append(Text.assemble(label, text))
     rows = [_row(label, value, width) for label, value in ended_rows(finished, state.spec)]
-    notes = [_note("warning", w.message, tones.warning, width) for w in state.warnings]
+    notes = [_note("warning", w.message, tones.warning, width) for w in finished.warnings]
     return _lines(
         head,
         *judged,
