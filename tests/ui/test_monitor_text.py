@@ -246,3 +246,40 @@ def test_a_long_warning_in_the_result_wraps_under_itself() -> None:
     lines = text[text.index("warning") :].splitlines()
     assert len(lines) > 1 and all(line.startswith(" " * 11) for line in lines[1:]), lines
     assert max(len(line) for line in lines) <= 50
+
+
+def test_a_narrow_latency_panel_keeps_every_figure_it_shows_whole() -> None:
+    state = LiveState(RunSpec(urls=("http://127.0.0.1:8080/",), duration_s=6))
+    row = {"t_s": 0, "rps": 1.0, "p50_s": 0.000491, "p90_s": 0.0009, "p99_s": 0.01234}
+    state.apply(SecondClosed({**row, "max_s": 0.123, "overall_p50_s": 0.0005, "overall_p99_s": 0.0456}))
+    wide = monitor_text.latency(state, 40).plain.splitlines()
+    assert wide[2] == "whole run p50 500 µs  p99 45.60 ms"
+    # At 60x20 a panel has 26 columns: the window's and the whole run's, side by side.
+    narrow = monitor_text.latency(state, 26).plain.splitlines()
+    assert narrow == [
+        "    1 s       whole run",
+        "p50 491 µs    500 µs",
+        "p99 12.34 ms  45.60 ms",
+    ]
+
+
+def test_a_narrow_header_says_how_far_the_run_is_before_its_shape() -> None:
+    state = LiveState(RunSpec(urls=("http://127.0.0.1:8080/",), duration_s=8, streams=10))
+    state.apply(RunStarted("20260101-120000-000-h2load", ("h2load",), 1, None))
+    state.apply(Progress(3.0, 0.4, 100, "main"))
+    wide = monitor_text.header(state, "h2load", paused=True, stopping=False, width=120)
+    assert wide.plain.splitlines()[1].startswith("load c")
+    narrow = monitor_text.header(state, "h2load", paused=True, stopping=False, width=58)
+    # What a line cut at 58 columns keeps: the status, its badge and the time.
+    kept = narrow.plain.splitlines()[1][:58]
+    assert kept.startswith("running  PAUSED  elapsed 00:03  ETA"), kept
+
+
+def test_a_long_session_path_in_the_result_stays_under_the_values() -> None:
+    state = LiveState(RunSpec(urls=("http://127.0.0.1:8080/",), duration_s=6))
+    saved = Path("/root/.local/share/tuibench/sessions/20261128-062819-055-h2load-demo.json")
+    state.apply(RunFinished("completed", 0, None, saved, None))
+    text = monitor_text.summary(state, Tones("red", "yellow", "green"), width=56).plain
+    lines = text[text.index("session") :].splitlines()
+    assert len(lines) > 1 and all(line.startswith(" " * 11) for line in lines[1:]), lines
+    assert "".join(line[11:] for line in lines) == str(saved)

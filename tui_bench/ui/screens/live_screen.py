@@ -108,13 +108,15 @@ class LiveScreen(MonitorScreen, DrivingScreen):
         return self.paused
 
     def paint_header(self) -> None:
-        self.query_one("#header", SteadyStatic).show(
+        header = self.query_one("#header", SteadyStatic)
+        header.show(
             monitor_text.header(
                 self.state,
                 self.tool_label,
                 paused=self.paused,
                 stopping=self._stopping,
                 note=self.note,
+                width=header.content_region.width or None,
             )
         )
 

@@ -245,8 +245,9 @@ class MonitorScreen(Screen[None]):
         self._panel("throughput").show(
             monitor_text.throughput(state), rows, shown=shown["throughput"]
         )
-        self._panel("latency").show(
-            monitor_text.latency(state),
+        latency = self._panel("latency")
+        latency.show(
+            monitor_text.latency(state, latency.content_region.width or None),
             rows,
             title=monitor_text.latency_title(state),
             note=monitor_text.latency_count(state),

@@ -59,9 +59,13 @@ def _row(label: str, value: str, width: int | None) -> Text:
     and `ms` at the start of the next line, under the labels."""
     head = f"{label:<10} "
     items = value.split(", ")
-    if width is None or cell_len(head + value) <= width or len(items) == 1:
+    if width is None or cell_len(head + value) <= width:
         return _pairs((f"{label:<10}", value))
-    room = width - len(head)
+    room = max(10, width - len(head))
+    if len(items) == 1:
+        # One item (a session's path, a sentence): between words, else where the room
+        # ends, still under the values.
+        return _note(label, value, LABEL, width)
     lines = [items[0]]
     for item in items[1:]:
         lines[-1] += ","
@@ -77,6 +81,7 @@ def _note(label: str, message: str, style: str, width: int | None) -> Text:
     head = f"{label:<10} "
     if width is None or cell_len(head + message) <= width:
         return Text.assemble((head, style), message)
+    # textwrap measures in characters: right for the words of these rows.
     lines = textwrap.wrap(message, max(10, width - len(head)))
     return Text.assemble((head, style), ("\n" + " " * len(head)).join(lines))
 
@@ -133,31 +138,39 @@ def _phase_words(state: LiveState) -> str | None:
 
 
 def header(
-    state: LiveState, tool_label: str, *, paused: bool, stopping: bool, note: str | None = None
+    state: LiveState,
+    tool_label: str,
+    *,
+    paused: bool,
+    stopping: bool,
+    note: str | None = None,
+    width: int | None = None,
 ) -> Text:
-    """What runs, then how far it is; `note` on a line of its own under them."""
-    spec = state.spec
+    """What runs, then how far it is; `note` on a line of its own under them. Wider than
+    `width`, how far it is comes first: the load's shape is the part a cut line loses."""
     top = _run_title(tool_label, state)
     status = "stopping…" if stopping and state.running else state.status
     phase = _phase_words(state)
     if phase and state.running:
         status += f" ({phase})"
-    bottom = _pairs(
-        *_load(spec),
-        ("elapsed", clock(state.elapsed_s)),
-        ("ETA", clock(state.eta_s)),
-        ("", status),
-    )
-    if paused:
-        bottom.append("  PAUSED", "reverse bold")
-    cut = state.cut_short
-    if cut is not None:
+    load = _pairs(*_load(state.spec))
+    progress = _pairs(("elapsed", clock(state.elapsed_s)), ("ETA", clock(state.eta_s)))
+    now = Text.assemble(status, *_badges(state, paused))
+    bottom = Text.assemble(load, "  ", progress, "  ", now)
+    if width is not None and bottom.cell_len > width:
+        bottom = Text.assemble(now, "  ", progress, "  ", load)
+    return _lines(top, bottom, *([Text(note, LABEL)] if note else []))
+
+
+def _badges(state: LiveState, paused: bool) -> list[tuple[str, str]]:
+    badges = [("  PAUSED", "reverse bold")] if paused else []
+    if state.cut_short is not None:
         # Said from the moment it is known, and kept: the run ended there.
-        bottom.append("  SERVER LOST" if state.server_lost else "  NO ANSWER", "reverse bold")
+        badges.append(("  SERVER LOST" if state.server_lost else "  NO ANSWER", "reverse bold"))
     elif (silent_s := state.silent_s) is not None:
         # The server answers nothing while connections wait: how long, and how many wait.
-        bottom.append(f"  STALL {silent_s:.1f} s, {state.waiting:,} waiting", "reverse bold")
-    return _lines(top, bottom, *([Text(note, LABEL)] if note else []))
+        badges.append((f"  STALL {silent_s:.1f} s, {state.waiting:,} waiting", "reverse bold"))
+    return badges
 
 
 # Until the first second closes there is nothing to show: said, not a row of dashes.
@@ -216,7 +229,9 @@ def latency_title(state: LiveState) -> str:
     return LATENCY_TITLE if state.result is None else LATENCY_RUN_TITLE
 
 
-def latency(state: LiveState) -> Text:
+def latency(state: LiveState, width: int | None = None) -> Text:
+    """The last second's percentiles and the whole run's so far; narrower than `width`, the
+    two side by side, p50 and p99 only, rather than a line cut before its figure."""
     if _waiting(state):
         return Text(WAITING, LABEL)
     if state.result is not None:
@@ -230,12 +245,24 @@ def latency(state: LiveState) -> Text:
             _pairs(("p50", f"{fmt_latency(lat['p50_s'])} · {fmt_latency(sent['p50_s'])}")),
             _pairs(("p99", f"{fmt_latency(lat['p99_s'])} · {fmt_latency(sent['p99_s'])}")),
         )
-    return _lines(
+    lines = (
         _pairs(("p50", fmt_latency(lat["p50_s"])), ("p90", fmt_latency(lat["p90_s"]))),
         _pairs(("p99", fmt_latency(lat["p99_s"])), ("max", fmt_latency(lat["max_s"]))),
         _pairs(
             ("whole run p50", about + fmt_latency(run["p50_s"])),
             ("p99", about + fmt_latency(run["p99_s"])),
+        ),
+    )
+    if width is None or max(line.cell_len for line in lines) <= width:
+        return _lines(*lines)
+    keys = ("p50_s", "p99_s")
+    now = [fmt_latency(lat[key]) for key in keys]
+    room = max(cell_len(value) for value in [*now, "1 s"])
+    return _lines(
+        Text(f"    {'1 s':<{room}}  whole run", LABEL),
+        *(
+            _pairs((key[:3], f"{value:<{room}}  {about}{fmt_latency(run[key])}"))
+            for key, value in zip(keys, now, strict=True)
         ),
     )
 
