@@ -251,7 +251,8 @@ def test_a_long_warning_in_the_result_wraps_under_itself() -> None:
 def test_a_narrow_latency_panel_keeps_every_figure_it_shows_whole() -> None:
     state = LiveState(RunSpec(urls=("http://127.0.0.1:8080/",), duration_s=6))
     row = {"t_s": 0, "rps": 1.0, "p50_s": 0.000491, "p90_s": 0.0009, "p99_s": 0.01234}
-    state.apply(SecondClosed({**row, "max_s": 0.123, "overall_p50_s": 0.0005, "overall_p99_s": 0.0456}))
+    overall = {"overall_p50_s": 0.0005, "overall_p99_s": 0.0456}
+    state.apply(SecondClosed({**row, "max_s": 0.123, **overall}))
     wide = monitor_text.latency(state, 40).plain.splitlines()
     assert wide[2] == "whole run p50 500 µs  p99 45.60 ms"
     # At 60x20 a panel has 26 columns: the window's and the whole run's, side by side.
