@@ -63,7 +63,7 @@ def test_the_printed_summary_has_the_live_screen_s_rows_in_its_order() -> None:
     from tests.factories import h2load_result
     from tui_bench.cli.progress import summary_text
     from tui_bench.engine.live_state import LiveState
-    from tui_bench.ui.text import monitor_text
+    from tui_bench.ui.text import result_text
     from tui_bench.ui.tones import Tones
 
     spec = RunSpec(urls=("http://127.0.0.1:1/",))
@@ -76,7 +76,7 @@ def test_the_printed_summary_has_the_live_screen_s_rows_in_its_order() -> None:
     printed = summary_text(finished, spec).splitlines()[1:]
     state = LiveState(spec)
     state.apply(finished)
-    shown = monitor_text.summary(state, Tones("red", "yellow", "green")).plain.splitlines()
+    shown = result_text.summary(state, Tones("red", "yellow", "green")).plain.splitlines()
     assert [line.split()[0] for line in printed] == [line.split()[0] for line in shown[1:]]
     assert [line.split()[0] for line in printed[:4]] == ["req/s", "latency", "server", "client"]
     # The result box's warnings too, as it words them.

@@ -31,7 +31,7 @@ from tui_bench.request.recent import describe
 from tui_bench.request.run import RunRequest
 from tui_bench.spec import RunSpec
 from tui_bench.storage import store
-from tui_bench.ui.text import monitor_text
+from tui_bench.ui.text import monitor_text, result_text
 from tui_bench.ui.tones import ANSI
 
 pytestmark = pytest.mark.real
@@ -66,7 +66,7 @@ class Views:
 
 
 def app_result(state: LiveState) -> str:
-    return monitor_text.summary(state, ANSI).plain
+    return result_text.summary(state, ANSI).plain
 
 
 async def run_views(spec: RunSpec, *, server_pid: int | None, interval_s: float) -> Views:

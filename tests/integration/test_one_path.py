@@ -26,7 +26,7 @@ from tui_bench.ui.app import TuibenchApp
 from tui_bench.ui.launch import JobLauncher, live_run
 from tui_bench.ui.screens.home_screen import HomeScreen
 from tui_bench.ui.screens.live_screen import LiveScreen
-from tui_bench.ui.text import monitor_text
+from tui_bench.ui.text import result_text
 
 pytestmark = pytest.mark.real
 
@@ -53,7 +53,7 @@ def verdicts_of(path: Path) -> dict[str, Any]:
 
 def screen_lines(live: LiveScreen) -> list[str]:
     """The result panel's lines as it paints them."""
-    return monitor_text.summary(live.state, live.tones).plain.splitlines()
+    return result_text.summary(live.state, live.tones).plain.splitlines()
 
 
 async def judged_on_screen(pilot: Any, live: LiveScreen) -> dict[str, Any]:

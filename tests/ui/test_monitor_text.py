@@ -20,7 +20,7 @@ from tui_bench.engine.events import (
 from tui_bench.engine.live_state import LiveState
 from tui_bench.result import Distribution, RateFigures, Requests, Result
 from tui_bench.spec import RunSpec
-from tui_bench.ui.text import monitor_text
+from tui_bench.ui.text import monitor_text, result_text
 from tui_bench.ui.tones import ANSI, Tones
 
 
@@ -211,10 +211,10 @@ def test_a_result_row_wraps_between_its_items_under_the_values() -> None:
     )
     result = Result(tool="h2load", rps=19_700.67, duration_s=3.0, latency=latency)
     state.apply(RunFinished("completed", 0, result, Path("s.json"), None))
-    whole = monitor_text.summary(state, ANSI).plain
+    whole = result_text.summary(state, ANSI).plain
     (row,) = [line for line in whole.splitlines() if line.startswith("latency")]
     assert len(row) > 76, "one line when no width is given"
-    lines = monitor_text.summary(state, ANSI, 76).plain.splitlines()
+    lines = result_text.summary(state, ANSI, 76).plain.splitlines()
     first = next(i for i, line in enumerate(lines) if line.startswith("latency"))
     wrapped = lines[first : first + 2]
     assert all(len(line) <= 76 for line in wrapped)
@@ -242,7 +242,7 @@ def test_a_long_warning_in_the_result_wraps_under_itself() -> None:
     state = LiveState(RunSpec(urls=("http://127.0.0.1:8080/",), duration_s=6))
     warned = RunWarning("same-machine", "load generator and target share this machine: " * 2)
     state.apply(RunFinished("completed", 0, None, Path("/tmp/s.json"), None, warnings=(warned,)))
-    text = monitor_text.summary(state, Tones("red", "yellow", "green"), width=50).plain
+    text = result_text.summary(state, Tones("red", "yellow", "green"), width=50).plain
     lines = text[text.index("warning") :].splitlines()
     assert len(lines) > 1 and all(line.startswith(" " * 11) for line in lines[1:]), lines
     assert max(len(line) for line in lines) <= 50
@@ -280,7 +280,7 @@ def test_a_long_session_path_in_the_result_stays_under_the_values() -> None:
     state = LiveState(RunSpec(urls=("http://127.0.0.1:8080/",), duration_s=6))
     saved = Path("/root/.local/share/tuibench/sessions/20261128-062819-055-h2load-demo.json")
     state.apply(RunFinished("completed", 0, None, saved, None))
-    text = monitor_text.summary(state, Tones("red", "yellow", "green"), width=56).plain
+    text = result_text.summary(state, Tones("red", "yellow", "green"), width=56).plain
     lines = text[text.index("session") :].splitlines()
     assert len(lines) > 1 and all(line.startswith(" " * 11) for line in lines[1:]), lines
     assert "".join(line[11:] for line in lines) == str(saved)

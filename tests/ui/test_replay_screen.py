@@ -24,7 +24,7 @@ from tui_bench.storage.session import Session
 from tui_bench.ui.app import TuibenchApp
 from tui_bench.ui.messages import OpenReplay
 from tui_bench.ui.screens.replay_screen import LOG_TIMED, LOG_UNTIMED, ReplayScreen
-from tui_bench.ui.text import monitor_text
+from tui_bench.ui.text import text_lines
 from tui_bench.ui.widgets.dialogs import HelpScreen
 from tui_bench.ui.widgets.metric_panel import MetricPanel
 from tui_bench.ui.widgets.run_chart import RunChart
@@ -184,7 +184,7 @@ async def test_panels_are_in_step_with_the_position_both_ways() -> None:
             screen.paint()
             sample_t = position // 0.5 * 0.5
             server = text_of(screen, "#server")
-            assert f"cpu {monitor_text.pct(server_cpu(sample_t))}" in server, position
+            assert f"cpu {text_lines.pct(server_cpu(sample_t))}" in server, position
             rows = int(position)
             assert len(screen.state.rows) == rows
             throughput = text_of(screen, "#throughput")

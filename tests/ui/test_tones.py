@@ -14,7 +14,7 @@ from textual.screen import Screen
 from tui_bench.engine.events import RunFinished, RunWarning, SecondClosed
 from tui_bench.engine.live_state import LiveState
 from tui_bench.spec import RunSpec
-from tui_bench.ui.text import monitor_text
+from tui_bench.ui.text import monitor_text, result_text
 from tui_bench.ui.themes import load_themes
 from tui_bench.ui.tones import ANSI, Tones, follow_theme, validity_text, verdict_style
 
@@ -65,9 +65,9 @@ def test_the_words_take_their_colours_from_the_tones() -> None:
     assert f"bold {tones.error}" in styles_at(monitor_text.status(state, tones), "errors 3")
     assert f"bold {tones.warning}" in styles_at(monitor_text.warnings(state, tones), "! ")
     state.apply(RunFinished("completed", 0, None, Path("run.json"), None, warnings=(warned,)))
-    assert tones.warning in styles_at(monitor_text.summary(state, tones), "warning ")
+    assert tones.warning in styles_at(result_text.summary(state, tones), "warning ")
     # The same state in other tones: only the colours differ.
-    for words in (monitor_text.status, monitor_text.warnings, monitor_text.summary):
+    for words in (monitor_text.status, monitor_text.warnings, result_text.summary):
         assert words(state, ANSI).plain == words(state, tones).plain
         assert words(state, ANSI) != words(state, tones)
 

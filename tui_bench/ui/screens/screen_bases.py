@@ -23,7 +23,7 @@ from tui_bench.engine.live_state import LiveState
 from tui_bench.formats import fmt_bytes, fmt_compact, fmt_latency
 from tui_bench.printable import printable
 from tui_bench.ui.messages import leave
-from tui_bench.ui.text import monitor_text
+from tui_bench.ui.text import monitor_text, result_text, text_lines
 from tui_bench.ui.tones import Tones, follow_theme
 from tui_bench.ui.widgets.dialogs import ConfirmQuit, HelpScreen
 from tui_bench.ui.widgets.metric_panel import MetricPanel
@@ -135,10 +135,10 @@ class MonitorScreen(Screen[None]):
             )
             yield MetricPanel("Status & errors", id="status")
             yield MetricPanel(
-                "Server", sparklines={"cpu": monitor_text.pct, "rss": fmt_bytes}, id="server"
+                "Server", sparklines={"cpu": text_lines.pct, "rss": fmt_bytes}, id="server"
             )
             yield MetricPanel(
-                "Client (load generator)", sparklines={"cpu": monitor_text.pct}, id="client"
+                "Client (load generator)", sparklines={"cpu": text_lines.pct}, id="client"
             )
             yield MetricPanel("Warnings", id="warnings")
         yield RunChart(id="chart")
@@ -293,7 +293,7 @@ class MonitorScreen(Screen[None]):
             # tick later (a picture taken in between would hold the unwrapped rows).
             self.call_after_refresh(self._paint_result)
         summary = self.query_one("#summary", SteadyStatic)
-        summary.show(monitor_text.summary(self.state, self.tones, width or None))
+        summary.show(result_text.summary(self.state, self.tones, width or None))
 
     def _due(self, state: LiveState) -> bool:
         if self.painting_held or state.version == self._painted_version:

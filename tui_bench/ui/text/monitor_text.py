@@ -4,93 +4,26 @@ What a colour means comes in as `Tones`, from the app's theme: the functions sta
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Callable, Mapping, Sequence
 
 from rich.cells import cell_len
 from rich.text import Text
 
 from tui_bench.analysis.compare import protocol_label
-from tui_bench.analysis.verdicts import Verdicts
 from tui_bench.engine.live_state import CLIENT_BOUND_PCT, LiveState
 from tui_bench.formats import fmt_bytes, fmt_compact, fmt_count, fmt_latency, fmt_metric
-from tui_bench.report.text import (
-    APPROX_MARK,
-    FROM_DUE,
-    FROM_SEND,
-    ended_rows,
-    verdict_line,
-)
+from tui_bench.report.text import APPROX_MARK, FROM_DUE, FROM_SEND
 from tui_bench.result import STATUS_CLASSES, Distribution
 from tui_bench.runners.durations import duration_text
 from tui_bench.spec import RunSpec
 from tui_bench.ui.text.run_title import run_title
-from tui_bench.ui.tones import LABEL, Tones, verdict_style
-from tui_bench.validity import Validity
+from tui_bench.ui.text.text_lines import clock, pairs, pct, stacked
+from tui_bench.ui.tones import LABEL, Tones
 
 BLOCKS = "▁▂▃▄▅▆▇█"
 
 
-def clock(seconds: float | None, *, tenths: bool = False) -> str:
-    if seconds is None:
-        return "–"
-    if tenths:
-        whole, tenth = divmod(int(seconds * 10 + 1e-6), 10)
-        return f"{whole // 60:02d}:{whole % 60:02d}.{tenth}"
-    whole = int(seconds)
-    return f"{whole // 60:02d}:{whole % 60:02d}"
-
-
-def pct(value: float | None) -> str:
-    return "–" if value is None else f"{value:.0f}%"
-
-
-def _pairs(*pairs: tuple[str, str]) -> Text:
-    text = Text()
-    for i, (label, value) in enumerate(pairs):
-        text.append(("  " if i else "") + label + " ", LABEL)
-        text.append(value)
-    return text
-
-
-def _row(label: str, value: str, width: int | None) -> Text:
-    """`label value`; wider than `width`, the value goes on under itself, broken only after
-    the commas between its items: left to the screen, `p99 18.88 ms` broke as `p99 18.88`
-    and `ms` at the start of the next line, under the labels."""
-    head = f"{label:<10} "
-    items = value.split(", ")
-    if width is None or cell_len(head + value) <= width:
-        return _pairs((f"{label:<10}", value))
-    room = max(10, width - len(head))
-    if len(items) == 1:
-        # One item (a session's path, a sentence): between words, else where the room
-        # ends, still under the values.
-        return _note(label, value, LABEL, width)
-    lines = [items[0]]
-    for item in items[1:]:
-        lines[-1] += ","
-        if cell_len(f"{lines[-1]} {item}") > room:
-            lines.append(item)
-        else:
-            lines[-1] += f" {item}"
-    return Text.assemble((head, LABEL), ("\n" + " " * len(head)).join(lines))
-
-
-def _note(label: str, message: str, style: str, width: int | None) -> Text:
-    """`warning    message`, a long message wrapped under itself, not under the label."""
-    head = f"{label:<10} "
-    if width is None or cell_len(head + message) <= width:
-        return Text.assemble((head, style), message)
-    # textwrap measures in characters: right for the words of these rows.
-    lines = textwrap.wrap(message, max(10, width - len(head)))
-    return Text.assemble((head, style), ("\n" + " " * len(head)).join(lines))
-
-
-def _lines(*lines: Text | str) -> Text:
-    return Text("\n").join(Text(line) if isinstance(line, str) else line for line in lines)
-
-
-def _load(spec: RunSpec) -> tuple[tuple[str, str], tuple[str, str]]:
+def load_pairs(spec: RunSpec) -> tuple[tuple[str, str], tuple[str, str]]:
     """The load's shape and mode, as label/value pairs."""
     if spec.duration_s is not None:
         mode = duration_text(spec) or "–"
@@ -107,7 +40,7 @@ def _load(spec: RunSpec) -> tuple[tuple[str, str], tuple[str, str]]:
     return ("load", shape), ("mode", mode)
 
 
-def _run_title(tool_label: str, state: LiveState) -> Text:
+def run_title_of(tool_label: str, state: LiveState) -> Text:
     return run_title(tool_label, state.spec.urls, connection(state))
 
 
@@ -148,18 +81,18 @@ def header(
 ) -> Text:
     """What runs, then how far it is; `note` on a line of its own under them. Wider than
     `width`, how far it is comes first: the load's shape is the part a cut line loses."""
-    top = _run_title(tool_label, state)
+    top = run_title_of(tool_label, state)
     status = "stopping…" if stopping and state.running else state.status
     phase = _phase_words(state)
     if phase and state.running:
         status += f" ({phase})"
-    load = _pairs(*_load(state.spec))
-    progress = _pairs(("elapsed", clock(state.elapsed_s)), ("ETA", clock(state.eta_s)))
+    load = pairs(*load_pairs(state.spec))
+    progress = pairs(("elapsed", clock(state.elapsed_s)), ("ETA", clock(state.eta_s)))
     now = Text.assemble(status, *_badges(state, paused))
     bottom = Text.assemble(load, "  ", progress, "  ", now)
     if width is not None and bottom.cell_len > width:
         bottom = Text.assemble(now, "  ", progress, "  ", load)
-    return _lines(top, bottom, *([Text(note, LABEL)] if note else []))
+    return stacked(top, bottom, *([Text(note, LABEL)] if note else []))
 
 
 def _badges(state: LiveState, paused: bool) -> list[tuple[str, str]]:
@@ -188,9 +121,9 @@ def throughput(state: LiveState) -> Text:
             return Text(WAITING, LABEL)
         done, rps = so_far
         # Figures at once, refined when the first whole second closes.
-        return _lines(
-            _pairs(("so far", f"{fmt_count(done)} requests")),
-            _pairs(("      ", f"{fmt_count(rps)} req/s")),
+        return stacked(
+            pairs(("so far", f"{fmt_count(done)} requests")),
+            pairs(("      ", f"{fmt_count(rps)} req/s")),
             Text(WAITING, LABEL),
         )
     target = state.spec.asked_rate
@@ -199,25 +132,25 @@ def throughput(state: LiveState) -> Text:
         # Ended: the whole run's figures; the last window is a part of a second.
         if target is not None:
             backlog = result.rate.backlog_end if result.rate else None
-            return _lines(
-                _pairs(("target  ", f"{fmt_count(target)} req/s")),
-                _pairs(("achieved", f"{fmt_count(state.rps_overall)} req/s")),
-                _pairs(("backlog ", f"{fmt_count(backlog)} due at the end")),
+            return stacked(
+                pairs(("target  ", f"{fmt_count(target)} req/s")),
+                pairs(("achieved", f"{fmt_count(state.rps_overall)} req/s")),
+                pairs(("backlog ", f"{fmt_count(backlog)} due at the end")),
             )
-        return _lines(
-            _pairs(("overall", f"{fmt_count(state.rps_overall)} req/s")),
-            _pairs(("good   ", f"{fmt_count(state.good_rps_overall)} req/s")),
+        return stacked(
+            pairs(("overall", f"{fmt_count(state.rps_overall)} req/s")),
+            pairs(("good   ", f"{fmt_count(state.good_rps_overall)} req/s")),
         )
     if target is not None:
-        return _lines(
-            _pairs(("target  ", f"{fmt_count(target)} req/s")),
-            _pairs(("achieved", f"{fmt_count(state.achieved_now)} req/s sent")),
-            _pairs(("backlog ", f"{fmt_count(state.backlog_now)} due, not sent")),
+        return stacked(
+            pairs(("target  ", f"{fmt_count(target)} req/s")),
+            pairs(("achieved", f"{fmt_count(state.achieved_now)} req/s sent")),
+            pairs(("backlog ", f"{fmt_count(state.backlog_now)} due, not sent")),
         )
-    return _lines(
-        _pairs(("now    ", f"{fmt_count(state.rps_now)} req/s")),
-        _pairs(("overall", f"{fmt_count(state.rps_overall)} req/s")),
-        _pairs(("good   ", f"{fmt_count(state.good_rps_now)} req/s")),
+    return stacked(
+        pairs(("now    ", f"{fmt_count(state.rps_now)} req/s")),
+        pairs(("overall", f"{fmt_count(state.rps_overall)} req/s")),
+        pairs(("good   ", f"{fmt_count(state.good_rps_now)} req/s")),
     )
 
 
@@ -240,28 +173,28 @@ def latency(state: LiveState, width: int | None = None) -> Text:
     about = APPROX_MARK if state.latency_approx else ""
     if state.spec.asked_rate is not None:
         sent = state.service_latency
-        return _lines(
+        return stacked(
             Text(f"{FROM_DUE} · {FROM_SEND}", LABEL),
-            _pairs(("p50", f"{fmt_latency(lat['p50_s'])} · {fmt_latency(sent['p50_s'])}")),
-            _pairs(("p99", f"{fmt_latency(lat['p99_s'])} · {fmt_latency(sent['p99_s'])}")),
+            pairs(("p50", f"{fmt_latency(lat['p50_s'])} · {fmt_latency(sent['p50_s'])}")),
+            pairs(("p99", f"{fmt_latency(lat['p99_s'])} · {fmt_latency(sent['p99_s'])}")),
         )
     lines = (
-        _pairs(("p50", fmt_latency(lat["p50_s"])), ("p90", fmt_latency(lat["p90_s"]))),
-        _pairs(("p99", fmt_latency(lat["p99_s"])), ("max", fmt_latency(lat["max_s"]))),
-        _pairs(
+        pairs(("p50", fmt_latency(lat["p50_s"])), ("p90", fmt_latency(lat["p90_s"]))),
+        pairs(("p99", fmt_latency(lat["p99_s"])), ("max", fmt_latency(lat["max_s"]))),
+        pairs(
             ("whole run p50", about + fmt_latency(run["p50_s"])),
             ("p99", about + fmt_latency(run["p99_s"])),
         ),
     )
     if width is None or max(line.cell_len for line in lines) <= width:
-        return _lines(*lines)
+        return stacked(*lines)
     keys = ("p50_s", "p99_s")
     now = [fmt_latency(lat[key]) for key in keys]
     room = max(cell_len(value) for value in [*now, "1 s"])
-    return _lines(
+    return stacked(
         Text(f"    {'1 s':<{room}}  whole run", LABEL),
         *(
-            _pairs((key[:3], f"{value:<{room}}  {about}{fmt_latency(run[key])}"))
+            pairs((key[:3], f"{value:<{room}}  {about}{fmt_latency(run[key])}"))
             for key, value in zip(keys, now, strict=True)
         ),
     )
@@ -277,16 +210,14 @@ def _latency_run(state: LiveState) -> Text:
     if state.spec.asked_rate is not None:
         sent = state.service_latency_run
         by_send = _shown_by(result.service_latency if result else None)
-        return _lines(
+        return stacked(
             Text(f"{FROM_DUE} · {FROM_SEND}", LABEL),
-            _pairs(("p50", f"{due(lat['p50_s'])} · {by_send(sent['p50_s'])}")),
-            _pairs(("p99", f"{due(lat['p99_s'])} · {by_send(sent['p99_s'])}")),
+            pairs(("p50", f"{due(lat['p50_s'])} · {by_send(sent['p50_s'])}")),
+            pairs(("p99", f"{due(lat['p99_s'])} · {by_send(sent['p99_s'])}")),
         )
-    return _lines(
-        _pairs(("p50", due(lat["p50_s"])), ("p90", due(lat["p90_s"]))),
-        _pairs(
-            ("p99", due(lat["p99_s"])), ("max", _shown_by(dist, percentile=False)(lat["max_s"]))
-        ),
+    return stacked(
+        pairs(("p50", due(lat["p50_s"])), ("p90", due(lat["p90_s"]))),
+        pairs(("p99", due(lat["p99_s"])), ("max", _shown_by(dist, percentile=False)(lat["max_s"]))),
     )
 
 
@@ -327,10 +258,10 @@ def status(state: LiveState, tones: Tones) -> Text:
 
     result = state.result
     if result is not None:
-        last = _pairs(("error rate", fmt_metric("error_rate", result.error_rate)))
+        last = pairs(("error rate", fmt_metric("error_rate", result.error_rate)))
     else:
-        last = _pairs(("last s", f"{fmt_count(state.last_row.get('errors'))} errors"))
-    return _lines(_pairs(*map(cell, first)), _pairs(*map(cell, second)), errors, last)
+        last = pairs(("last s", f"{fmt_count(state.last_row.get('errors'))} errors"))
+    return stacked(pairs(*map(cell, first)), pairs(*map(cell, second)), errors, last)
 
 
 def cores(values: Sequence[float]) -> str:
@@ -365,23 +296,23 @@ def server(state: LiveState) -> Text:
     used = state.resources
     if used and not unsampled:
         # Ended: what the run cost it over every sample, not the idle server after it.
-        return _lines(
-            _pairs(*_cpu_run(used, "server")),
-            _pairs(
+        return stacked(
+            pairs(*_cpu_run(used, "server")),
+            pairs(
                 ("rss peak", fmt_bytes(used.get("server_rss_max_bytes"))),
                 ("procs", fmt_count(s.server_procs)),
             ),
         )
-    return _lines(
+    return stacked(
         Text(SERVER_HINT, LABEL)
         if unsampled
-        else _pairs(
+        else pairs(
             ("cpu", pct(s.server_cpu_pct)),
             ("rss", fmt_bytes(s.server_rss_bytes)),
             ("procs", fmt_count(s.server_procs)),
         ),
-        _pairs(("cores", f"{cores(system)} {pct(mean)}")),
-        _pairs(
+        pairs(("cores", f"{cores(system)} {pct(mean)}")),
+        pairs(
             ("mem", f"{fmt_bytes(s.system_mem_used_bytes)} / {fmt_bytes(s.system_mem_total_bytes)}")
         ),
     )
@@ -427,13 +358,13 @@ def client(state: LiveState, tones: Tones) -> Text:
     used = state.resources
     if used:
         # Ended: the generator has exited; what it used while it ran.
-        return _pairs(*_cpu_run(used, "client"))
+        return pairs(*_cpu_run(used, "client"))
     s = state.sample
     if s is None:
         return Text("no sample yet", LABEL)
-    text = _pairs(("cpu", pct(s.client_cpu_pct)), ("busiest thread", pct(s.client_thread_max_pct)))
+    text = pairs(("cpu", pct(s.client_cpu_pct)), ("busiest thread", pct(s.client_thread_max_pct)))
     if state.client_bound:
-        return _lines(text, Text(" CLIENT-BOUND ", f"bold reverse {tones.error}"))
+        return stacked(text, Text(" CLIENT-BOUND ", f"bold reverse {tones.error}"))
     return text
 
 
@@ -454,68 +385,18 @@ def generators(state: LiveState, tones: Tones) -> Text:
         rps = "–" if g.rps is None else fmt_compact(g.rps)
         share = pct(None if g.share is None else g.share * 100)
         line.append(f"{rps} req/s {share}  ")
-        line.append_text(_pairs(("cpu", pct(g.cpu_pct))))
+        line.append_text(pairs(("cpu", pct(g.cpu_pct))))
         busiest = g.busiest_thread_pct
         if busiest is not None and busiest >= CLIENT_BOUND_PCT and not g.ended:
             line.append(" CLIENT-BOUND", f"bold {tones.error}")
         elif g.ended:
             line.append(" done", LABEL)
         lines.append(line)
-    return _lines(*lines)
+    return stacked(*lines)
 
 
 def warnings(state: LiveState, tones: Tones) -> Text:
     if not state.warnings:
         return Text("none", LABEL)
     mark = f"bold {tones.warning}"
-    return _lines(*(Text.assemble(("! ", mark), w.message) for w in state.warnings))
-
-
-def summary(state: LiveState, tones: Tones, width: int | None = None) -> Text:
-    """The ended run's result, a row a figure; at `width`, each row's value wrapped between
-    its items under the values (see `_row`)."""
-    finished = state.finished
-    if finished is None:
-        return Text()
-    head = Text.assemble(("status     ", LABEL), (finished.status, "bold"))
-    if finished.message:
-        head.append(f" — {finished.message}")
-    judged = [validity(finished.validity, tones)] if finished.validity else []
-    for label, text in verdict_rows(finished.verdicts, tones):
-        # Aligned with the rows' values, as `validity   ` is.
-        label.pad_right(11 - len(label))
-        judged.append(Text.assemble(label, text))
-    rows = [_row(label, value, width) for label, value in ended_rows(finished, state.spec)]
-    notes = [_note("warning", w.message, tones.warning, width) for w in finished.warnings]
-    return _lines(
-        head,
-        *judged,
-        *rows,
-        *notes,
-    )
-
-
-def verdict_rows(judged: Verdicts, tones: Tones) -> list[tuple[Text, str]]:
-    """Each threshold and the baseline's judgement as the headless summary words them: a
-    label in the tone of the outcome, and the line."""
-    rows = []
-    for verdict in judged.thresholds:
-        tone = verdict_style("pass" if verdict["passed"] else "fail", tones)
-        rows.append((Text("threshold", tone), verdict_line(verdict).removeprefix("threshold ")))
-    baseline = judged.baseline
-    if baseline is not None:
-        bad = baseline.failed or bool(baseline.refused)
-        tone = verdict_style("fail" if bad else "pass", tones)
-        rows += [(Text("baseline", tone), line) for line in baseline.lines]
-    return rows
-
-
-def validity(judged: Validity, tones: Tones) -> Text:
-    """`validity   INVALID  connections-dying, few-samples`: the verdict in words (never by
-    colour alone), then the codes of why (the warnings below say it in full)."""
-    line = Text.assemble(
-        ("validity   ", LABEL), (judged.verdict.upper(), verdict_style(judged.verdict, tones))
-    )
-    if judged.reasons:
-        line.append("  " + ", ".join(r.code for r in judged.reasons))
-    return line
+    return stacked(*(Text.assemble(("! ", mark), w.message) for w in state.warnings))

@@ -7,7 +7,8 @@ from rich.text import Text
 from tui_bench.engine.live_state import LiveState
 
 # The header's parts are the live header's, so both read alike.
-from tui_bench.ui.text.monitor_text import _lines, _load, _pairs, _run_title, clock
+from tui_bench.ui.text.monitor_text import load_pairs, run_title_of
+from tui_bench.ui.text.text_lines import clock, pairs, stacked
 
 
 def replay_header(
@@ -28,19 +29,19 @@ def replay_header(
         "  ",
         (session, "bold"),
         "  ",
-        _run_title(tool_label, state),
+        run_title_of(tool_label, state),
     )
     if note is not None or length <= 0:
         bottom = Text(note or "nothing to play: the session has no per-second series")
     else:
-        bottom = _pairs(
-            *(_load(spec) if spec.urls else ()),
+        bottom = pairs(
+            *(load_pairs(spec) if spec.urls else ()),
             ("at", f"{clock(position, tenths=True)} / {clock(length, tenths=True)}"),
             ("speed", speed),
         )
         bottom.append("  ")
         bottom.append_text(_playback(state, playing))
-    return _lines(top, bottom)
+    return stacked(top, bottom)
 
 
 def _playback(state: LiveState, playing: bool) -> Text:

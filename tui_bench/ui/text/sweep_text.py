@@ -15,7 +15,8 @@ from tui_bench.printable import printable
 from tui_bench.redaction import redact_text
 from tui_bench.report.text import run_count, run_line
 from tui_bench.storage.sweep_doc import shown
-from tui_bench.ui.text.monitor_text import clock, verdict_rows
+from tui_bench.ui.text.result_text import verdict_rows
+from tui_bench.ui.text.text_lines import clock
 from tui_bench.ui.tones import LABEL, Tones
 from tui_bench.ui.widgets.sweep_chart import KNEE_MARKER
 
