@@ -42,7 +42,7 @@ from tui_bench.storage.catalog import previous_run, rows_of
 from tui_bench.ui.app import TuibenchApp
 from tui_bench.ui.screens.compare_screen import CompareScreen
 from tui_bench.ui.screens.live_screen import LiveScreen
-from tui_bench.ui.screens.screen_bases import PAINT_EVERY, chart_fits
+from tui_bench.ui.screens.monitor_screen import PAINT_EVERY, chart_fits
 from tui_bench.ui.tones import tones_of
 from tui_bench.ui.widgets.dialogs import ConfirmQuit, LabelDialog
 from tui_bench.ui.widgets.metric_panel import MetricPanel

@@ -1,5 +1,5 @@
 """The live monitor: a run as it goes, painted by `MonitorScreen` and driven by
-`DrivingScreen` (screen_bases.py); after the end, run it again, compare, label it."""
+`DrivingScreen` (monitor_screen.py, driving_screen.py); after the end, run it again, compare, label it."""
 
 from __future__ import annotations
 
@@ -22,16 +22,8 @@ from tui_bench.storage.index import indexed_rows
 from tui_bench.storage.refs import Located
 from tui_bench.ui.baseline_key import BASELINE_KEY, compare_with_baseline
 from tui_bench.ui.messages import OpenCompare
-from tui_bench.ui.screens.screen_bases import (
-    CHART,
-    EXIT_CRASHED,
-    EXPAND,
-    HELP,
-    LOG,
-    THEME,
-    DrivingScreen,
-    MonitorScreen,
-)
+from tui_bench.ui.screens.driving_screen import EXIT_CRASHED, DrivingScreen
+from tui_bench.ui.screens.monitor_screen import CHART, EXPAND, HELP, LOG, THEME, MonitorScreen
 from tui_bench.ui.text import monitor_text
 from tui_bench.ui.widgets.dialogs import LabelDialog, Labels
 from tui_bench.ui.widgets.steady_static import SteadyStatic

@@ -23,7 +23,7 @@ from tui_bench.errors import SessionError
 from tui_bench.runners.tools import tool_label
 from tui_bench.spec import RunSpec
 from tui_bench.storage.session import Session
-from tui_bench.ui.screens.screen_bases import (
+from tui_bench.ui.screens.monitor_screen import (
     CHART,
     EXPAND,
     HELP,

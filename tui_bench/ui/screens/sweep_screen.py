@@ -30,7 +30,8 @@ from tui_bench.report.exit_codes import EXIT_CODES, sweep_exit_code
 from tui_bench.storage.refs import Located
 from tui_bench.storage.session import Session
 from tui_bench.ui.baseline_key import BASELINE_KEY, compare_with_baseline
-from tui_bench.ui.screens.screen_bases import CHART_MIN_HEIGHT, EXIT_CRASHED, HELP, DrivingScreen
+from tui_bench.ui.screens.driving_screen import EXIT_CRASHED, DrivingScreen
+from tui_bench.ui.screens.monitor_screen import CHART_MIN_HEIGHT, HELP
 from tui_bench.ui.text.sweep_table import Column, columns, head_cell, point_cell, spread
 from tui_bench.ui.text.sweep_text import header, now, summary, where
 from tui_bench.ui.tones import Tones, follow_theme
