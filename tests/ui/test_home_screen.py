@@ -105,6 +105,7 @@ HEAVY = ("tui_bench.histogram", "tui_bench.storage.session", "tui_bench.engine")
 # (the built-in themes of a source tree are found without them).
 AFTER_FIRST_FRAME = {
     "tui_bench.cli.args",
+    "tui_bench.cli.run_args",
     "tui_bench.ui.widgets.run_form",
     "tui_bench.ui.widgets.dialogs",
     "tui_bench.validity",

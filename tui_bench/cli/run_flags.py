@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import argparse
 
-from tui_bench.cli.args import check_interval
 from tui_bench.cli.request_flags import with_request
+from tui_bench.cli.run_args import check_interval
 from tui_bench.jobs.settings import DEFAULT_INTERVAL_S, JobSettings
 from tui_bench.request.judging import Judging
 from tui_bench.request.run import RunRequest

@@ -1,5 +1,5 @@
-"""The live monitor: a run as it goes, painted by `MonitorScreen` and driven by
-`DrivingScreen` (monitor_screen.py, driving_screen.py); after the end, run it again, compare, label it."""
+"""The live monitor: a run as it goes, painted by `MonitorScreen` (monitor_screen.py) and
+driven by `DrivingScreen` (driving_screen.py); after the end, run it again, compare, label it."""
 
 from __future__ import annotations
 
