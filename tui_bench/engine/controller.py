@@ -42,7 +42,7 @@ from tui_bench.engine.events import (
 )
 from tui_bench.engine.log_ingest import LogIngest, LogTail
 from tui_bench.engine.outcome import build_result, judge
-from tui_bench.engine.recorder import Judge, record_end
+from tui_bench.engine.recorder import Judge, end_of_run
 from tui_bench.engine.schedule import Schedule
 from tui_bench.engine.series import (
     SeriesBuilder,
@@ -446,9 +446,6 @@ class RunController:
             warnings.append(cut)
         overall = self._ingest.overall if self._ingest is not None else None
         warnings += stall_of_run(self.spec, result, self._rows, self._stalls, overall)
-        for warning in warnings:
-            journal.write("warning", asdict(warning))
-            self._warn(warning)
         validity = judge_run(
             self.spec,
             status,
@@ -477,20 +474,8 @@ class RunController:
             histogram=overall.to_dict() if overall is not None else None,
             service_histogram=_to_dict(self._ingest.service_overall if self._ingest else None),
         )
-        # Judging against a baseline imports scipy and resamples: not on the event loop.
-        recorded = await asyncio.to_thread(record_end, journal, end, self._judge)
-        finished = RunFinished(
-            status,
-            exit_code,
-            result,
-            recorded.path,
-            message,
-            validity,
-            resources,
-            recorded.verdicts,
-            unsaved=recorded.unsaved,
-            warnings=tuple(RunWarning(w.code, w.message) for w in warnings),
-        )
+        parts = (result, validity, warnings)
+        finished, _ = await end_of_run(journal, end, parts, self._judge, self._warn)
         self._emit(finished)
         return finished
 

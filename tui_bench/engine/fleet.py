@@ -55,7 +55,7 @@ from tui_bench.engine.generators import (
 )
 from tui_bench.engine.load_split import split_spec
 from tui_bench.engine.merge import SecondMerger, merged_result
-from tui_bench.engine.recorder import Judge, record_end
+from tui_bench.engine.recorder import Judge, end_of_run
 from tui_bench.engine.series import rate_figures
 from tui_bench.engine.streamed import StreamedLauncher
 from tui_bench.engine.tool_start import LocalLauncher, StartGate
@@ -301,15 +301,17 @@ class FleetController:
         # What a generator's own result says of its share (too few requests for a p99, ...)
         # is said again of the merged result below, not of each share.
         warnings = [
-            w for g in generators for w in g.pop("_warnings") if w["code"] not in _OF_RESULT
+            Warning(w["code"], w["message"])
+            for g in generators
+            for w in g.pop("_warnings")
+            if w["code"] not in _OF_RESULT
         ]
         lost = [g["lost"] for g in generators if g["lost"]]
-        warnings += [{"code": LOST, "message": f"{message}: the run went on without it"}
-                     for message in lost]  # fmt: skip
-        warnings += [asdict(w) for w in self._server.warnings]
+        warnings += [Warning(LOST, f"{message}: the run went on without it") for message in lost]
+        warnings += self._server.warnings
         versions = version_warning([c.generator for c in self._children])
         if versions is not None:
-            warnings.append({"code": VERSIONS, "message": versions})
+            warnings.append(Warning(VERSIONS, versions))
         results = [Result.from_dict(d["result"]) for d in docs if d and d.get("result")]
         histogram, approx = merged_histogram(docs, "histogram")
         service, _ = merged_histogram(docs, "service_histogram")
@@ -322,10 +324,7 @@ class FleetController:
         rate = rate_figures(self.spec, self._merged_rows)
         if result is not None and rate is not None:
             result = result.with_(rate=rate)
-        warnings += [
-            asdict(w)
-            for w in run_warnings(self.spec, result, [], "", same_machine=False, client_bound=False)
-        ]
+        warnings += run_warnings(self.spec, result, [], "", same_machine=False, client_bound=False)
         if result is not None:
             shares_of_run(generators, docs, result)
         status, message = self._status(lost)
@@ -345,14 +344,11 @@ class FleetController:
             status,
             unreachable or message,
             result,
-            warnings,
+            [asdict(w) for w in warnings],
             stdout,
             max_errors=self.max_errors,
             unreachable=unreachable is not None,
         )
-        for warning in warnings:
-            journal.write("warning", warning)
-            self._warn(Warning(warning["code"], warning["message"]))
         end = RunEnd(
             status="failed" if unreachable else status,
             exit_code=0 if status == "completed" else 1,
@@ -368,21 +364,8 @@ class FleetController:
             server=self._server.describe(),
             argv=list(generators[0]["argv"] or []),
         )
-        # Judging against a baseline imports scipy and resamples: not on the event loop.
-        recorded = await asyncio.to_thread(record_end, journal, end, self._judge)
-        finished = RunFinished(
-            end.status,
-            end.exit_code,
-            result,
-            recorded.path,
-            end.message,
-            validity,
-            resources=end.resources or {},
-            verdicts=recorded.verdicts,
-            generators=tuple(recorded.session.doc.get("generators") or ()),
-            unsaved=recorded.unsaved,
-            warnings=tuple(RunWarning(w["code"], w["message"]) for w in warnings),
-        )
+        ended = (result, validity, warnings)
+        finished, recorded = await end_of_run(journal, end, ended, self._judge, self._warn)
         # Once ended, the panel shows the whole run's figures, as the saved run does.
         views = saved_views(recorded.session.doc)
         if views is not None:

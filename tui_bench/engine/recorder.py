@@ -4,15 +4,20 @@ written once, whole."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+import asyncio
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from tui_bench.analysis.verdicts import Verdicts
+from tui_bench.analysis.warnings import Warning
+from tui_bench.engine.events import RunFinished, RunWarning
+from tui_bench.result import Result
 from tui_bench.storage.atomic import store_error
 from tui_bench.storage.journal import JournalWriter
 from tui_bench.storage.session import RunEnd, Session, SweepEnd
 from tui_bench.storage.store import SESSION_SUFFIX, finished_session, write_session
+from tui_bench.validity import Validity
 
 # Judges a finished session (its thresholds, its baseline) before it is written.
 Judge = Callable[[Session], Verdicts]
@@ -55,3 +60,34 @@ def record_end(journal: JournalWriter, end: RunEnd | SweepEnd, judge: Judge | No
         unsaved = f"{store_error(store, exc, NOT_SAVED + ' yet')}; {kept}"
         return Recorded(path, session, found[0], unsaved)
     return Recorded(path, session, found[0])
+
+
+async def end_of_run(
+    journal: JournalWriter,
+    end: RunEnd,
+    ended: tuple[Result | None, Validity, Sequence[Warning]],
+    judge: Judge | None,
+    warn: Callable[[Warning], None],
+) -> tuple[RunFinished, Recorded]:
+    """The one end of a run, of one generator or several: its warnings into the journal and
+    told, its end record written and judged, and the event that carries it all."""
+    result, validity, warnings = ended
+    for warning in warnings:
+        journal.write("warning", asdict(warning))
+        warn(warning)
+    # Judging against a baseline imports scipy and resamples: not on the event loop.
+    recorded = await asyncio.to_thread(record_end, journal, end, judge)
+    finished = RunFinished(
+        end.status,
+        end.exit_code,
+        result,
+        recorded.path,
+        end.message,
+        validity,
+        end.resources or {},
+        recorded.verdicts,
+        generators=tuple(recorded.session.doc.get("generators") or ()),
+        unsaved=recorded.unsaved,
+        warnings=tuple(RunWarning(w.code, w.message) for w in warnings),
+    )
+    return finished, recorded
