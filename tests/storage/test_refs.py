@@ -89,6 +89,17 @@ def test_best_is_the_most_req_s_among_valid_sessions_only(api: Path) -> None:
     assert rps_of("api@best", api) == 2000
 
 
+def test_best_is_never_a_run_whose_gate_refused_or_failed_it(tmp_path: Path) -> None:
+    directory = tmp_path / "sessions"
+    save(directory, named_run(1, "gated", 1000, 9))
+    save(directory, named_run(2, "gated", 5000, 10, baseline={"failed": True}))
+    save(directory, named_run(3, "gated", 4000, 11, baseline={"refused": "too few runs"}))
+    assert rps_of("gated@best", directory) == 1000
+    save(directory / "alone", named_run(4, "regressed", 5000, 10, baseline={"failed": True}))
+    with pytest.raises(SessionError, match=r"\(1 valid with its gate failed\); regressed@-1"):
+        store.locate("regressed@best", directory / "alone")
+
+
 def test_best_with_no_valid_session_says_what_there_is(tmp_path: Path) -> None:
     directory = tmp_path / "sessions"
     save(directory, named_run(1, "bad", 1000, 9, validity=INVALID))

@@ -5,18 +5,20 @@ A reference is one of:
 - a session file, an id or a unique id prefix: `20261125-101500-123-h2load-api`;
 - a point of a sweep: `ID@c=200` (its name as the sweep prints it) or `ID@2` (its number from
   1);
-- a benchmark's run by its `--name`: `NAME@latest` (the newest), `NAME@-2` (the one before
-  it, `NAME@-1` being the newest), `NAME@best` (the most req/s among its valid sessions) or
+- a benchmark's run by its `--name`: `NAME@latest` (the newest accepted), `NAME@-2` (the one
+  before the newest, `NAME@-1` being the newest), `NAME@best` (the most req/s among its
+  valid sessions whose gate passed) or
   `NAME@baseline` (the one pinned with `tuibench baseline set`), each optionally followed by
   `@POINT` for a sweep: `NAME@latest@c=200`.
 
 The runs of a name are ordered by when they started. `best` compares the headline req/s that
 `tuibench sessions` lists (a run's own; a sweep's knee, else its best point that is not
-invalid) and only among sessions whose verdict is valid: a suspect or invalid run is never
-picked as the best. `latest` is the newest session that is not invalid and did not fail its
-baseline gate (refused, or a regression), so that `--baseline NAME@latest`
-never builds on a run that was refused; `-N` picks by position whatever the verdict, and
-whoever uses the session (compare, the baseline gate) says when it is not valid.
+invalid) and only among sessions whose verdict is valid and whose baseline gate passed: a
+suspect, invalid, refused or regressed run is never picked as the best. `latest` is the
+newest session that is not invalid and did not fail its baseline gate (refused, or a
+regression), so that `--baseline NAME@latest` never builds on a run that was refused; `-N`
+picks by position whatever the verdict, and whoever uses the session (compare, the baseline
+gate) says when it is not valid.
 
 Pins live beside the sessions in `pins/baselines.json`, written atomically: a pin records
 the session (file and id) and point that the reference named when it was set, so
@@ -230,11 +232,12 @@ def pick(ref: Named, runs: list[Candidate], known_names: Iterable[str] = ()) -> 
         hint = did_you_mean(ref.name, known_names) or " (names are set with --name)"
         raise SessionError(f"{text}: no saved session is named {ref.name!r}{hint}")
     if ref.which == BEST:
-        valid = [c for c in runs if c.verdict == "valid" and c.rps is not None]
+        valid = [c for c in runs if c.accepted and c.verdict == "valid" and c.rps is not None]
         if not valid:
             raise SessionError(
-                f"{text}: none of the {_count(len(runs))} named {ref.name!r} is valid "
-                f"({_verdicts(runs)}); {ref.name}@latest names the newest whatever its verdict"
+                f"{text}: none of the {_count(len(runs))} named {ref.name!r} is valid with "
+                f"its gate passed ({_verdicts(runs)}); {ref.name}@-1 names the newest "
+                "whatever its verdict"
             )
         # The newest of equals: max keeps the first of a tie, so go newest first.
         return max(reversed(valid), key=lambda c: c.rps or 0.0)
@@ -262,6 +265,8 @@ def _verdicts(runs: Iterable[Candidate]) -> str:
     counts: dict[str, int] = {}
     for c in runs:
         key = c.verdict or "not judged"
+        if c.baseline_failed:
+            key += " with its gate failed"
         counts[key] = counts.get(key, 0) + 1
     return ", ".join(f"{n} {verdict}" for verdict, n in sorted(counts.items()))
 
