@@ -1,8 +1,9 @@
-"""A sweep point's req/s and p99 are defined once (storage.sweep_doc: its runs' mean req/s,
-the p99 of their merged histograms) and every view that lists a point shows that one.
+"""A sweep point's req/s and p99 are defined once (storage.sweep_doc `point_rps` and
+`point_latency`: the medians of its runs' own) and every view that lists a point shows that
+one.
 
-`tuibench compare` is the exception by design: it tests runs against runs, and its `a` and
-`b` are the medians of the runs' own values (README, compare)."""
+`tuibench compare` tests runs against runs with the same centre: its `a` and `b` are those
+medians too (README, compare)."""
 
 from __future__ import annotations
 

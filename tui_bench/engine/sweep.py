@@ -11,11 +11,11 @@ is going journals in a working directory beside the sweep's journal
 front ends call on Ctrl-C, SIGTERM or SIGHUP), the going run ends and is kept as
 interrupted; after a kill -9 the store's recovery adopts it from there.
 
-The points' aggregates are analysis/sweep_points.py's, over their completed runs only.
-Latency percentiles of a point come from the merged histograms of its runs; tools that
-report no per-request times give the worst run's percentile instead, which bounds the
-pooled one from above. Per-run spreads (mean, sd, median, 95 % CI of the runs' own values)
-are kept beside them.
+The points' aggregates are analysis/sweep_points.py's, over their completed runs only. A
+point's req/s and latency are the medians of its runs' own (storage/sweep_doc.py
+`point_rps`, `point_latency`: the run is the unit); the spread (mean, sd, range, 95 % CI)
+and the percentiles of the runs' merged histograms (for tools without per-request times,
+the worst run's, which bounds the pooled one from above) are kept beside them.
 """
 
 from __future__ import annotations
