@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from tui_bench.analysis.sweep_points import point_values, verdict_of
-from tui_bench.analysis.thresholds import Threshold, evaluate, parse_slo
+from tui_bench.analysis.thresholds import Threshold, parse_slo
+from tui_bench.analysis.thresholds import meets as meets_all
 from tui_bench.analysis.verdicts import Verdicts
 from tui_bench.engine.events import Event
 from tui_bench.engine.live_state import LiveState
@@ -245,9 +246,7 @@ class SweepState:
         index = point["index"]
         measured = summary is not None and summary["n"] > 0
         values = point_values(summary) if summary is not None and measured else {}
-        meets = None
-        if self.slo and measured:
-            meets = all(result.passed for result in evaluate(self.slo, values))
+        meets = meets_all(self.slo, values) if self.slo and measured else None
         rps = (summary or {}).get("rps") or {}
         cpu = (summary or {}).get("server_cpu_pct") or {}
         return PointRow(
