@@ -35,7 +35,7 @@ from tui_bench.engine.events import (
     SecondClosed,
 )
 from tui_bench.sampling.samples import ResourceSample
-from tui_bench.sampling.verdicts import summarize
+from tui_bench.sampling.summaries import summarize
 from tui_bench.spec import RunSpec
 from tui_bench.storage import store
 from tui_bench.storage.catalog import previous_run, rows_of

@@ -7,8 +7,8 @@ import shlex
 import sys
 from pathlib import Path
 
+from tui_bench.cli.on_terminal import is_terminal
 from tui_bench.cli.output import say
-from tui_bench.cli.terminal import is_terminal
 from tui_bench.errors import UsageError
 from tui_bench.redaction import redact_text
 from tui_bench.report.export import export, write_export

@@ -8,8 +8,8 @@ import sys
 
 import orjson
 
+from tui_bench.cli.on_terminal import is_terminal
 from tui_bench.cli.output import say
-from tui_bench.cli.terminal import is_terminal
 from tui_bench.formats import fmt_count, fmt_latency
 from tui_bench.printable import printable
 from tui_bench.report.column_fit import CAPS, DROP_ORDER, elide_end, elide_url, fit_columns

@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 from importlib import import_module
 
-from tui_bench.cli.terminal import on_terminal
+from tui_bench.cli.on_terminal import on_terminal
 from tui_bench.errors import EXIT_INTERRUPTED, TuibenchError
 
 # What the grammar makes of no arguments at all (tests/cli/test_startup_imports.py holds the

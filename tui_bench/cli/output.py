@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from tui_bench.cli.terminal import on_terminal
+from tui_bench.cli.on_terminal import on_terminal
 from tui_bench.errors import UsageError
 from tui_bench.printable import printable_lines
 from tui_bench.redaction import redact_text

@@ -74,7 +74,7 @@ from tui_bench.sampling.host import host_facts
 from tui_bench.sampling.pacing import sample_until
 from tui_bench.sampling.sampler import ResourceSampler
 from tui_bench.sampling.samples import ResourceSample
-from tui_bench.sampling.verdicts import client_bound, summarize
+from tui_bench.sampling.summaries import client_bound, summarize
 from tui_bench.spec import RunSpec
 from tui_bench.storage.journal import JournalWriter
 from tui_bench.storage.session import RunEnd, SessionDraft

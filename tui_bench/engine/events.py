@@ -81,7 +81,7 @@ class RunFinished:
     message: str | None
     # None only where no verdict could be given (a replayed session too damaged to judge).
     validity: Validity | None = None
-    # The run's resource figures, as `sampling.verdicts.summarize` defines them (empty for a
+    # The run's resource figures, as `sampling.summaries.summarize` defines them (empty for a
     # session saved before they were kept).
     resources: Mapping[str, float | None] = field(default_factory=dict)
     # Its thresholds and baseline, judged when it ended (none asked: empty).

@@ -19,7 +19,7 @@ from tui_bench.remote.server import ServerOnHost
 from tui_bench.sampling.pacing import sample_until
 from tui_bench.sampling.sampler import ResourceSampler
 from tui_bench.sampling.samples import ResourceSample
-from tui_bench.sampling.verdicts import summarize
+from tui_bench.sampling.summaries import summarize
 
 SERVER_COLUMNS = ("server_cpu_pct", "server_rss_bytes", "server_procs", "system_cpu_pct")
 

@@ -255,7 +255,7 @@ class LiveState:
     @property
     def resources(self) -> Mapping[str, float | None]:
         """What the run cost the server and the generator over all its samples, once it
-        ended (`sampling.verdicts.summarize`); empty while it runs."""
+        ended (`sampling.summaries.summarize`); empty while it runs."""
         return self.finished.resources if self.finished else {}
 
     @property

@@ -159,7 +159,7 @@ def _saved(finished: RunFinished) -> str:
 
 def resource_rows(resources: Mapping[str, float | None] | None) -> list[tuple[str, str]]:
     """What the run cost the server and the load generator, from the figures
-    `sampling.verdicts.summarize` defines: CPU in % of one core, `–` where not sampled (a
+    `sampling.summaries.summarize` defines: CPU in % of one core, `–` where not sampled (a
     run with no reading at all still has both rows). None: a session saved before the
     figures were kept, which has no rows for them."""
     if resources is None:

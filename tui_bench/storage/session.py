@@ -158,7 +158,7 @@ class Session:
 
     @property
     def resources(self) -> dict[str, float | None]:
-        """The run's resource figures (`sampling.verdicts.summarize`) that are numbers:
+        """The run's resource figures (`sampling.summaries.summarize`) that are numbers:
         anything else in a damaged file is unknown."""
         saved = self.doc.get("resources")
         if not isinstance(saved, Mapping):

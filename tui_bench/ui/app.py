@@ -29,7 +29,7 @@ from tui_bench.ui.messages import (
     StartSweep,
     is_stand_in,
 )
-from tui_bench.ui.terminal import TerminalDriver
+from tui_bench.ui.terminal_driver import TerminalDriver
 from tui_bench.ui.themes import DEFAULT_THEME, load_themes
 
 # The engine, the job layer and the screens that show them are imported when first needed:

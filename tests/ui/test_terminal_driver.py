@@ -5,7 +5,7 @@ from __future__ import annotations
 import errno
 import io
 
-from tui_bench.ui.terminal import _LostTerminalTolerant
+from tui_bench.ui.terminal_driver import _LostTerminalTolerant
 
 
 class GoneTerminal(io.StringIO):

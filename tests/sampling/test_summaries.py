@@ -1,7 +1,7 @@
 from dataclasses import replace
 
 from tui_bench.sampling.samples import ResourceSample
-from tui_bench.sampling.verdicts import client_bound, summarize
+from tui_bench.sampling.summaries import client_bound, summarize
 
 BASE = ResourceSample(
     t_s=0.0,

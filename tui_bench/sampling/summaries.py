@@ -1,4 +1,5 @@
-"""Pure judgements over a run's resource samples."""
+"""What a run's resource samples add up to: its CPU and memory figures, and whether the load
+generator was the bottleneck. Pure."""
 
 from __future__ import annotations
 
