@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tui_bench.engine.log_ingest import CLOCK_GRACE_US, GRACE_US, LogIngest, LogTail, SecondStats
+from tui_bench.engine.log_feed import LogTail
+from tui_bench.engine.log_ingest import CLOCK_GRACE_US, GRACE_US, LogIngest, SecondStats
 from tui_bench.histogram import RELATIVE_ERROR, LatencyHistogram
 from tui_bench.status_codes import MAX_CODES
 

@@ -12,7 +12,7 @@ import orjson
 
 from tests.fakes import wait_for_run
 from tests.integration.test_cli_real_tools import TUIBENCH
-from tui_bench.engine.controller import STOP_GRACE_S
+from tui_bench.engine.tool_output import STOP_GRACE_S
 from tui_bench.storage import store
 
 FAKE = str(Path(__file__).parents[1] / "fakes" / "fake_tool.py")

@@ -18,9 +18,9 @@ import pytest
 from tests.conftest import need
 from tui_bench.cli.progress import ProgressPrinter, summary_text
 from tui_bench.demo.nginx_target import DemoTarget
-from tui_bench.engine.controller import RunController
 from tui_bench.engine.events import Event, RunFinished, RunStarted
 from tui_bench.engine.live_state import LiveState
+from tui_bench.engine.log_feed import LogFeed
 from tui_bench.engine.replay import timeline
 from tui_bench.formats import fmt_bytes, fmt_count, fmt_seconds
 from tui_bench.jobs.run_job import prepare_run
@@ -178,13 +178,13 @@ async def test_a_slow_log_step_at_the_end_loses_no_second(
     # Each reading of the request log held up in its thread (0.5 s), so that the tool ends
     # (at 1.3 s) in the middle of the one that reads past the first second and its grace
     # (1.25 s): the second that step closes must still be a row.
-    slow = RunController._ingest_step
+    slow = LogFeed.step
 
-    def held_up(self: RunController) -> list[Any]:
+    def held_up(self: LogFeed, now_s: float | None = None) -> list[Any]:
         time.sleep(0.5)
-        return slow(self)
+        return slow(self, now_s)
 
-    monkeypatch.setattr(RunController, "_ingest_step", held_up)
+    monkeypatch.setattr(LogFeed, "step", held_up)
     spec = RunSpec(urls=(nginx.urls["h2c"],), connections=4, duration_s=1.3)
     views = await run_views(spec, server_pid=None, interval_s=0.5)
     result = views.doc["result"]

@@ -13,6 +13,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import asdict
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -40,8 +41,9 @@ from tui_bench.engine.events import (
     RunWarning,
     SecondClosed,
 )
-from tui_bench.engine.log_ingest import LogIngest, LogTail
-from tui_bench.engine.outcome import build_result, judge
+from tui_bench.engine.log_feed import LogFeed, LogTail
+from tui_bench.engine.log_ingest import LogIngest
+from tui_bench.engine.outcome import build_result, ending
 from tui_bench.engine.recorder import Judge, end_of_run
 from tui_bench.engine.schedule import Schedule
 from tui_bench.engine.series import (
@@ -54,12 +56,12 @@ from tui_bench.engine.series import (
 from tui_bench.engine.server_watch import WARNINGS as WATCH_WARNINGS
 from tui_bench.engine.server_watch import ServerWatch
 from tui_bench.engine.stall_watch import StallWatch, stall_of_run
+from tui_bench.engine.tool_output import read_lines, wait_for_exit
 from tui_bench.engine.tool_progress import ToolProgress
 from tui_bench.engine.tool_start import (
     Launched,
     Launcher,
     LocalLauncher,
-    LogSource,
     Spawner,
     spawn_subprocess,
 )
@@ -83,9 +85,6 @@ from tui_bench.validity import judge_run
 from tui_bench.validity_defaults import DEFAULT_MAX_ERRORS
 
 TAIL_INTERVAL_S = 0.2
-# After SIGINT a tool gets this long to print what it has (wrk and ab do) before SIGKILL.
-STOP_GRACE_S = 3.0
-READ_CHUNK = 65536
 
 
 class RunController:
@@ -130,7 +129,7 @@ class RunController:
         self._series = SeriesBuilder()
         self._ingest: LogIngest | None = None
         self._stalls: StallWatch | None = None
-        self._tail: LogSource | None = None
+        self._feed: LogFeed | None = None
         self._journal: JournalWriter | None = None
         self._samples: list[Any] = []
         self._rows: list[dict[str, Any]] = []
@@ -197,7 +196,8 @@ class RunController:
             self._stalls = StallWatch(self._log_t0_us)
             schedule = Schedule.of(self.spec, self._log_t0_us)
             self._ingest = LogIngest(self._log_t0_us, schedule, self._stalls.observe)
-            self._tail = launched.log or LogTail(invocation.log_file)
+            source = launched.log or LogTail(invocation.log_file)
+            self._feed = LogFeed(self._ingest, source, self._log_t0_us)
         proc = launched.process
         if launched.local:
             sampler.set_client(proc.pid)
@@ -214,8 +214,8 @@ class RunController:
         if shared:
             self._warn(SAME_MACHINE)
         readers = [
-            asyncio.create_task(self._read(proc.stdout, "stdout")),
-            asyncio.create_task(self._read(proc.stderr, "stderr")),
+            asyncio.create_task(read_lines(proc.stdout, partial(self._line, "stdout"))),
+            asyncio.create_task(read_lines(proc.stderr, partial(self._line, "stderr"))),
         ]
         tool_ended = asyncio.Event()
         sampling = asyncio.create_task(self._sample_loop(sampler, tool_ended))
@@ -227,7 +227,7 @@ class RunController:
             else _idle()
         )
         try:
-            exit_code = await self._wait(launched)
+            exit_code = await wait_for_exit(launched, self._should_stop)
         finally:
             self._cut.stop_watching()
             reach.cancel()
@@ -252,34 +252,14 @@ class RunController:
         self._emit(Progress(end_s, fraction, self._progress.done, phase))
         return await self._finish(invocation, journal, exit_code, shared, end_s)
 
-    async def _wait(self, launched: Launched) -> int:
-        proc = launched.process
-        waiter = asyncio.ensure_future(proc.wait())
-        while True:
-            done, _ = await asyncio.wait({waiter}, timeout=0.1)
-            if done:
-                return waiter.result()
-            if self._stop_requested:
-                break
-            if self._cut.due(self._progress.done, counted=self._ingest is not None):
-                launched.interrupt()
-                break
-        try:
-            return await asyncio.wait_for(asyncio.shield(waiter), STOP_GRACE_S)
-        except TimeoutError:
-            launched.kill()
-            return await waiter
-
-    async def _read(self, stream: asyncio.StreamReader | None, name: str) -> None:
-        if stream is None:
-            return
-        pending = b""
-        while chunk := await stream.read(READ_CHUNK):
-            *lines, pending = (pending + chunk).split(b"\n")
-            for raw in lines:
-                self._line(name, raw.decode("utf-8", "replace") + "\n")
-        if pending:
-            self._line(name, pending.decode("utf-8", "replace"))
+    def _should_stop(self, launched: Launched) -> bool:
+        """Asked to stop, or cut short (the tool is then interrupted here)."""
+        if self._stop_requested:
+            return True
+        if self._cut.due(self._progress.done, counted=self._ingest is not None):
+            launched.interrupt()
+            return True
+        return False
 
     def _warn(self, warning: Warning) -> None:
         """Tell listeners once per kind of warning, as soon as it is known."""
@@ -348,12 +328,12 @@ class RunController:
             if ended.is_set():
                 return
             elapsed = time.monotonic() - self._t0
-            if self._ingest is not None:
+            if self._ingest is not None and self._feed is not None:
                 # Not past the time the tool said was over: a tool hung after it (h2load
                 # on a server closing connections) would get seconds of 0 after the run.
                 over_s = self._cut.over_s
                 clock_s = elapsed if over_s is None else min(elapsed, over_s)
-                for stats in await asyncio.to_thread(self._ingest_step, clock_s):
+                for stats in await asyncio.to_thread(self._feed.step, clock_s):
                     self._row(traffic_from_log(stats), stats.histogram, stats.service)
                 self._progress.done = self._ingest.requests
             else:
@@ -363,26 +343,13 @@ class RunController:
             fraction, phase = self._progress.at(elapsed)
             self._emit(Progress(elapsed, fraction, self._progress.done, phase))
 
-    def _ingest_step(self, now_s: float | None = None) -> list[Any]:
-        """The seconds the log's new lines close, and with `now_s` (into the run) those the
-        clock closes: a second nothing completed in is a second of 0 req/s, shown as such."""
-        assert self._ingest is not None and self._tail is not None
-        closed = self._ingest.feed(self._tail.read_new())
-        if now_s is not None:
-            closed += self._ingest.close_by_clock(self._log_t0_us + int(now_s * 1e6))
-        return closed
-
     async def _final_log(self, end_s: float) -> None:
         """The request log's last seconds, before the result is built from it."""
-        if self._ingest is None or self._tail is None:
+        if self._feed is None:
             return
-        closed = await asyncio.to_thread(self._ingest_step)
-        # Up to the end of the run: seconds after the last request show as zeros (a stall).
-        end_us = self._log_t0_us + int(end_s * 1e6)
-        for stats in [*closed, *self._ingest.close(end_us)]:
+        for stats in await asyncio.to_thread(self._feed.last, end_s):
             window = window_of(stats.t_s, end_s)
             self._row(traffic_from_log(stats, window), stats.histogram, stats.service)
-        self._tail.close()
 
     def _row(
         self,
@@ -422,15 +389,10 @@ class RunController:
         redirect = None
         if self._launched is not None and self._launched.local:
             result, redirect = await redirects_of(self.spec, result)
-        # Stopped on time, ab ends as it would have by itself.
-        ended = 0 if self._cut.ended_on_time else exit_code
-        status, message = judge(self._stop_requested, self._cut.overran, ended, result, stderr)
         cut = self._cut.reason(stderr, self._progress.done)
-        unreachable = self._cut.unreachable if status != "completed" else None
-        if unreachable is not None:
-            status, message = "failed", unreachable
-        elif cut is not None:
-            status, message = "failed", cut.message
+        status, message, unreachable = ending(
+            self._cut, self._stop_requested, exit_code, result, stderr, cut
+        )
         warnings = run_warnings(
             self.spec,
             result,

@@ -18,12 +18,9 @@ that fails them is re-read line by line to skip and count the bad lines.
 
 from __future__ import annotations
 
-import io
-import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from types import TracebackType
 
 import numpy as np
 import numpy.typing as npt
@@ -381,48 +378,6 @@ class LogIngest:
             closed.append(replace(second.stats(t_s), overall=overall))
         self._next_emit = max(self._next_emit, last + 1)
         return closed
-
-
-class LogTail:
-    """Reads what another process appended to a file since the last call.
-
-    Opened on the first call that finds the file, then kept open. Blocking: call it from a
-    worker thread. At most `max_bytes` per call, so a backlog is drained over several calls
-    rather than held in memory at once.
-    """
-
-    def __init__(self, path: str | os.PathLike[str], max_bytes: int = 4 << 20) -> None:
-        self._path = path
-        self._max_bytes = max_bytes
-        self._file: io.FileIO | None = None
-        self._closed = False
-
-    def read_new(self) -> bytes:
-        if self._closed:
-            raise ValueError("LogTail.read_new() after close()")
-        if self._file is None:
-            try:
-                self._file = io.FileIO(self._path, "r")
-            except FileNotFoundError:
-                return b""
-        return self._file.read(self._max_bytes) or b""
-
-    def close(self) -> None:
-        self._closed = True
-        if self._file is not None:
-            self._file.close()
-            self._file = None
-
-    def __enter__(self) -> LogTail:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
 
 def _classes(per_code: Int64Array) -> list[int]:

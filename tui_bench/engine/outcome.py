@@ -7,6 +7,8 @@ import signal
 from collections.abc import Mapping
 from pathlib import Path
 
+from tui_bench.analysis.warnings import Warning
+from tui_bench.engine.cut_short import CutShort
 from tui_bench.engine.log_ingest import LogIngest
 from tui_bench.histogram import LatencyHistogram
 from tui_bench.parsers import ParseError
@@ -154,3 +156,24 @@ def _last_said(stderr: str) -> str | None:
     """The tool's last line on stderr: what it last said went wrong."""
     lines = (ln.strip() for ln in reversed(stderr.splitlines()))
     return next((ln for ln in lines if ln and not ln.startswith(_OWN_LINES)), None)
+
+
+def ending(
+    cut_short: CutShort,
+    stopped: bool,
+    exit_code: int,
+    result: Result | None,
+    stderr: str,
+    cut: Warning | None,
+) -> tuple[str, str | None, str | None]:
+    """How a run ended (`judge`'s status and reason) once what cut it short is weighed: an
+    unreachable target, else `cut` (its reason), fail it; and the unreachable line, if any."""
+    # Stopped on time, ab ends as it would have by itself.
+    ended = 0 if cut_short.ended_on_time else exit_code
+    status, message = judge(stopped, cut_short.overran, ended, result, stderr)
+    unreachable = cut_short.unreachable if status != "completed" else None
+    if unreachable is not None:
+        return "failed", unreachable, unreachable
+    if cut is not None:
+        return "failed", cut.message, None
+    return status, message, None
