@@ -21,10 +21,10 @@ from tui_bench.analysis.significance import (
     fmt_ci,
     fmt_p,
     median_deltas,
-    report_markdown,
     side_of,
 )
 from tui_bench.errors import UsageError
+from tui_bench.report.comparison import report_markdown
 from tui_bench.result import Distribution
 from tui_bench.storage.refs import split_ref
 from tui_bench.storage.session import SCHEMA, Session, check

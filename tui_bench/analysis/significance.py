@@ -14,7 +14,7 @@ computed, so resolving sides (and opening the compare screen) stays quick.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from statistics import median
 from typing import TYPE_CHECKING, Any
@@ -25,20 +25,13 @@ from tui_bench.analysis.compare import (
     Difference,
     Metric,
     MetricDelta,
-    fmt_delta,
-    fmt_delta_pct,
-    fmt_value,
     metric_delta,
     session_title,
     setup_differences,
-    started,
-    target,
-    tool_label,
 )
 from tui_bench.analysis.names import DEFAULT_PRIMARY, TESTED
 from tui_bench.analysis.run_counts import MIN_RUNS, can_reach, fewest_runs, smallest_p
 from tui_bench.errors import UsageError
-from tui_bench.printable import md_cell, printable
 from tui_bench.storage import sweep_doc
 from tui_bench.storage.session import Session
 from tui_bench.validity import Validity, of_point, of_session
@@ -211,7 +204,7 @@ class Report:
     @property
     def warnings(self) -> list[str]:
         setup = [
-            f"set-up differs: {d.label}: {_unknown(d.a)} (A) vs {_unknown(d.b)} (B)"
+            f"set-up differs: {d.label}: {unknown_word(d.a)} (A) vs {unknown_word(d.b)} (B)"
             for d in self.differences
         ]
         return [*setup, *self.notes]
@@ -236,7 +229,7 @@ class Report:
         }
 
 
-def _unknown(value: str | None) -> str:
+def unknown_word(value: str | None) -> str:
     return "unknown" if value is None else value
 
 
@@ -401,71 +394,7 @@ def fmt_n(c: Comparison) -> str:
     return f"{c.n_a}/{c.n_b}"
 
 
-def report_markdown(report: Report) -> str:
-    """The whole comparison as a markdown document: the sides, the tested metrics with
-    their verdicts and notes, the other metrics' plain change, the set-up differences."""
-    a, b = report.a, report.b
-    lines = [f"# {side_title(b)} against {side_title(a)}", ""]
-    for letter, side in (("A", a), ("B", b)):
-        lines.append(
-            f"- {letter}: {side.label}, {side.runs_label}, {started(side.session)}, "
-            f"{tool_label(side.shown)}, {printable(target(side.shown))}"
-        )
-    tested = min(len(a.runs), len(b.runs)) >= MIN_RUNS
-    title = "## Tested, run by run" if tested else "## Run by run (too few runs to test)"
-    lines += ["", title, "", *tested_table(m.to_dict() for m in report.metrics)]
-    if report.notes:
-        lines += ["", *(f"- {note}" for note in report.notes)]
-    others = [d for d in median_deltas(a, b) if d.name not in TESTED]
-    if others:
-        lines += [
-            "",
-            "## Not tested: the change of the medians",
-            "",
-            "| metric | A | B | Δ | Δ% |",
-            "| --- | ---: | ---: | ---: | ---: |",
-        ]
-        lines += [
-            f"| {d.label} | {fmt_value(d.unit, d.a)} | {fmt_value(d.unit, d.b)} | "
-            f"{fmt_delta(d.unit, d.delta)} | {fmt_delta_pct(d.delta_pct)} |"
-            for d in others
-        ]
-    lines.append("")
-    if not report.differences:
-        lines.append("Same set-up.")
-    else:
-        lines += ["## Set-up differences", "", "| | A | B |", "| --- | --- | --- |"]
-        lines += [f"| {d.label} | {_cell(d.a)} | {_cell(d.b)} |" for d in report.differences]
-    return "\n".join(lines) + "\n"
-
-
-def tested_table(metrics: Iterable[Mapping[str, Any]]) -> list[str]:
-    """The tested metrics as a markdown table, from their JSON form (`MetricVerdict.to_dict`):
-    a comparison kept in a session is written as one computed now."""
-    labels = {m.name: m.label for m in METRICS}
-    lines = [
-        "| metric | n A/B | A (median) | B (median) | Δ% | 95% CI of Δ% | p | p adjusted "
-        "| B vs A |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
-    ]
-    for m in metrics:
-        unit = m["unit"]
-        # A comparison kept before metrics had roles has none to show.
-        role = " (primary)" if m.get("role") == "primary" else ""
-        lines.append(
-            f"| {labels.get(m['name'], m['name'])}{role} | {m['n_a']}/{m['n_b']} | "
-            f"{fmt_value(unit, m['a'])} | {fmt_value(unit, m['b'])} | "
-            f"{fmt_delta_pct(m['delta_pct'])} | {fmt_ci(m['ci_low_pct'], m['ci_high_pct'])} | "
-            f"{fmt_p(m['p_value'])} | {fmt_p(m['p_adjusted'])} | {m['verdict']} |"
-        )
-    return lines
-
-
 def side_title(side: Side) -> str:
     """The session's name (or id), with the sweep point: `tune@c=200`."""
     title = session_title(side.session)
     return f"{title}@{side.point}" if side.point else title
-
-
-def _cell(value: str | None) -> str:
-    return md_cell(_unknown(value))

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tui_bench.analysis.significance import tested_table
+from tui_bench.report.comparison import tested_table
 
 
 def baseline_markdown(doc: Mapping[str, Any]) -> str:

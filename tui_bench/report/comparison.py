@@ -3,10 +3,31 @@ compare screen's export writes."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+from typing import Any
+
 import orjson
 
-from tui_bench.analysis.significance import Report, report_markdown
-from tui_bench.printable import printable_lines
+from tui_bench.analysis.compare import (
+    METRICS,
+    fmt_delta,
+    fmt_delta_pct,
+    fmt_value,
+    started,
+    target,
+    tool_label,
+)
+from tui_bench.analysis.names import TESTED
+from tui_bench.analysis.run_counts import MIN_RUNS
+from tui_bench.analysis.significance import (
+    Report,
+    fmt_ci,
+    fmt_p,
+    median_deltas,
+    side_title,
+    unknown_word,
+)
+from tui_bench.printable import md_cell, printable, printable_lines
 
 # The screen's export offers the first one first.
 COMPARE_FORMATS = ("md", "json")
@@ -16,3 +37,67 @@ def comparison_text(report: Report, fmt: str) -> str:
     if fmt == "json":
         return orjson.dumps(report.to_dict()).decode() + "\n"
     return printable_lines(report_markdown(report))
+
+
+def report_markdown(report: Report) -> str:
+    """The whole comparison as a markdown document: the sides, the tested metrics with
+    their verdicts and notes, the other metrics' plain change, the set-up differences."""
+    a, b = report.a, report.b
+    lines = [f"# {side_title(b)} against {side_title(a)}", ""]
+    for letter, side in (("A", a), ("B", b)):
+        lines.append(
+            f"- {letter}: {side.label}, {side.runs_label}, {started(side.session)}, "
+            f"{tool_label(side.shown)}, {printable(target(side.shown))}"
+        )
+    tested = min(len(a.runs), len(b.runs)) >= MIN_RUNS
+    title = "## Tested, run by run" if tested else "## Run by run (too few runs to test)"
+    lines += ["", title, "", *tested_table(m.to_dict() for m in report.metrics)]
+    if report.notes:
+        lines += ["", *(f"- {note}" for note in report.notes)]
+    others = [d for d in median_deltas(a, b) if d.name not in TESTED]
+    if others:
+        lines += [
+            "",
+            "## Not tested: the change of the medians",
+            "",
+            "| metric | A | B | Δ | Δ% |",
+            "| --- | ---: | ---: | ---: | ---: |",
+        ]
+        lines += [
+            f"| {d.label} | {fmt_value(d.unit, d.a)} | {fmt_value(d.unit, d.b)} | "
+            f"{fmt_delta(d.unit, d.delta)} | {fmt_delta_pct(d.delta_pct)} |"
+            for d in others
+        ]
+    lines.append("")
+    if not report.differences:
+        lines.append("Same set-up.")
+    else:
+        lines += ["## Set-up differences", "", "| | A | B |", "| --- | --- | --- |"]
+        lines += [f"| {d.label} | {_cell(d.a)} | {_cell(d.b)} |" for d in report.differences]
+    return "\n".join(lines) + "\n"
+
+
+def tested_table(metrics: Iterable[Mapping[str, Any]]) -> list[str]:
+    """The tested metrics as a markdown table, from their JSON form (`MetricVerdict.to_dict`):
+    a comparison kept in a session is written as one computed now."""
+    labels = {m.name: m.label for m in METRICS}
+    lines = [
+        "| metric | n A/B | A (median) | B (median) | Δ% | 95% CI of Δ% | p | p adjusted "
+        "| B vs A |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+    ]
+    for m in metrics:
+        unit = m["unit"]
+        # A comparison kept before metrics had roles has none to show.
+        role = " (primary)" if m.get("role") == "primary" else ""
+        lines.append(
+            f"| {labels.get(m['name'], m['name'])}{role} | {m['n_a']}/{m['n_b']} | "
+            f"{fmt_value(unit, m['a'])} | {fmt_value(unit, m['b'])} | "
+            f"{fmt_delta_pct(m['delta_pct'])} | {fmt_ci(m['ci_low_pct'], m['ci_high_pct'])} | "
+            f"{fmt_p(m['p_value'])} | {fmt_p(m['p_adjusted'])} | {m['verdict']} |"
+        )
+    return lines
+
+
+def _cell(value: str | None) -> str:
+    return md_cell(unknown_word(value))
