@@ -20,7 +20,7 @@ line, the run options are then the base of every point, and only the points must
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import ClassVar, TypeVar
 
 from rich.text import Text
@@ -29,11 +29,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
-from textual.widgets import Button, Checkbox, Input, Label, Select
+from textual.widgets import Button, Checkbox, Input, Select
 
 from tui_bench.errors import UsageError
 from tui_bench.printable import printable
-from tui_bench.redaction import Redacted
 from tui_bench.request import recent
 from tui_bench.request.fields import (
     BODY,
@@ -69,33 +68,23 @@ from tui_bench.request.run_defaults import DEFAULT_REQUEST
 from tui_bench.request.sweep_settings import SweepSettings
 from tui_bench.spec import COMPRESSIONS, TOOLS
 from tui_bench.ui.messages import StartRun, StartSweep
-from tui_bench.ui.widgets.form_fields import FieldInput, Reads
+from tui_bench.ui.widgets.form_fields import (
+    ADVISED_FIELDS,
+    FORM_ADVICE,
+    MODES,
+    PROTOCOLS,
+    SERVERS,
+    asking_line,
+    field_row,
+    same_values,
+    select_of,
+    text_row,
+)
 from tui_bench.ui.widgets.secret_dialog import SecretDialog
 from tui_bench.ui.widgets.steady_static import SteadyStatic
 
 T = TypeVar("T")
 W = TypeVar("W", bound=Widget)
-
-PROTOCOLS = [
-    ("h1 · HTTP/1.1 (--h1)", "h1"),
-    ("h2c · HTTP/2, http://", "h2c"),
-    ("h2 · HTTP/2 over TLS, https://", "h2"),
-]
-MODES = [("duration -d", "duration"), ("request count -n", "count")]
-# A refusal's advice names the command line's flags: the form says its own fields.
-FORM_ADVICE = (
-    ("run without --h1", "choose protocol h2c"),
-    ("run with --h1", "choose protocol h1"),
-    ("run with --tool h2load", "choose tool h2load"),
-)
-# The field a refusal's advice is about, where it is a choice rather than a text.
-ADVISED_FIELDS = (("--h1", "protocol"), ("--tool", "tool"))
-SERVERS = {
-    "auto": "auto: what listens on the URL's port",
-    "pid": "pid: --server-pid",
-    "name": "name: --server-name",
-    "none": "none: --no-server",
-}
 
 
 class RunForm(Vertical):
@@ -163,58 +152,58 @@ class RunForm(Vertical):
     def compose(self) -> ComposeResult:
         # Not a stop of its own for Tab: from the recent list the next one is a field.
         with VerticalScroll(id="fields", can_focus=False):
-            yield _row("recent", "recent", Select[int]([], id="recent", compact=True))
+            yield field_row("recent", "recent", Select[int]([], id="recent", compact=True))
             with Horizontal(id="groups"):
                 with Vertical(id="load", classes="group"):
-                    yield _row("tool", "tool", _select(_same(TOOLS), "tool"))
-                    yield _text_row(URLS)
-                    yield _text_row(CONNECTIONS)
-                    yield _text_row(THREADS)
-                    yield _text_row(STREAMS)
-                    yield _text_row(RATE)
-                    yield _row("protocol", "protocol", _select(PROTOCOLS, "protocol"))
-                    yield _row("mode", "mode", _select(MODES, "mode"))
-                    yield _text_row(DURATION)
-                    yield _text_row(REQUESTS)
-                    yield _text_row(WARM_UP)
-                    yield _row(
+                    yield field_row("tool", "tool", select_of(same_values(TOOLS), "tool"))
+                    yield text_row(URLS)
+                    yield text_row(CONNECTIONS)
+                    yield text_row(THREADS)
+                    yield text_row(STREAMS)
+                    yield text_row(RATE)
+                    yield field_row("protocol", "protocol", select_of(PROTOCOLS, "protocol"))
+                    yield field_row("mode", "mode", select_of(MODES, "mode"))
+                    yield text_row(DURATION)
+                    yield text_row(REQUESTS)
+                    yield text_row(WARM_UP)
+                    yield field_row(
                         "keepalive",
                         "keep-alive -k",
                         Checkbox("ab: HTTP keep-alive", id="keepalive", compact=True),
                     )
                 with Vertical(id="side"):
                     with Vertical(id="labels", classes="group"):
-                        yield _text_row(HEADERS)
-                        yield _text_row(METHOD)
-                        yield _text_row(BODY)
-                        yield _text_row(CONTENT_TYPE)
-                        yield _row(
+                        yield text_row(HEADERS)
+                        yield text_row(METHOD)
+                        yield text_row(BODY)
+                        yield text_row(CONTENT_TYPE)
+                        yield field_row(
                             "compress",
                             "compress",
-                            _select(_same((NO_COMPRESSION, *COMPRESSIONS)), "compress"),
+                            select_of(same_values((NO_COMPRESSION, *COMPRESSIONS)), "compress"),
                         )
-                        yield _row(
+                        yield field_row(
                             "server_mode",
                             "server",
-                            _select([(SERVERS[m], m) for m in SERVER_MODES], "server_mode"),
+                            select_of([(SERVERS[m], m) for m in SERVER_MODES], "server_mode"),
                         )
-                        yield _text_row(SERVER_PID)
-                        yield _text_row(SERVER_NAME)
-                        yield _text_row(SERVER_HOST)
-                        yield _text_row(GENERATORS)
-                        yield _text_row(NAME)
-                        yield _text_row(TAGS)
+                        yield text_row(SERVER_PID)
+                        yield text_row(SERVER_NAME)
+                        yield text_row(SERVER_HOST)
+                        yield text_row(GENERATORS)
+                        yield text_row(NAME)
+                        yield text_row(TAGS)
                     with Vertical(id="judging", classes="group"):
                         for field in JUDGING_FIELDS:
-                            yield _text_row(field)
+                            yield text_row(field)
                     with Vertical(id="sweep-group", classes="group"):
-                        yield _row(
+                        yield field_row(
                             "sweep",
                             "sweep",
                             Checkbox("vary, ramp or repeat the run", id="sweep", compact=True),
                         )
                         for field in SWEEP_FIELDS:
-                            yield _text_row(field)
+                            yield text_row(field)
         with Horizontal(id="bar"):
             yield Button("Start", id="start", variant="success", compact=True, disabled=True)
             yield SteadyStatic(id="status")
@@ -454,34 +443,3 @@ class RunForm(Vertical):
             )
             return
         self._offer_recent()
-
-
-def _select(options: Sequence[tuple[str, str]], select_id: str) -> Select[str]:
-    return Select(options, allow_blank=False, id=select_id, compact=True)
-
-
-def _same(values: Sequence[str]) -> list[tuple[str, str]]:
-    return [(value, value) for value in values]
-
-
-def _row(name: str, label: str, control: Widget, *below: Widget) -> Horizontal:
-    control.add_class("control")
-    return Horizontal(
-        Label(label), Vertical(control, *below, classes="cell"), id=f"row-{name}", classes="row"
-    )
-
-
-def _text_row(field: TextField[T]) -> Horizontal:
-    control = FieldInput(
-        placeholder=field.placeholder,
-        id=field.id,
-        validators=[Reads(field.read)],
-        compact=True,
-    )
-    error = SteadyStatic(id=f"{field.id}-error", classes="error")
-    return _row(field.id, field.label, control, error)
-
-
-def asking_line(needed: Sequence[Redacted]) -> str:
-    where = ", ".join(r.where for r in needed)
-    return f"kept without the secret of {where}; Start asks for it"
