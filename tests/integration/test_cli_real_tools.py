@@ -451,3 +451,31 @@ async def test_wrk_rows_say_nothing_of_status_classes(nginx: DemoTarget, session
     # unknown, the errors are its count.
     assert state.status_counts is None
     assert state.errors_seen == finished.result.error_count == 0
+
+
+def test_off_a_terminal_run_sweep_and_demo_go_headless(nginx: DemoTarget, sessions: Path) -> None:
+    need("h2load")
+    # Standard output is a pipe here, as in a CI job: each says so and runs headless.
+    for command, args in (
+        ("run", ["-d", "1", "-c", "2", nginx.urls["h2c"]]),
+        ("sweep", ["-d", "1", "--vary", "c=2,4", "--cool-down", "0", nginx.urls["h2c"]]),
+        ("demo", ["-d", "1"]),
+    ):
+        proc = tuibench(command, *args)
+        assert proc.returncode == 0, (command, proc.stderr)
+        assert f"{command}: not on a terminal: running headless" in proc.stderr, proc.stderr
+        assert "completed" in proc.stdout, (command, proc.stdout)
+
+
+def test_off_a_terminal_replay_and_compare_refuse_in_one_line(sessions: Path) -> None:
+    saved = str(Path(__file__).parents[2] / "sessions" / "20261121-112049-153-h2load-h2c-m10.json")
+    for args, instead in (
+        (["replay", saved], f"tuibench export {saved} or tuibench plot {saved}"),
+        (["compare", saved, saved], "add --format md or --json"),
+    ):
+        proc = tuibench(*args)
+        assert proc.returncode == 2, proc.stderr
+        command = args[0]
+        expected = f"tuibench: error: {command} opens the app, which needs a terminal: {instead}"
+        assert proc.stderr.strip() == expected, proc.stderr
+        assert proc.stdout == ""

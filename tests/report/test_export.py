@@ -168,3 +168,19 @@ def test_markdown_says_what_was_sent_and_its_argv_pastes_back_into_a_shell() -> 
     md = export(Session(doc), "md")
     assert "| request | POST with a 58-byte application/json body |" in md
     assert "- argv: `h2load -H 'Accept: text/html' 'http://127.0.0.1:1/a b'`" in md
+
+
+def test_markdown_of_a_run_judged_by_thresholds_has_a_row_for_each() -> None:
+    from tui_bench.analysis.thresholds import parse_threshold
+    from tui_bench.analysis.verdicts import run_thresholds
+
+    doc = session().doc
+    judged = run_thresholds([parse_threshold("p99<5ms"), parse_threshold("rps>1000")], doc)
+    md = export(Session({**doc, "thresholds": list(judged)}), "md")
+    table = md[md.index("## Thresholds") :].splitlines()
+    assert table[2:4] == [
+        "| threshold | point | measured | verdict |",
+        "| --- | --- | ---: | --- |",
+    ]
+    assert table[4] == "| p99<5ms | all | 10.00 ms | **FAIL** |"
+    assert table[5] == "| rps>1000 | all | 1,234 req/s | pass |"

@@ -620,3 +620,35 @@ async def test_a_config_kept_without_its_secrets_asks_for_them_on_start(
     assert started.spec.headers == SECRET_REQUEST.spec.headers
     assert started.spec.urls == ("http://bench:pw-41@127.0.0.1:8080/",)
     assert "tok-123" not in path.read_text()
+
+
+@pytest.fixture
+def cli_refusals(capsys: pytest.CaptureFixture[str]) -> dict[str, str]:
+    """What `tuibench run FLAGS URL` says before any load, less its `tuibench: error: `
+    (asked here, outside the test's event loop: the command line runs its own)."""
+    from tui_bench.cli.main import main
+
+    said = {}
+    for name, flags in (
+        ("gateless", ["--fail-on-regression", "5"]),
+        ("unreadable", ["--threshold", "p99<5parsecs"]),
+    ):
+        assert main(["run", "--headless", *flags, "http://127.0.0.1:1/"]) == 2
+        said[name] = capsys.readouterr().err.strip().removeprefix("tuibench: error: ")
+    return said
+
+
+async def test_the_judging_fields_refuse_in_the_command_line_s_words(
+    cli_refusals: dict[str, str], config_home: Path
+) -> None:
+    gateless, unreadable = cli_refusals["gateless"], cli_refusals["unreadable"]
+    async with FormApp().run_test(size=(160, 48)) as pilot:
+        form = await ready(pilot, "no URL given")
+        await type_into(pilot, "urls", "http://127.0.0.1:1/")
+        await type_into(pilot, "fail_on_regression", "5%")
+        await until(pilot, lambda: gateless in status(form), "the gate's refusal")
+        assert not start_enabled(form)
+        await type_into(pilot, "fail_on_regression", "")
+        await type_into(pilot, "thresholds", "p99<5parsecs")
+        await until(pilot, lambda: shows_error(form, "thresholds", unreadable), unreadable)
+        assert not start_enabled(form)
