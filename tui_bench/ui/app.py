@@ -116,6 +116,11 @@ class TuibenchApp(App[int]):
         # As wrk, oha and k6 do: Ctrl+C stops a going run and keeps what was measured; a
         # second one, or one when nothing runs, leaves (Textual's own asks for Ctrl+Q).
         Binding("ctrl+c", "interrupt", show=False, priority=True, system=True),
+        # Taken before the key goes to the focused widget: Textual's own Tab is seen only
+        # once the field has handled what came before it, so text typed quickly after a
+        # Tab (a burst from the terminal) landed in the field it left.
+        Binding("tab", "focus_next", show=False, priority=True, system=True),
+        Binding("shift+tab", "focus_previous", show=False, priority=True, system=True),
     ]
 
     def __init__(
