@@ -406,12 +406,17 @@ async def test_the_result_says_what_the_run_cost_the_server_and_the_generator() 
 
 
 async def test_expand_shows_only_the_focused_panel() -> None:
-    async with make_app().run_test(size=(120, 40)) as pilot:
+    async with make_app().run_test(size=(80, 24)) as pilot:
         live = await settle(pilot)
         live.query_one("#latency").focus()
         await pilot.press("e")
         shown = [p.id for p in live.query(MetricPanel) if p.display]
         assert shown == ["latency"]
+        # Its sparkline takes the room the others left, not one row over empty ones.
+        panel = live.query_one("#latency", MetricPanel)
+        spark = panel.query_one(ZeroSparkline)
+        await until(pilot, lambda: spark.size.height > 5, "the sparkline grown")
+        assert panel.size.height - spark.size.height <= 4
         await pilot.press("e")
         assert all(p.display for p in live.query(MetricPanel))
 

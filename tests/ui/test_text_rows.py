@@ -84,3 +84,19 @@ async def test_a_sparkline_row_is_its_bars_as_textual_would_paint_them() -> None
         straight = spark.render_line(0)
         assert cells(straight) == cells(Widget.render_line(spark, 0))
         assert straight.text == str(spark.render()) and len(straight.text) == 20
+
+
+class Tall(App[None]):
+    CSS = "ZeroSparkline { width: 4; height: 4; }"
+
+    def compose(self) -> ComposeResult:
+        yield ZeroSparkline([0.0, 1.0, 2.0, 4.0])
+
+
+async def test_a_sparkline_taller_than_a_row_stacks_its_bars_over_the_rows() -> None:
+    async with Tall().run_test(size=(10, 6)) as pilot:
+        await pilot.pause()
+        spark = pilot.app.query_one(ZeroSparkline)
+        rows = ["".join(s.text for s in spark.render_line(y)) for y in range(4)]
+        # 0, a quarter, a half and all of 4 rows; the lowest row never blank.
+        assert rows == ["   █", "   █", "  ██", "▁███"]

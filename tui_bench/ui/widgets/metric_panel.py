@@ -31,7 +31,7 @@ class MetricPanel(Vertical, can_focus=True):
         & > .spark > Label { width: 6; color: $text-muted; }
         & > .spark > Sparkline { width: 1fr; height: 1; }
         & > .spark > .top { width: auto; min-width: 5; padding-left: 1; color: $text-muted; }
-        &.-expanded > .spark { height: 1fr; max-height: 8; }
+        &.-expanded > .spark { height: 1fr; }
         &.-expanded > .spark > Sparkline { height: 1fr; }
     }
     """

@@ -51,19 +51,34 @@ class ZeroSparkline(Sparkline):
     def render_line(self, y: int) -> Strip:
         """The row made straight from its runs of bars: one row, every second, which
         through Textual's path for text cost over a millisecond."""
-        if y > 0:
+        if y >= self.size.height:
             return Strip.blank(self.size.width, self.visual_style.rich_style)
-        return segments_row(self, [Segment(bars, style) for bars, style in self._runs()])
+        return segments_row(self, [Segment(bars, style) for bars, style in self._runs(y)])
 
-    def _runs(self) -> list[tuple[str, Style]]:
-        """Each run of bars of one height, with its colour: each change of colour is some
-        40 bytes of escape codes down the terminal's link, more than the bars themselves."""
+    def _runs(self, y: int = 0) -> list[tuple[str, Style]]:
+        """Row `y`'s runs of cells of one character and colour: each change of colour is
+        some 40 bytes of escape codes down the terminal's link, more than the bars
+        themselves. Taller than a row (a panel expanded), the bars stack over the rows."""
         shares = levels(list(self.data or []), self.size.width, self.top)
         low = self.get_component_rich_style("sparkline--min-color").color
         high = self.get_component_rich_style("sparkline--max-color").color
         tones = _tones(low, high)
-        bars = [round(share * (len(BARS) - 1)) for share in shares]
-        return [(BARS[bar] * len(list(run)), tones[bar]) for bar, run in groupby(bars)]
+        top = len(BARS) - 1
+        under = (max(1, self.size.height) - 1 - y) * len(BARS)
+        cells = []
+        for share in shares:
+            tone = round(share * top)
+            if under == 0 and self.size.height <= 1:
+                cells.append((BARS[tone], tone))
+                continue
+            # Eighths of a cell filled in this row; the lowest row never blank, as one row.
+            filled = min(len(BARS), round(share * self.size.height * len(BARS)) - under)
+            mark = BARS[filled - 1] if filled > 0 else (BARS[0] if under == 0 else " ")
+            cells.append((mark, tone))
+        return [
+            ("".join(mark for mark, _ in run), tones[tone])
+            for (_, tone), run in ((key, list(group)) for key, group in groupby(cells))
+        ]
 
 
 @lru_cache(maxsize=16)
