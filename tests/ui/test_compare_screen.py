@@ -571,3 +571,17 @@ def test_snapshot_verdicts_160x48(snap_compare: Any) -> None:
 def test_snapshot_two_points_160x48(snap_compare: Any) -> None:
     app = make_app(*two_points())
     assert snap_compare(app, terminal_size=(160, 48), run_before=_settled)
+
+
+def test_a_long_run_id_in_the_header_keeps_to_its_line() -> None:
+    from tui_bench.ui.text.compare_text import sessions_header
+
+    a = example("h2c-m10")
+    long_id = "20261127-233308-123-h2load-a-rather-long-name"
+    b = Session({**a.doc, "name": "", "id": long_id})
+    console = Console(width=78, record=True)
+    console.print(sessions_header(side_of(a), side_of(b)))
+    lines = console.export_text().splitlines()
+    # One line a side, the id cut in its middle: its start and end still tell it apart.
+    assert len(lines) == 2 and all(len(line) <= 78 for line in lines), lines
+    assert "20261127-2" in lines[1] and "long-name" in lines[1] and "…" in lines[1]

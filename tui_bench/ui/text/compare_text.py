@@ -54,8 +54,8 @@ class MiddleElided:
     """One line of text that, short of room, gives up its middle, never breaking a word: the
     end of a URL's path is what tells two runs apart."""
 
-    def __init__(self, text: str) -> None:
-        self.text = Text(text, no_wrap=True)
+    def __init__(self, text: str | Text) -> None:
+        self.text = Text(text, no_wrap=True) if isinstance(text, str) else text
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
         return Measurement(min(MIN_ELIDED_WIDTH, self.text.cell_len), self.text.cell_len)
@@ -67,14 +67,16 @@ class MiddleElided:
 def sessions_header(a: Side, b: Side) -> Table:
     grid = Table.grid(padding=(0, 1))
     grid.add_column(no_wrap=True)
-    grid.add_column(overflow="fold")
+    # A run's id is one word: folded, it took two lines and pushed the table down; it and
+    # the URL share what the date and the tool leave, each given up in its middle.
+    grid.add_column(ratio=1)
     grid.add_column(no_wrap=True, style=LABEL)
     grid.add_column(no_wrap=True)
-    grid.add_column(ratio=1)
+    grid.add_column(ratio=2)
     for letter, side in (("A", a), ("B", b)):
         grid.add_row(
             mark(letter),
-            side_header(side),
+            MiddleElided(side_header(side)),
             started(side.session),
             tool_label(side.shown),
             MiddleElided(target(side.shown)),
