@@ -18,6 +18,9 @@ COMPACT_DROP_ORDER = ("errors", "status", "p99", "tool")
 CAPS = {"name": 26, "url": 26, "tags": 20}
 # Below this, a shortened name or URL no longer says which it is.
 MIN_ELIDED_WIDTH = 10
+# Before the URL goes, a long name gives up its middle down to this: a sweep named at length
+# took the URL off a wide screen.
+SQUEEZED = {"url": ("name", 16)}
 
 
 def fit_columns(
@@ -28,11 +31,14 @@ def fit_columns(
     caps: Mapping[str, int] | None = None,
     elided: Sequence[str] = (),
     padding: int = 2,
+    squeezed: Mapping[str, tuple[str, int]] = SQUEEZED,
 ) -> dict[str, int]:
     """The columns kept and their widths, so that all of them, each with `padding` cells
     beside it, fit in `available` cells: the room there is first (whole cells), then the
-    columns in `caps` down to their cap, then the columns in `drop` go, then those in
-    `elided` give up their middles. A column in none of these is never cut."""
+    columns in `caps` down to their cap, then the columns in `drop` go (one named in
+    `squeezed` stays where the column it names, shortened to no less than its width, makes
+    the room), then those in `elided` give up their middles. A column in none of these is
+    never cut."""
 
     def excess(widths: Mapping[str, int]) -> int:
         return sum(w + padding for w in widths.values()) - available
@@ -45,6 +51,12 @@ def fit_columns(
     for column in drop:
         if excess(widths) <= 0:
             break
+        other, least = squeezed.get(column, ("", 0))
+        if column in widths and other in widths and other in elided:
+            # Only where that alone keeps the column: else the other is left whole.
+            if widths[other] - excess(widths) >= least:
+                widths[other] -= excess(widths)
+                break
         widths.pop(column, None)
     while excess(widths) > 0:
         # The wider one gives a cell, until all are down to the least readable.
