@@ -52,11 +52,11 @@ def fit_columns(
         if excess(widths) <= 0:
             break
         other, least = squeezed.get(column, ("", 0))
-        if column in widths and other in widths and other in elided:
-            # Only where that alone keeps the column: else the other is left whole.
-            if widths[other] - excess(widths) >= least:
-                widths[other] -= excess(widths)
-                break
+        # Only where that alone keeps the column: else the other is left whole.
+        squeezable = column in widths and other in widths and other in elided
+        if squeezable and widths[other] - excess(widths) >= least:
+            widths[other] -= excess(widths)
+            break
         widths.pop(column, None)
     while excess(widths) > 0:
         # The wider one gives a cell, until all are down to the least readable.
