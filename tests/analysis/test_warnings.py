@@ -1,6 +1,9 @@
 from dataclasses import replace
 
-from tui_bench.analysis.warnings import collapsed, run_warnings
+from tui_bench.analysis.warnings import (
+    collapsed,
+    run_warnings,
+)
 from tui_bench.result import Requests, Result
 from tui_bench.spec import RunSpec
 

@@ -9,7 +9,8 @@ import pytest
 
 from tui_bench.analysis.verdicts import Verdicts
 from tui_bench.cli.cmd_run import finish_run
-from tui_bench.engine.events import RunFinished, RunWarning
+from tui_bench.engine.events import RunFinished
+from tui_bench.records.warning import Warning
 from tui_bench.spec import RunSpec
 from tui_bench.validity import Validity
 
@@ -69,7 +70,7 @@ def test_the_printed_summary_has_the_live_screen_s_rows_in_its_order() -> None:
     spec = RunSpec(urls=("http://127.0.0.1:1/",))
     result = h2load_result(1.0, 10.0, 10, 0)
     resources = {"server_cpu_mean_pct": 50.0, "client_cpu_mean_pct": None}
-    warned = (RunWarning("few-samples", "p99 rests on 10 requests: too few to tell"),)
+    warned = (Warning("few-samples", "p99 rests on 10 requests: too few to tell"),)
     finished = RunFinished(
         "completed", 0, result, Path("s.json"), None, resources=resources, warnings=warned
     )

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from tui_bench.analysis.warnings import Warning
 from tui_bench.engine.cut_short import END_GRACE_S, OVER_GRACE_S, CutShort
+from tui_bench.records.warning import Warning
 from tui_bench.spec import RunSpec
 
 URL = ("http://127.0.0.1:8080/",)

@@ -9,10 +9,14 @@ import pytest
 
 from tests.conftest import need
 from tui_bench.demo.nginx_target import DemoTarget
-from tui_bench.engine.events import Event, GeneratorsSeen, RunWarning
+from tui_bench.engine.events import (
+    Event,
+    GeneratorsSeen,
+)
 from tui_bench.engine.generators import Generator
 from tui_bench.engine.options import EngineOptions
 from tui_bench.errors import UsageError
+from tui_bench.records.warning import Warning
 from tui_bench.remote.ssh import SshHost
 from tui_bench.runners.tools import Tool, find_tool
 from tui_bench.spec import RunSpec
@@ -43,7 +47,7 @@ async def test_a_warning_on_the_result_is_said_of_the_merged_result_only(
     spec = RunSpec(urls=(nginx.urls["h2c"],), connections=2, requests=40)
     said: list[Event] = []
     finished = await engine.controller(spec, here, said.append, tmp_path).run()
-    warnings = {w.code: w.message for w in said if isinstance(w, RunWarning)}
+    warnings = {w.code: w.message for w in said if isinstance(w, Warning)}
     # Each generator had 20 requests; the run, as its session keeps it, 40.
     assert warnings["few-samples"] == "only 40 requests: p99 rests on a few of them"
     doc = store.load(finished.session_path).doc

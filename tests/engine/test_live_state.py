@@ -10,10 +10,10 @@ from tui_bench.engine.events import (
     ResourcesSampled,
     RunFinished,
     RunStarted,
-    RunWarning,
     SecondClosed,
 )
 from tui_bench.engine.live_state import LiveState
+from tui_bench.records.warning import Warning
 from tui_bench.result import Distribution, Result, Tls
 from tui_bench.sampling.samples import ResourceSample
 from tui_bench.spec import RunSpec
@@ -60,7 +60,7 @@ def test_every_event_bumps_the_version() -> None:
         Progress(1.5, 0.15, 100, "main"),
         row(0, 1000.0),
         ResourcesSampled(sample(10.0)),
-        RunWarning("w", "careful"),
+        Warning("w", "careful"),
     ]
     for i, event in enumerate(events, 1):
         state.apply(event)

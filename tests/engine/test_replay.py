@@ -15,12 +15,12 @@ from tui_bench.engine.events import (
     ResourcesSampled,
     RunFinished,
     RunStarted,
-    RunWarning,
     SecondClosed,
 )
 from tui_bench.engine.live_state import LiveState
 from tui_bench.engine.replay import Player, Timeline, timeline
 from tui_bench.errors import SessionError
+from tui_bench.records.warning import Warning
 from tui_bench.spec import RunSpec
 from tui_bench.storage import store
 from tui_bench.storage.session import SCHEMA, SCHEMA_VERSION, Session
@@ -176,7 +176,7 @@ def test_timeline_is_in_time_order_from_start_to_finish() -> None:
     )
     assert samples[0][1].system_cpu_pct == (95.0, 60.0, 30.0, 5.0)
     # Known before the run: at the start; the verdicts on the whole run: at the end.
-    warnings = {e.code: t for t, e in pairs if isinstance(e, RunWarning)}
+    warnings = {e.code: t for t, e in pairs if isinstance(e, Warning)}
     assert warnings == {"same-machine": 0.0, "errors": pytest.approx(6.2)}
 
 

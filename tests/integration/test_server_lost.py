@@ -22,9 +22,14 @@ from tests.fakes import A_SECOND, wait_for_run
 from tests.integration.test_cli_real_tools import TUIBENCH
 from tui_bench.demo.nginx_target import DemoTarget
 from tui_bench.engine.cut_short import OVERRUN_GRACE_S
-from tui_bench.engine.events import Event, RunFinished, RunWarning, SecondClosed
+from tui_bench.engine.events import (
+    Event,
+    RunFinished,
+    SecondClosed,
+)
 from tui_bench.engine.live_state import LiveState
 from tui_bench.engine.options import EngineOptions
+from tui_bench.records.warning import Warning
 from tui_bench.runners.tools import find_tool
 from tui_bench.spec import RunSpec
 from tui_bench.storage import store
@@ -110,7 +115,7 @@ async def run_live(
 
     def listen(event: Event) -> None:
         state.apply(event)
-        if isinstance(event, RunWarning):
+        if isinstance(event, Warning):
             seen.append((event.code, state.rps_now, state.cut_short is not None))
         elif isinstance(event, SecondClosed):
             measured.set()

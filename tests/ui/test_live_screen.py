@@ -31,9 +31,9 @@ from tui_bench.engine.events import (
     ResourcesSampled,
     RunFinished,
     RunStarted,
-    RunWarning,
     SecondClosed,
 )
+from tui_bench.records.warning import Warning
 from tui_bench.sampling.samples import ResourceSample
 from tui_bench.sampling.summaries import summarize
 from tui_bench.spec import RunSpec
@@ -141,8 +141,8 @@ class ScriptedEngine:
         if self.hold:
             await self.stopped.wait()
         status = "interrupted" if self.stopped.is_set() else "completed"
-        shared = RunWarning("same-machine", "the load generator runs on the server's box")
-        warned = (*(e for e in self.events if isinstance(e, RunWarning)), shared)
+        shared = Warning("same-machine", "the load generator runs on the server's box")
+        warned = (*(e for e in self.events if isinstance(e, Warning)), shared)
         finished = RunFinished(
             status, 0, RESULT, self.session, None, resources=RESOURCES, warnings=warned
         )
@@ -601,12 +601,12 @@ def test_snapshot_ended_80x24(snap_compare: Any) -> None:
 
 # Enough to make the result longer than an 80x24 screen has room for.
 MORE_WARNINGS = [
-    RunWarning("keepalive", "the server closed connections: they were not reopened"),
-    RunWarning("stall", "a stall of 1.2 s was seen by max only; p99 hides it from view"),
-    RunWarning("errors", "15 of 403,215 requests failed"),
-    RunWarning("client-bound", "the load generator used 95% of its CPU: the figures may be its"),
-    RunWarning("warm-up", "no warm-up: the first second's cold caches are in the figures"),
-    RunWarning("few-samples", "p99.9 rests on 40 requests: too few to tell"),
+    Warning("keepalive", "the server closed connections: they were not reopened"),
+    Warning("stall", "a stall of 1.2 s was seen by max only; p99 hides it from view"),
+    Warning("errors", "15 of 403,215 requests failed"),
+    Warning("client-bound", "the load generator used 95% of its CPU: the figures may be its"),
+    Warning("warm-up", "no warm-up: the first second's cold caches are in the figures"),
+    Warning("few-samples", "p99.9 rests on 40 requests: too few to tell"),
 ]
 
 

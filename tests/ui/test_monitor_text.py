@@ -14,10 +14,10 @@ from tui_bench.engine.events import (
     Progress,
     RunFinished,
     RunStarted,
-    RunWarning,
     SecondClosed,
 )
 from tui_bench.engine.live_state import LiveState
+from tui_bench.records.warning import Warning
 from tui_bench.result import Distribution, RateFigures, Requests, Result
 from tui_bench.spec import RunSpec
 from tui_bench.ui.text import monitor_text, result_text
@@ -192,7 +192,7 @@ def test_the_header_says_a_run_cut_short_at_once(code: str, badge: str) -> None:
         return monitor_text.header(state, "wrk 4.1.0", paused=False, stopping=False).plain
 
     assert badge not in header()
-    state.apply(RunWarning(code, "the server was lost 1.5 s into the run (pid 1 exited)"))
+    state.apply(Warning(code, "the server was lost 1.5 s into the run (pid 1 exited)"))
     assert badge in header()
     assert "STALL" not in header()
     lost = code == "server-lost"
@@ -240,7 +240,7 @@ def test_the_header_says_what_each_request_carries() -> None:
 
 def test_a_long_warning_in_the_result_wraps_under_itself() -> None:
     state = LiveState(RunSpec(urls=("http://127.0.0.1:8080/",), duration_s=6))
-    warned = RunWarning("same-machine", "load generator and target share this machine: " * 2)
+    warned = Warning("same-machine", "load generator and target share this machine: " * 2)
     state.apply(RunFinished("completed", 0, None, Path("/tmp/s.json"), None, warnings=(warned,)))
     text = result_text.summary(state, Tones("red", "yellow", "green"), width=50).plain
     lines = text[text.index("warning") :].splitlines()

@@ -11,8 +11,12 @@ from rich.text import Text
 from textual.app import App
 from textual.screen import Screen
 
-from tui_bench.engine.events import RunFinished, RunWarning, SecondClosed
+from tui_bench.engine.events import (
+    RunFinished,
+    SecondClosed,
+)
 from tui_bench.engine.live_state import LiveState
+from tui_bench.records.warning import Warning
 from tui_bench.spec import RunSpec
 from tui_bench.ui.text import monitor_text, result_text
 from tui_bench.ui.themes import load_themes
@@ -60,7 +64,7 @@ def test_the_words_take_their_colours_from_the_tones() -> None:
     state = LiveState(RunSpec(urls=("http://127.0.0.1:8080/",)))
     row = {"t_s": 0, "rps": 100.0, "good_rps": 97.0, "errors": 3, "2xx": 97, "5xx": 3, "n": 100}
     state.apply(SecondClosed(row))
-    warned = RunWarning("same-machine", "the load generator runs on the server's box")
+    warned = Warning("same-machine", "the load generator runs on the server's box")
     state.apply(warned)
     assert f"bold {tones.error}" in styles_at(monitor_text.status(state, tones), "errors 3")
     assert f"bold {tones.warning}" in styles_at(monitor_text.warnings(state, tones), "! ")

@@ -26,8 +26,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from tui_bench.analysis.warnings import Warning
 from tui_bench.formats import fmt_count, fmt_seconds
+from tui_bench.records.warning import Warning
 from tui_bench.spec import RunSpec
 
 # A wait shorter than this is not called a stall whatever the median: on a busy machine the

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
+from tui_bench.records.warning import Warning
 from tui_bench.result import Result
 from tui_bench.runners.durations import rounded_note
 from tui_bench.spec import RunSpec
@@ -15,12 +15,6 @@ MIN_SAMPLES_FOR_P99 = 1000
 ERROR_RATE_WARN = 0.01
 # A duration run whose last seconds fall below this share of its best second has collapsed.
 COLLAPSE_SHARE = 0.2
-
-
-@dataclass(frozen=True)
-class Warning:
-    code: str
-    message: str
 
 
 SAME_MACHINE = Warning(

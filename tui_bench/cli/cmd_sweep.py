@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, TextIO
 from tui_bench.cli.args import label_parser
 from tui_bench.cli.output import headless_note, report_lines, wants_app
 from tui_bench.cli.run_flags import request_from_args, settings_of
+from tui_bench.records.warning import Warning
 from tui_bench.request.sweep_plan import (
     SweepPlan,
     Variant,
@@ -122,11 +123,10 @@ class SweepPrinter:
         self._warned: set[str] = set()
 
     def __call__(self, event: Event | SweepEvent) -> None:
-        from tui_bench.engine.events import RunWarning
         from tui_bench.engine.sweep import SweepRunFinished
         from tui_bench.report.text import run_line
 
-        if isinstance(event, RunWarning) and event.code not in self._warned:
+        if isinstance(event, Warning) and event.code not in self._warned:
             self._warned.add(event.code)
             self._lines(event)
         elif isinstance(event, SweepRunFinished):

@@ -6,9 +6,15 @@ import sys
 from collections.abc import Mapping
 from typing import Any, TextIO
 
-from tui_bench.engine.events import Event, Progress, RunFinished, RunWarning, SecondClosed
+from tui_bench.engine.events import (
+    Event,
+    Progress,
+    RunFinished,
+    SecondClosed,
+)
 from tui_bench.formats import fmt_bytes, fmt_count, fmt_latency
 from tui_bench.printable import printable
+from tui_bench.records.warning import Warning
 from tui_bench.redaction import redact_text
 from tui_bench.report.text import ended_rows
 from tui_bench.runners.durations import duration_text, stretch_at
@@ -65,7 +71,7 @@ class ProgressPrinter:
             self._requests += event.row.get("requests") or 0
             if shown_window(event.row):
                 self.write(second_line(event.row, self._done(event.row)))
-        elif isinstance(event, RunWarning):
+        elif isinstance(event, Warning):
             self.write(f"warning: {event.message}")
         elif isinstance(event, RunFinished) and event.message:
             self.write(f"{event.status}: {event.message}")

@@ -14,8 +14,8 @@ import ssl
 from dataclasses import dataclass, replace
 from urllib.parse import urlsplit
 
-from tui_bench.analysis.warnings import Warning
 from tui_bench.engine.reach import UNVERIFIED
+from tui_bench.records.warning import Warning
 from tui_bench.result import NON_2XX, Result
 from tui_bench.runners.invocation import credentials_as_header
 from tui_bench.spec import RunSpec, split_header

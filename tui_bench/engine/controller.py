@@ -22,7 +22,6 @@ import psutil
 from tui_bench.analysis.warnings import (
     CONNECTIONS_DYING,
     SAME_MACHINE,
-    Warning,
     connection_failures,
     run_warnings,
     whole_seconds,
@@ -38,7 +37,6 @@ from tui_bench.engine.events import (
     ResourcesSampled,
     RunFinished,
     RunStarted,
-    RunWarning,
     SecondClosed,
 )
 from tui_bench.engine.log_feed import LogFeed, LogTail
@@ -68,6 +66,7 @@ from tui_bench.engine.tool_start import (
 from tui_bench.engine.workdir import run_workdir
 from tui_bench.histogram import LatencyHistogram
 from tui_bench.parsers.live import LiveLine
+from tui_bench.records.warning import Warning
 from tui_bench.remote.server import ServerOnHost
 from tui_bench.runners.invocation import STALL_TIMEOUT_S, Invocation, build
 from tui_bench.runners.tools import Tool
@@ -267,7 +266,7 @@ class RunController:
             self._warned.add(warning.code)
             if warning.code in WATCH_WARNINGS:
                 self._run_warnings.append(warning)
-            self._emit(RunWarning(warning.code, warning.message))
+            self._emit(warning)
 
     def _run_s(self) -> float:
         return time.monotonic() - self._t0

@@ -14,9 +14,9 @@ import asyncio
 from collections.abc import Callable
 
 from tui_bench.analysis.stalls import CountMoves
-from tui_bench.analysis.warnings import Warning
 from tui_bench.engine.reach import unreachable
 from tui_bench.engine.tool_start import Process
+from tui_bench.records.warning import Warning
 from tui_bench.spec import RunSpec
 from tui_bench.validity import SERVER_LOST, STALL_TIMEOUT
 

@@ -14,6 +14,9 @@ from typing import Any
 from tui_bench.analysis.verdicts import Verdicts
 from tui_bench.histogram import LatencyHistogram
 from tui_bench.parsers.live import LiveLine, parse_live_line
+
+# A warning is told as it is kept: the event is the record.
+from tui_bench.records.warning import Warning as RunWarning
 from tui_bench.result import Result
 from tui_bench.sampling.samples import ResourceSample
 from tui_bench.validity import Validity
@@ -64,12 +67,6 @@ class SecondClosed:
 @dataclass(frozen=True)
 class ResourcesSampled:
     sample: ResourceSample
-
-
-@dataclass(frozen=True)
-class RunWarning:
-    code: str
-    message: str
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from typing import Any
 
 import psutil
 
-from tui_bench.analysis.warnings import Warning, run_warnings
+from tui_bench.analysis.warnings import run_warnings
 from tui_bench.engine.events import (
     Event,
     GeneratorsSeen,
@@ -31,7 +31,6 @@ from tui_bench.engine.events import (
     ResourcesSampled,
     RunFinished,
     RunStarted,
-    RunWarning,
     SecondClosed,
 )
 from tui_bench.engine.fleet_latency import histogram_record, merged_histogram
@@ -59,6 +58,7 @@ from tui_bench.engine.recorder import Judge, end_of_run
 from tui_bench.engine.series import rate_figures
 from tui_bench.engine.streamed import StreamedLauncher
 from tui_bench.engine.tool_start import LocalLauncher, StartGate
+from tui_bench.records.warning import Warning
 from tui_bench.remote.server import ServerOnHost
 from tui_bench.result import Result
 from tui_bench.sampling.host import host_facts
@@ -221,7 +221,7 @@ class FleetController:
                 self._rows(self._merger.add(index, event.row, event.histogram, event.service))
             elif isinstance(event, ResourcesSampled):
                 child.sample = event.sample
-            elif isinstance(event, RunWarning) and event.code not in _OF_RESULT:
+            elif isinstance(event, Warning) and event.code not in _OF_RESULT:
                 # Said of the merged result at the end, as the session keeps it.
                 self._warn(Warning(event.code, f"{label}: {event.message}"))
             elif isinstance(event, RunFinished):
@@ -241,7 +241,7 @@ class FleetController:
     def _warn(self, warning: Warning) -> None:
         if warning.code not in self._warned:
             self._warned.add(warning.code)
-            self._emit(RunWarning(warning.code, warning.message))
+            self._emit(warning)
 
     def _rows(self, rows: Sequence[Any]) -> None:
         assert self._journal is not None

@@ -11,10 +11,10 @@ from typing import Any
 
 import psutil
 
-from tui_bench.analysis.warnings import Warning
 from tui_bench.engine.series import SeriesBuilder
 from tui_bench.engine.server_watch import ServerWatch
 from tui_bench.engine.tool_start import StartGate
+from tui_bench.records.warning import Warning
 from tui_bench.remote.server import ServerOnHost
 from tui_bench.sampling.pacing import sample_until
 from tui_bench.sampling.sampler import ResourceSampler

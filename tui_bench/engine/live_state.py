@@ -23,10 +23,10 @@ from tui_bench.engine.events import (
     ResourcesSampled,
     RunFinished,
     RunStarted,
-    RunWarning,
     SecondClosed,
 )
 from tui_bench.printable import printable, printable_line
+from tui_bench.records.warning import Warning
 from tui_bench.redaction import redact_text
 from tui_bench.result import STATUS_CLASSES, Distribution, Result
 from tui_bench.runners.durations import whole_at
@@ -68,10 +68,10 @@ class LiveState:
         self.status_known = False
         self.error_total = 0
         self.sample: ResourceSample | None = None
-        self.warnings: list[RunWarning] = []
+        self.warnings: list[Warning] = []
         # Why the run was ended early on the server's account (lost, or answering nothing
         # for the stall timeout), from the moment it is said.
-        self.cut_short: RunWarning | None = None
+        self.cut_short: Warning | None = None
         self.output: deque[OutputLine] = deque(maxlen=max_lines)
         # Counts every line ever seen, so a log pane knows how many of `output` are new.
         self.lines_seen = 0
@@ -103,7 +103,7 @@ class LiveState:
             self._add_row(event.row)
         elif isinstance(event, ResourcesSampled):
             self.sample = event.sample
-        elif isinstance(event, RunWarning):
+        elif isinstance(event, Warning):
             # Shown as it is saved: a message may quote the URL or a line of output.
             warning = replace(event, message=printable(redact_text(event.message)))
             self.warnings.append(warning)

@@ -7,7 +7,6 @@ import signal
 from collections.abc import Mapping
 from pathlib import Path
 
-from tui_bench.analysis.warnings import Warning
 from tui_bench.engine.cut_short import CutShort
 from tui_bench.engine.log_ingest import LogIngest
 from tui_bench.histogram import LatencyHistogram
@@ -16,6 +15,7 @@ from tui_bench.parsers.detect import parse_output
 from tui_bench.parsers.h2load import parse_json
 from tui_bench.parsers.live import WRK_LIVE_PREFIX
 from tui_bench.parsers.wrk import SUMMARY_PREFIX
+from tui_bench.records.warning import Warning
 from tui_bench.result import Distribution, Requests, Result
 from tui_bench.runners.durations import measured_at
 from tui_bench.runners.tools import Tool

@@ -10,8 +10,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from tui_bench.analysis.verdicts import Verdicts
-from tui_bench.analysis.warnings import Warning
-from tui_bench.engine.events import RunFinished, RunWarning
+from tui_bench.engine.events import RunFinished
+from tui_bench.records.warning import Warning
 from tui_bench.result import Result
 from tui_bench.storage.atomic import store_error
 from tui_bench.storage.journal import JournalWriter
@@ -88,6 +88,6 @@ async def end_of_run(
         recorded.verdicts,
         generators=tuple(recorded.session.doc.get("generators") or ()),
         unsaved=recorded.unsaved,
-        warnings=tuple(RunWarning(w.code, w.message) for w in warnings),
+        warnings=tuple(warnings),
     )
     return finished, recorded

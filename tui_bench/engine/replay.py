@@ -27,12 +27,12 @@ from tui_bench.engine.events import (
     ResourcesSampled,
     RunFinished,
     RunStarted,
-    RunWarning,
     SecondClosed,
 )
 from tui_bench.engine.generators import saved_views
 from tui_bench.engine.live_state import LiveState
 from tui_bench.errors import SessionError
+from tui_bench.records.warning import Warning
 from tui_bench.sampling.samples import ResourceSample
 from tui_bench.spec import RunSpec
 from tui_bench.storage.session import Session
@@ -240,10 +240,10 @@ def _sample(session: Session, data: Any) -> ResourceSample:
     return sample
 
 
-def _warning(session: Session, data: Any) -> RunWarning:
+def _warning(session: Session, data: Any) -> Warning:
     if not isinstance(data, Mapping) or not isinstance(data.get("message"), str):
         raise _damaged(session, "warnings")
-    return RunWarning(str(data.get("code") or ""), data["message"])
+    return Warning(str(data.get("code") or ""), data["message"])
 
 
 def _seconds_between(start: Any, end: Any) -> float | None:

@@ -13,8 +13,8 @@ from typing import Any
 
 import psutil
 
-from tui_bench.analysis.warnings import Warning
 from tui_bench.errors import TuibenchError
+from tui_bench.records.warning import Warning
 from tui_bench.remote.server import RemoteServer, ServerOnHost, spawn_ssh
 from tui_bench.sampling.samples import ResourceSample
 

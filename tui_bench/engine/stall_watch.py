@@ -16,8 +16,8 @@ from tui_bench.analysis.stalls import (
     from_summary,
     stall_warning,
 )
-from tui_bench.analysis.warnings import Warning
 from tui_bench.histogram import LatencyHistogram
+from tui_bench.records.warning import Warning
 from tui_bench.result import Result
 from tui_bench.spec import RunSpec
 
