@@ -14,7 +14,8 @@ from tests.factories import h2load_result
 from tui_bench.result import Distribution
 from tui_bench.spec import RunSpec
 from tui_bench.storage.atomic import write_atomic
-from tui_bench.storage.session import Session, SessionDraft
+from tui_bench.storage.session import Session
+from tui_bench.storage.session_records import SessionDraft
 from tui_bench.storage.store import new_session_id, session_path
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -10,8 +10,9 @@ from tui_bench.errors import UsageError
 from tui_bench.report.exit_codes import exit_code
 from tui_bench.result import Result
 from tui_bench.spec import RunSpec
+from tui_bench.storage.session import Session
 from tui_bench.typed_values import parse_percent
-from tui_bench.validity import Reason, Validity, judge_run, of_point, of_session
+from tui_bench.validity import Reason, Validity, judge_run, of_point
 
 SPEC = RunSpec(urls=("http://127.0.0.1:8080/",), duration_s=10.0)
 GOOD = h2load_result(duration_s=10.0, rps=40_000.0, total=400_000, failed=0)
@@ -136,13 +137,13 @@ def doc(**changes: Any) -> dict[str, Any]:
 
 def test_a_session_keeps_its_verdict_and_an_older_one_is_judged_again() -> None:
     kept = {"verdict": "suspect", "reasons": [{"code": "client-bound", "message": "x"}]}
-    assert of_session(doc(validity=kept)) == Validity.from_dict(kept)
-    assert of_session(doc()) == Validity("valid", ())
-    assert of_session(doc(status="interrupted")).verdict == "invalid"  # type: ignore[union-attr]
+    assert Session(doc(validity=kept)).validity == Validity.from_dict(kept)
+    assert Session(doc()).validity == Validity("valid", ())
+    assert Session(doc(status="interrupted")).validity.verdict == "invalid"  # type: ignore[union-attr]
     few = h2load_result(duration_s=10.0, rps=1000.0, total=10_000, failed=100)
-    assert of_session(doc(result=few.to_dict(), max_errors=0.001)).verdict == "invalid"  # type: ignore[union-attr]
-    assert of_session(doc(kind="sweep")) is None
-    assert of_session(doc(spec="damaged")) is None
+    assert Session(doc(result=few.to_dict(), max_errors=0.001)).validity.verdict == "invalid"  # type: ignore[union-attr]
+    assert Session(doc(kind="sweep")).validity is None
+    assert Session(doc(spec="damaged")).validity is None
 
 
 def test_a_point_is_as_good_as_its_runs() -> None:

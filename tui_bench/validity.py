@@ -325,35 +325,6 @@ def _rate_reasons(result: Result) -> list[Reason]:
     ]
 
 
-def of_session(doc: Mapping[str, Any]) -> Validity | None:
-    """A saved run's verdict: the one it keeps, else judged again from what it recorded;
-    None for a sweep (its points have theirs) or a document too damaged to judge."""
-    if doc.get("kind") == "sweep":
-        return None
-    kept = doc.get("validity")
-    if isinstance(kept, Mapping):
-        try:
-            return Validity.from_dict(kept)
-        except (KeyError, TypeError, ValueError):
-            pass
-    try:
-        spec = RunSpec.from_dict(dict(doc["spec"]))
-        result = Result.from_dict(doc["result"]) if doc.get("result") else None
-    except (KeyError, TypeError, ValueError):
-        return None
-    raw = doc.get("raw")
-    stdout = str(raw.get("stdout") or "") if isinstance(raw, Mapping) else ""
-    return judge_run(
-        spec,
-        str(doc.get("status") or ""),
-        doc.get("message"),
-        result,
-        [w for w in doc.get("warnings") or () if isinstance(w, Mapping)],
-        stdout,
-        max_errors=float(doc.get("max_errors") or DEFAULT_MAX_ERRORS),
-    )
-
-
 def of_point(completed: Sequence[Validity], runs: int) -> Validity:
     """A sweep point's verdict from its `runs` runs, of which `completed` are judged: the
     worst of theirs, each reason said once with how many runs it concerns."""

@@ -26,7 +26,7 @@ GATE = {"ref": "api@latest", "failed": True, "refused": [], "lines": ["regressio
 def test_a_saved_runs_verdicts_read_as_they_were_made() -> None:
     made = Verdicts((THRESHOLD,), BaselineVerdict(GATE))
     doc = {**run(0, 1000), **made.end_fields()}
-    read = Verdicts.of_document(doc)
+    read = Verdicts.of_session(Session(doc))
     assert read == made and read.failed
     assert verdict_lines(read) == [
         "threshold p99<50ms: pass (p99 10.00 ms)",

@@ -16,7 +16,7 @@ from tui_bench.cli.main import main
 from tui_bench.report.column_fit import elide_url
 from tui_bench.spec import RunSpec
 from tui_bench.storage.journal import JournalWriter
-from tui_bench.storage.session import SessionDraft
+from tui_bench.storage.session_records import SessionDraft
 from tui_bench.storage.store import journal_path
 
 EXAMPLES = Path(__file__).parents[2] / "sessions"

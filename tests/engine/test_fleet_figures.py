@@ -24,6 +24,7 @@ from tui_bench.report.text import generator_lines, result_rows, verdict_line
 from tui_bench.runners.tools import find_tool
 from tui_bench.spec import RunSpec
 from tui_bench.storage import store
+from tui_bench.storage.session import Session
 from tui_bench.ui.text.monitor_text import generators as generators_text
 from tui_bench.ui.text.monitor_text import latency as latency_text
 from tui_bench.ui.tones import ANSI
@@ -117,7 +118,7 @@ async def test_the_generators_panel_ends_on_the_whole_runs_figures(
     assert all(g["start_skew_s"] is not None and 0 <= g["start_skew_s"] < 1 for g in generators)
     # The panel's last word is the saved run's, not its last second's.
     last = [e for e in said if isinstance(e, GeneratorsSeen)][-1]
-    assert last == saved_views(doc)
+    assert last == saved_views(Session(doc))
     state = LiveState(spec)
     for event in said:
         state.apply(event)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from tui_bench.engine.generators import Generator, labels, saved_views, version_warning
 from tui_bench.remote.ssh import SshHost
 from tui_bench.runners.tools import Tool
+from tui_bench.storage.session import Session
 
 
 def test_different_versions_of_a_tool_are_named() -> None:
@@ -26,13 +27,13 @@ def test_a_saved_run_shows_each_generator_at_its_end() -> None:
              "share": 0.1, "client_cpu_mean_pct": None, "lost": "d: the connection was lost"},
         ]
     }  # fmt: skip
-    seen = saved_views(doc)
+    seen = saved_views(Session(doc))
     assert seen is not None
     assert [(g.label, g.rps, g.share, g.cpu_pct, g.lost) for g in seen.generators] == [
         ("c", 900.0, 0.9, 40.0, None),
         ("d", 100.0, 0.1, None, "d: the connection was lost"),
     ]
-    assert saved_views({}) is None
+    assert saved_views(Session({})) is None
 
 
 def test_two_generators_on_one_host_are_named_apart() -> None:

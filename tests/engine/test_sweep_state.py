@@ -27,7 +27,7 @@ from tui_bench.request.run import RunRequest
 from tui_bench.request.sweep_plan import SweepPlan, Variant, build_plan, parse_vary
 from tui_bench.result import Requests, Result
 from tui_bench.spec import RunSpec
-from tui_bench.storage.session import SessionDraft, SweepSummary
+from tui_bench.storage.session_records import SessionDraft, SweepSummary
 
 URL = "http://127.0.0.1:8080/"
 # p99 is 2 ms per connection: c=2, 4 and 8 meet it, c=16 does not; req/s grow with c.

@@ -14,7 +14,7 @@ import pytest
 from tui_bench.cli.main import main
 from tui_bench.spec import RunSpec
 from tui_bench.storage.journal import JournalWriter
-from tui_bench.storage.session import SessionDraft
+from tui_bench.storage.session_records import SessionDraft
 
 TUIBENCH = [sys.executable, "-m", "tui_bench.cli.main"]
 

@@ -33,7 +33,7 @@ from tui_bench.records.warning import Warning
 from tui_bench.runners.tools import find_tool
 from tui_bench.spec import RunSpec
 from tui_bench.storage import store
-from tui_bench.validity import of_session
+from tui_bench.storage.session import Session
 
 pytestmark = pytest.mark.real
 
@@ -97,7 +97,7 @@ def test_a_killed_server_is_lost_in_every_view(
     session = store.load(payload["session_path"])
     assert session.doc["validity"] == payload["validity"]
     assert "server-lost" in {w["code"] for w in session.doc["warnings"]}
-    rejudged = of_session({**session.doc, "validity": None})
+    rejudged = Session({**session.doc, "validity": None}).validity
     assert rejudged is not None and [r.code for r in rejudged.reasons] == ["server-lost"]
     # Stopped where it was lost: no seconds of a dead server's "req/s".
     assert len(session.series) <= int(lost_at) + 2, session.series

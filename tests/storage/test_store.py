@@ -14,7 +14,8 @@ from tui_bench.result import Distribution, Requests, Result
 from tui_bench.spec import RunSpec
 from tui_bench.storage import store
 from tui_bench.storage.journal import JournalWriter, is_abandoned
-from tui_bench.storage.session import SCHEMA_VERSION, SessionDraft
+from tui_bench.storage.session import SCHEMA_VERSION
+from tui_bench.storage.session_records import SessionDraft
 
 
 def draft(session_id: str = "20261121-120000-000-h2load-x") -> SessionDraft:

@@ -34,7 +34,7 @@ from tui_bench.analysis.run_counts import MIN_RUNS, can_reach, fewest_runs, smal
 from tui_bench.errors import UsageError
 from tui_bench.storage import sweep_doc
 from tui_bench.storage.session import Session
-from tui_bench.validity import Validity, of_point, of_session
+from tui_bench.validity import Validity, of_point
 
 if TYPE_CHECKING:
     from tui_bench.analysis.stats import Comparison
@@ -93,7 +93,7 @@ class Side:
     def validity(self) -> Validity:
         """The side's verdict: its run's, or for a point the worst of its runs' (those that
         did not complete make it suspect)."""
-        judged = [v for v in (of_session(run.doc) for run in self.runs) if v is not None]
+        judged = [v for v in (run.validity for run in self.runs) if v is not None]
         if not self.is_point:
             return judged[0] if judged else Validity("valid")
         return of_point(judged, len(self.runs) + self.left_out)

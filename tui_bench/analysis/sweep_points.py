@@ -10,9 +10,10 @@ from typing import Any
 
 from tui_bench.analysis.thresholds import Threshold, evaluate, find_knee
 from tui_bench.result import Result
-from tui_bench.storage.session import Knee, SweepSummary, histogram_of
+from tui_bench.storage.session import Session, histogram_of
+from tui_bench.storage.session_records import Knee, SweepSummary
 from tui_bench.storage.sweep_doc import point_latency, point_rps
-from tui_bench.validity import Validity, of_point, of_session
+from tui_bench.validity import Validity, of_point
 
 LATENCY_KEYS = ("min_s", "mean_s", "p50_s", "p90_s", "p99_s", "p99_9_s", "max_s")
 
@@ -113,8 +114,8 @@ def point_validity(docs: Sequence[Mapping[str, Any]]) -> Validity | None:
     before any of them ran."""
     if not docs:
         return None
-    done = [d for d in docs if d.get("status") == "completed"]
-    judged = [v for v in map(of_session, done) if v is not None]
+    done = [run for run in map(Session, docs) if run.status == "completed"]
+    judged = [v for v in (run.validity for run in done) if v is not None]
     return of_point(judged, len(docs))
 
 

@@ -11,7 +11,7 @@ from typing import Any
 from tui_bench.analysis.regression import Judgement
 from tui_bench.analysis.sweep_points import latency_keys, point_verdicts, run_values
 from tui_bench.analysis.thresholds import Threshold, evaluate
-from tui_bench.storage.session import is_approx
+from tui_bench.storage.session import Session, is_approx
 
 
 @dataclass(frozen=True)
@@ -63,14 +63,10 @@ class Verdicts:
         return fields
 
     @classmethod
-    def of_document(cls, doc: Mapping[str, Any]) -> Verdicts:
+    def of_session(cls, session: Session) -> Verdicts:
         """What a saved session says of them (an older one's baseline has no lines)."""
-        thresholds = [v for v in doc.get("thresholds") or () if isinstance(v, Mapping)]
-        baseline = doc.get("baseline")
-        return cls(
-            tuple(thresholds),
-            BaselineVerdict(baseline) if isinstance(baseline, Mapping) else None,
-        )
+        baseline = session.baseline
+        return cls(session.thresholds, BaselineVerdict(baseline) if baseline else None)
 
 
 def run_thresholds(

@@ -78,7 +78,7 @@ from tui_bench.sampling.samples import ResourceSample
 from tui_bench.sampling.summaries import client_bound, summarize
 from tui_bench.spec import RunSpec
 from tui_bench.storage.journal import JournalWriter
-from tui_bench.storage.session import RunEnd, SessionDraft
+from tui_bench.storage.session_records import RunEnd, SessionDraft
 from tui_bench.storage.store import journal_path, new_session_id
 from tui_bench.validity import judge_run
 from tui_bench.validity_defaults import DEFAULT_MAX_ERRORS

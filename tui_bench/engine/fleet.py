@@ -66,7 +66,7 @@ from tui_bench.sampling.samples import ResourceSample
 from tui_bench.spec import RunSpec
 from tui_bench.storage import store as sessions
 from tui_bench.storage.journal import JournalWriter
-from tui_bench.storage.session import RunEnd, SessionDraft
+from tui_bench.storage.session_records import RunEnd, SessionDraft
 from tui_bench.validity import judge_run
 
 LOST = "generator-lost"
@@ -367,7 +367,7 @@ class FleetController:
         ended = (result, validity, warnings)
         finished, recorded = await end_of_run(journal, end, ended, self._judge, self._warn)
         # Once ended, the panel shows the whole run's figures, as the saved run does.
-        views = saved_views(recorded.session.doc)
+        views = saved_views(recorded.session)
         if views is not None:
             self._emit(views)
         self._emit(finished)

@@ -11,6 +11,7 @@ from tui_bench.engine.events import GeneratorsSeen, GeneratorView
 from tui_bench.remote.ssh import SshHost
 from tui_bench.result import Result
 from tui_bench.runners.tools import Tool
+from tui_bench.storage.session import Session
 
 
 @dataclass(frozen=True)
@@ -66,15 +67,13 @@ def shares_of_run(
             generator["share"] = generator["rps"] / merged.rps
 
 
-def saved_views(doc: Mapping[str, Any]) -> GeneratorsSeen | None:
+def saved_views(session: Session) -> GeneratorsSeen | None:
     """A saved run's generators as a live view shows them at its end; None for one."""
-    saved = doc.get("generators")
-    if not isinstance(saved, list) or not saved:
+    saved = session.generators
+    if not saved:
         return None
     views = []
     for g in saved:
-        if not isinstance(g, Mapping):
-            return None
         found = g.get("tool")
         tool: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
         views.append(

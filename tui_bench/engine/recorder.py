@@ -15,7 +15,8 @@ from tui_bench.records.warning import Warning
 from tui_bench.result import Result
 from tui_bench.storage.atomic import store_error
 from tui_bench.storage.journal import JournalWriter
-from tui_bench.storage.session import RunEnd, Session, SweepEnd
+from tui_bench.storage.session import Session
+from tui_bench.storage.session_records import RunEnd, SweepEnd
 from tui_bench.storage.store import SESSION_SUFFIX, finished_session, write_session
 from tui_bench.validity import Validity
 

@@ -37,7 +37,6 @@ from tui_bench.sampling.samples import ResourceSample
 from tui_bench.spec import RunSpec
 from tui_bench.storage.session import Session
 from tui_bench.storage.store import SESSION_SUFFIX
-from tui_bench.validity import of_session
 
 # Known before the tool starts, so a live run shows them at once: so does the replay.
 SETUP_WARNINGS = frozenset({SAME_MACHINE.code})
@@ -117,7 +116,6 @@ def timeline(session: Session, path: Path | None = None) -> Timeline:
 
     `path` is where the session was read from, shown in the summary; without it, its file name.
     """
-    doc = session.doc
     try:
         spec = session.spec
     except (TypeError, ValueError):
@@ -126,18 +124,19 @@ def timeline(session: Session, path: Path | None = None) -> Timeline:
     samples = [_sample(session, s) for s in _items(session, "samples")]
     warnings = [_warning(session, w) for w in _items(session, "warnings")]
     row_times = [_row_time(session, row) for row in rows]
-    output, lines_timed = _output(doc, spec.tool)
-    recorded = _seconds_between(doc.get("started_at"), doc.get("ended_at"))
+    output, lines_timed = _output(session, spec.tool)
+    recorded = _seconds_between(session.started_at, session.ended_at)
     length = max([recorded or 0.0, *(s.t_s for s in samples), *(t for t, _ in output)])
     if rows:
         length = max(length, min(max(row_times) + 1, recorded or float("inf")))
 
-    argv = tuple(str(a) for a in doc.get("argv") or ())
+    argv = session.argv
     # The tool's pid is not kept: it meant something only while the run went.
-    timed: list[tuple[float, Event]] = [(0.0, RunStarted(session.id, argv, 0, _server(doc)))]
+    server = session.part("server") or None
+    timed: list[tuple[float, Event]] = [(0.0, RunStarted(session.id, argv, 0, server))]
     timed += output
     timed += [(0.0, w) for w in warnings if w.code in SETUP_WARNINGS]
-    generators = saved_views(doc)
+    generators = saved_views(session)
     if generators is not None:
         timed.append((0.0, generators))
     # A second closes at its end; the last, partial one when the run ended.
@@ -146,17 +145,16 @@ def timeline(session: Session, path: Path | None = None) -> Timeline:
     ]
     timed += [(max(s.t_s, 0.0), ResourcesSampled(s)) for s in samples]
     timed += [(length, w) for w in warnings if w.code not in SETUP_WARNINGS]
-    exit_code = doc.get("exit_code")
     finished = RunFinished(
         session.status or "interrupted",
-        exit_code if isinstance(exit_code, int) else None,
+        session.exit_code,
         session.result,
         path or session.path or Path(session.id + SESSION_SUFFIX),
-        _text(doc.get("message")),
-        of_session(doc),
+        session.message or None,
+        session.validity,
         session.resources,
-        Verdicts.of_document(doc),
-        tuple(g for g in doc.get("generators") or () if isinstance(g, Mapping)),
+        Verdicts.of_session(session),
+        session.generators,
         warnings=tuple(warnings),
     )
     timed.append((length, finished))
@@ -171,13 +169,12 @@ def timeline(session: Session, path: Path | None = None) -> Timeline:
     )
 
 
-def _output(doc: Mapping[str, Any], tool: str) -> tuple[list[tuple[float, OutputLine]], bool]:
+def _output(session: Session, tool: str) -> tuple[list[tuple[float, OutputLine]], bool]:
     """The tool's lines, stdout's then stderr's, each at the time it came when the session
     knows it (then True), else at the start."""
-    raw = doc.get("raw")
-    raw = raw if isinstance(raw, Mapping) else {}
+    raw = session.part("raw")
     streams = {s: _lines(raw[s]) for s in ("stdout", "stderr") if isinstance(raw.get(s), str)}
-    times = _line_times(doc.get("raw_times"), streams)
+    times = _line_times(session.part("raw_times"), streams)
     timed = [
         (t, OutputLine.read(tool, stream, line))
         for stream, lines in streams.items()
@@ -210,8 +207,8 @@ def _line_times(kept: Any, streams: Mapping[str, list[str]]) -> dict[str, list[f
 
 
 def _items(session: Session, key: str) -> Sequence[Any]:
-    items = session.doc.get(key) or []
-    if not isinstance(items, list):
+    items = session.listed(key)
+    if items is None:
         raise _damaged(session, key)
     return items
 
@@ -256,8 +253,3 @@ def _seconds_between(start: Any, end: Any) -> float | None:
 
 def _text(value: Any) -> str | None:
     return value if isinstance(value, str) and value else None
-
-
-def _server(doc: Mapping[str, Any]) -> Mapping[str, Any] | None:
-    server = doc.get("server")
-    return server if isinstance(server, Mapping) else None

@@ -50,7 +50,8 @@ from tui_bench.runners.tools import Tool, find_tool
 from tui_bench.sampling.host import host_facts
 from tui_bench.storage import store
 from tui_bench.storage.journal import JournalWriter
-from tui_bench.storage.session import SWEEP, SessionDraft, SweepEnd, SweepSummary
+from tui_bench.storage.session import SWEEP
+from tui_bench.storage.session_records import SessionDraft, SweepEnd, SweepSummary
 from tui_bench.validity_defaults import DEFAULT_MAX_ERRORS
 
 # ---- what the runner tells its listener (besides every event of the run that is going)

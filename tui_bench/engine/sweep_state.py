@@ -30,7 +30,8 @@ from tui_bench.engine.sweep import (
 )
 from tui_bench.errors import UsageError
 from tui_bench.runners.tools import tool_label
-from tui_bench.storage.session import SweepSummary
+from tui_bench.storage.session import Session
+from tui_bench.storage.session_records import SweepSummary
 from tui_bench.storage.sweep_doc import plan_target
 
 StateEvent = Event | SweepEvent
@@ -131,7 +132,8 @@ class SweepState:
             slo = []  # not what this version reads: the table goes without SLO marks
         state = cls(sweep, slo=slo, slo_text=text)
         status = str(doc.get("status") or "interrupted")
-        state.apply(SweepFinished(status, doc.get("message"), path, doc, Verdicts.of_document(doc)))
+        verdicts = Verdicts.of_session(Session(doc))
+        state.apply(SweepFinished(status, doc.get("message"), path, doc, verdicts))
         return state
 
     def apply(self, event: StateEvent) -> None:

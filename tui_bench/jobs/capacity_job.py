@@ -20,7 +20,7 @@ from tui_bench.jobs.sweep_job import SweepJob, prepare_sweep
 from tui_bench.request.run import DEFAULT_STEP_S, RunRequest
 from tui_bench.request.sweep_plan import Dimension, Point, SweepPlan
 from tui_bench.request.sweep_settings import DEFAULT_COOL_DOWN_S
-from tui_bench.storage.session import SweepSummary
+from tui_bench.storage.session_records import SweepSummary
 from tui_bench.storage.sweep_doc import point_rps
 
 

@@ -9,7 +9,7 @@ write it where the user asked, never over an existing file unless forced
 from __future__ import annotations
 
 import shlex
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +23,6 @@ from tui_bench.storage import store
 from tui_bench.storage.atomic import write_new
 from tui_bench.storage.refs import Selection
 from tui_bench.storage.session import SERIES_COLUMNS, Session
-from tui_bench.validity import of_session
 
 
 def export_to_file(
@@ -62,9 +61,9 @@ def export(session: Session, fmt: str) -> str:
     return printable_lines(result_markdown(session) + baseline_markdown(session.doc))
 
 
-def _validity_text(doc: Mapping[str, Any]) -> str:
+def _validity_text(session: Session) -> str:
     """`invalid (connections-dying: 4 client(s) stopped mid-run …)`."""
-    validity = of_session(doc)
+    validity = session.validity
     if validity is None:
         return "–"
     reasons = "; ".join(f"{r.code}: {r.message}" for r in validity.reasons)
@@ -75,7 +74,7 @@ def _with_validity(session: Session) -> Session:
     """A run saved before verdicts were kept is exported with the one it is given now."""
     if session.is_sweep or "validity" in session.doc:
         return session
-    validity = of_session(session.doc)
+    validity = session.validity
     return Session({**session.doc, "validity": validity.to_dict() if validity else None})
 
 
@@ -84,16 +83,15 @@ def series_csv(rows: list[Mapping[str, Any]]) -> str:
 
 
 def result_markdown(session: Session) -> str:
-    doc = session.doc
     spec = session.spec
     lines = [
         f"# {printable(session.name or session.id)}",
         "",
         f"- status: {session.status}",
-        f"- validity: {_validity_text(doc)}",
+        f"- validity: {_validity_text(session)}",
         f"- url: {printable(' '.join(spec.urls))}",
-        f"- started: {doc.get('started_at', '–')}",
-        _argv_line(doc),
+        f"- started: {session.started_at or '–'}",
+        _argv_line(session),
         "",
         "| metric | value |",
         "| --- | --- |",
@@ -103,21 +101,20 @@ def result_markdown(session: Session) -> str:
         lines.append("| result | none: the tool printed no summary |")
     else:
         lines += [f"| {label} | {value} |" for label, value in result_rows(result, session.spec)]
-    kept = session.resources if isinstance(doc.get("resources"), Mapping) else None
-    lines += [f"| {label} | {value} |" for label, value in resource_rows(kept)]
-    lines += _generators_markdown(doc.get("generators"))
-    for warning in doc.get("warnings") or []:
-        lines.append(f"\n> warning: {printable(str(warning.get('message')))}")
-    thresholds = threshold_markdown(doc.get("thresholds") or [])
+    lines += [f"| {label} | {value} |" for label, value in resource_rows(session.kept_resources)]
+    lines += _generators_markdown(session.generators)
+    for warning in session.warnings:
+        lines.append(f"\n> warning: {printable(warning.message)}")
+    thresholds = threshold_markdown(session.thresholds)
     return "\n".join([*lines, *([""] if thresholds else []), *thresholds]) + "\n"
 
 
-def _argv_line(doc: Mapping[str, Any]) -> str:
+def _argv_line(session: Session) -> str:
     # A run of several has one argv per generator, each as it ran on its host.
-    if doc.get("generators"):
+    if session.generators:
         return "- argv: one per load generator, below"
     # Quoted as a shell reads it: pasted back, it runs the same.
-    return f"- argv: `{printable(shlex.join(str(a) for a in doc.get('argv') or []))}`"
+    return f"- argv: `{printable(shlex.join(session.argv))}`"
 
 
 _GENERATOR_COLUMNS = (
@@ -133,11 +130,11 @@ _GENERATOR_COLUMNS = (
 )
 
 
-def _generators_markdown(saved: Any) -> list[str]:
+def _generators_markdown(saved: Sequence[Mapping[str, Any]]) -> list[str]:
     """A "Load generators" section: a row of figures and the argv as it ran, per generator."""
-    if not isinstance(saved, list) or not saved:
+    if not saved:
         return []
-    cells = [generator_cells(g) for g in saved if isinstance(g, Mapping)]
+    cells = [generator_cells(g) for g in saved]
     lines = [
         "",
         f"## Load generators ({len(cells)})",

@@ -37,7 +37,6 @@ from tui_bench.storage.sweep_doc import (
     point_rps,
     shown,
 )
-from tui_bench.validity import of_session
 
 # The latency columns of the tables, beside those the sweep itself aggregates.
 TABLE_LATENCY = ("p50_s", "p75_s", "p90_s", "p99_s", "p99_999_s")
@@ -114,7 +113,7 @@ def _run_row(entry: Mapping[str, Any]) -> dict[str, Any]:
         "error_rate": values["error_rate"],
         "server_cpu_pct": resources.get("server_cpu_mean_pct"),
         "client_cpu_pct": resources.get("client_cpu_mean_pct"),
-        "validity": validity.verdict if (validity := of_session(doc)) else None,
+        "validity": validity.verdict if (validity := Session(doc).validity) else None,
     }
 
 

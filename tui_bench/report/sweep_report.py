@@ -9,8 +9,8 @@ from tui_bench.analysis.sweep_points import run_values
 from tui_bench.engine.sweep import SweepFinished
 from tui_bench.formats import fmt_count, fmt_latency, fmt_metric
 from tui_bench.report.text import text_table, verdict_lines
+from tui_bench.storage.session import Session
 from tui_bench.storage.sweep_doc import point_latency, point_rps
-from tui_bench.validity import of_session
 
 
 def sweep_payload(finished: SweepFinished) -> dict[str, Any]:
@@ -34,7 +34,7 @@ def sweep_payload(finished: SweepFinished) -> dict[str, Any]:
                 "p50_s": values["p50_s"],
                 "p99_s": values["p99_s"],
                 "error_rate": values["error_rate"],
-                "validity": validity.to_dict() if (validity := of_session(run)) else None,
+                "validity": validity.to_dict() if (validity := Session(run).validity) else None,
             }
         )
     payload: dict[str, Any] = {

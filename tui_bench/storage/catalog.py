@@ -25,7 +25,6 @@ UNREADABLE = "unreadable"
 
 def session_row(session: Session) -> dict[str, Any]:
     """The headline of a session: `tuibench sessions --json` prints one per session."""
-    from tui_bench.validity import of_session
 
     spec = session.spec
     result = session.result
@@ -44,7 +43,7 @@ def session_row(session: Session) -> dict[str, Any]:
         "p99_s": latency.percentiles.get("p99_s") if latency else None,
         "errors": result.error_count if result else None,
         "tags": list(session.doc.get("tags") or []),
-        "validity": validity.verdict if (validity := of_session(session.doc)) else None,
+        "validity": validity.verdict if (validity := session.validity) else None,
     }
     return row | _sweep_headline(session) if session.is_sweep else row
 

@@ -9,7 +9,6 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from tui_bench.storage.sweep_doc import parameters, point_latency, point_rps
-from tui_bench.validity import of_session
 
 if TYPE_CHECKING:
     from tui_bench.storage.session import Session
@@ -38,7 +37,7 @@ def history_facts(session: Session) -> dict[str, Any]:
 def _run_point(session: Session) -> dict[str, Any]:
     result = session.result
     latency = result.latency if result else None
-    validity = of_session(session.doc)
+    validity = session.validity
     return {
         "name": RUN_POINT,
         "rps": result.rps if result else None,

@@ -49,7 +49,6 @@ from tui_bench.storage.sweep_doc import (
     point_rps,
     point_runs,
 )
-from tui_bench.validity import of_session
 
 LATEST, BEST, BASELINE = "latest", "best", "baseline"
 _BACK = re.compile(r"-([1-9][0-9]*)")
@@ -188,7 +187,7 @@ def headline(session: Session) -> tuple[float | None, str | None]:
             return None, None
         return point_rps(point), (point.get("validity") or {}).get("verdict")
     result = session.result
-    validity = of_session(session.doc)
+    validity = session.validity
     return (result.rps if result else None), (validity.verdict if validity else None)
 
 

@@ -46,7 +46,7 @@ Keys added within schema version 1, each optional (a document without them stays
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -54,9 +54,12 @@ import orjson
 
 from tui_bench.errors import SessionError
 from tui_bench.histogram import LatencyHistogram
+from tui_bench.records.warning import Warning
 from tui_bench.redaction import RULES, redact, redact_document
 from tui_bench.result import Result
 from tui_bench.spec import RunSpec
+from tui_bench.validity import Validity, judge_run
+from tui_bench.validity_defaults import DEFAULT_MAX_ERRORS
 
 SCHEMA = "tuibench.session"
 SCHEMA_VERSION = 1
@@ -144,6 +147,78 @@ class Session:
         return str(self.doc.get("status") or "")
 
     @property
+    def tags(self) -> tuple[str, ...]:
+        return tuple(str(t) for t in self.doc.get("tags") or ())
+
+    @property
+    def notes(self) -> str:
+        return str(self.doc.get("notes") or "")
+
+    @property
+    def message(self) -> str | None:
+        """Why it ended as it did, in one line; None when it completed."""
+        message = self.doc.get("message")
+        return message if isinstance(message, str) else None
+
+    @property
+    def exit_code(self) -> int | None:
+        code = self.doc.get("exit_code")
+        return code if isinstance(code, int) and not isinstance(code, bool) else None
+
+    @property
+    def started_at(self) -> str | None:
+        """When it started, as ISO 8601; None when unknown."""
+        return _text(self.doc.get("started_at"))
+
+    @property
+    def ended_at(self) -> str | None:
+        return _text(self.doc.get("ended_at"))
+
+    @property
+    def argv(self) -> tuple[str, ...]:
+        """The tool's command line as it ran (its secrets redacted once saved)."""
+        return tuple(str(a) for a in self.doc.get("argv") or ())
+
+    @property
+    def warnings(self) -> tuple[Warning, ...]:
+        """Its warnings, each as its record; what a damaged file holds that is none, left out."""
+        found = (Warning.of(w) for w in self.doc.get("warnings") or () if isinstance(w, Mapping))
+        return tuple(w for w in found if w is not None)
+
+    @property
+    def generators(self) -> tuple[Mapping[str, Any], ...]:
+        """The generators of a run of several, as it keeps them; empty for one."""
+        return tuple(g for g in self.doc.get("generators") or () if isinstance(g, Mapping))
+
+    @property
+    def thresholds(self) -> tuple[Mapping[str, Any], ...]:
+        """Each threshold as it was judged when the run or sweep ended."""
+        return tuple(v for v in self.doc.get("thresholds") or () if isinstance(v, Mapping))
+
+    @property
+    def baseline(self) -> Mapping[str, Any] | None:
+        """Its baseline gate's judgement, as kept; None without a gate."""
+        kept = self.doc.get("baseline")
+        return kept if isinstance(kept, Mapping) else None
+
+    @property
+    def max_errors(self) -> float | None:
+        value = self.doc.get("max_errors")
+        return float(value) if isinstance(value, int | float) else None
+
+    def listed(self, key: str) -> Sequence[Any] | None:
+        """A list it keeps (`samples`, `warnings`), empty when it has none; None when what
+        is there is no list (a damaged file)."""
+        items: Any = self.doc.get(key) or []
+        return list(items) if isinstance(items, list) else None
+
+    def part(self, key: str) -> Mapping[str, Any]:
+        """One of its descriptive parts as kept (`tool`, `host`, `server`, `raw`); empty
+        when it has none."""
+        value = self.doc.get(key)
+        return value if isinstance(value, Mapping) else {}
+
+    @property
     def spec(self) -> RunSpec:
         return RunSpec.from_dict(dict(self.doc["spec"]))
 
@@ -168,6 +243,38 @@ class Session:
             for k, v in saved.items()
             if isinstance(v, int | float) and not isinstance(v, bool)
         }
+
+    @property
+    def kept_resources(self) -> dict[str, float | None] | None:
+        """`resources`, or None for a session saved before they were kept (no rows for
+        them, rather than rows of unknowns)."""
+        return self.resources if isinstance(self.doc.get("resources"), Mapping) else None
+
+    @property
+    def validity(self) -> Validity | None:
+        """A saved run's verdict: the one it keeps, else judged again from what it recorded;
+        None for a sweep (its points have theirs) or a document too damaged to judge."""
+        if self.is_sweep:
+            return None
+        kept = self.doc.get("validity")
+        if isinstance(kept, Mapping):
+            try:
+                return Validity.from_dict(kept)
+            except (KeyError, TypeError, ValueError):
+                pass
+        try:
+            spec, result = self.spec, self.result
+        except (KeyError, TypeError, ValueError):
+            return None
+        return judge_run(
+            spec,
+            self.status,
+            self.message,
+            result,
+            [w.to_dict() for w in self.warnings],
+            str(self.part("raw").get("stdout") or ""),
+            max_errors=self.max_errors or DEFAULT_MAX_ERRORS,
+        )
 
     @property
     def kind(self) -> str:
@@ -199,122 +306,6 @@ class Session:
         """The document as saved and exported: its secrets redacted (redaction)."""
         doc = {**redact(self.doc), REDACTED: True, REDACTION: RULES}
         return orjson.dumps(doc, option=orjson.OPT_INDENT_2 | orjson.OPT_SERIALIZE_NUMPY)
-
-
-@dataclass
-class SessionDraft:
-    """What the engine accumulates while a run goes; becomes a Session at the end."""
-
-    id: str
-    spec: RunSpec
-    argv: list[str]
-    tool: dict[str, Any]
-    host: dict[str, Any]
-    started_at: str
-    name: str = ""
-    tags: list[str] = field(default_factory=list)
-    notes: str = ""
-    server: dict[str, Any] | None = None
-
-    def header(self) -> dict[str, Any]:
-        return {
-            "schema": SCHEMA,
-            "version": SCHEMA_VERSION,
-            "id": self.id,
-            "name": self.name,
-            "tags": list(self.tags),
-            "notes": self.notes,
-            "spec": self.spec.to_dict(),
-            "argv": list(self.argv),
-            "tool": dict(self.tool),
-            "host": dict(self.host),
-            "server": self.server,
-            "started_at": self.started_at,
-        }
-
-
-@dataclass(frozen=True)
-class Knee:
-    """The knee of a sweep: its valid point with the most req/s that meets every clause of
-    the SLO; `point` None when no point meets it."""
-
-    slo: str | None
-    point: int | None
-    name: str | None = None
-    values: Mapping[str, Any] | None = None
-    rps: float | None = None
-
-    def to_record(self) -> dict[str, Any]:
-        return {**asdict(self), "values": dict(self.values) if self.values else self.values}
-
-    @classmethod
-    def of_record(cls, data: Any) -> Knee | None:
-        if not isinstance(data, Mapping):
-            return None
-        rps = data.get("rps")
-        return cls(
-            data.get("slo"),
-            data.get("point"),
-            data.get("name"),
-            data.get("values"),
-            None if rps is None else float(rps),
-        )
-
-
-@dataclass(frozen=True)
-class SweepSummary:
-    """A sweep's points aggregated over its runs so far, and its knee (None without an
-    SLO): journaled after every run, the last one kept in the session."""
-
-    points: tuple[Mapping[str, Any], ...] = ()
-    knee: Knee | None = None
-
-    def to_record(self) -> dict[str, Any]:
-        return {
-            "points": [dict(p) for p in self.points],
-            "knee": self.knee.to_record() if self.knee else None,
-        }
-
-    @classmethod
-    def of_document(cls, doc: Mapping[str, Any]) -> SweepSummary:
-        return cls(tuple(doc.get("points") or ()), Knee.of_record(doc.get("knee")))
-
-
-@dataclass(frozen=True)
-class RunEnd:
-    """How a run ended: its session's end record (a run of several generators also ends
-    with each one's and the first one's `server` and `argv`, known once it ran)."""
-
-    status: str
-    exit_code: int | None
-    ended_at: str
-    result: Mapping[str, Any] | None
-    resources: Mapping[str, Any] | None
-    message: str | None
-    validity: Mapping[str, Any]
-    max_errors: float
-    histogram: Mapping[str, Any] | None = None
-    service_histogram: Mapping[str, Any] | None = None
-    generators: Sequence[Mapping[str, Any]] | None = None
-    server: Mapping[str, Any] | None = None
-    argv: Sequence[str] | None = None
-
-    def to_record(self) -> dict[str, Any]:
-        record = asdict(self)
-        optional = ("histogram", "service_histogram", "generators", "server", "argv")
-        return {k: v for k, v in record.items() if k not in optional or v is not None}
-
-
-@dataclass(frozen=True)
-class SweepEnd:
-    """How a sweep ended: its session's end record (its points are in the summary)."""
-
-    status: str
-    ended_at: str
-    message: str | None
-
-    def to_record(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 def parse(data: bytes, origin: str) -> Session:
@@ -387,3 +378,7 @@ def histogram_of(data: Any, origin: str) -> LatencyHistogram:
         return LatencyHistogram.from_dict(data)
     except (KeyError, TypeError, ValueError, AttributeError):
         raise SessionError(f"{origin}: session file is damaged (bad 'histogram')") from None
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None
