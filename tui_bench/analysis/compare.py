@@ -125,9 +125,9 @@ def _resource(
     the per-second series."""
 
     def read(session: Session) -> float | None:
-        summary = session.doc.get("resources") or {}
-        if summary.get(summary_key) is not None:
-            return float(summary[summary_key])
+        kept = session.resources.get(summary_key)
+        if kept is not None:
+            return kept
         values = [float(row[column]) for row in session.series if row.get(column) is not None]
         return reduce(values) if values else None
 
@@ -236,10 +236,8 @@ def setup_differences(a: Session, b: Session) -> list[Difference]:
 
 def setup(session: Session) -> dict[str, str | None]:
     """The set-up of a run as display strings, keyed as SETUP_LABELS."""
-    doc = session.doc
     result = session.result
-    tool: Mapping[str, Any] = doc.get("tool") or {}
-    host: Mapping[str, Any] = doc.get("host") or {}
+    tool, host = session.part("tool"), session.part("host")
     # An imported run's spec is a placeholder: only its tool is known.
     spec = None if session.status == "imported" else session.spec
     return {
@@ -248,14 +246,14 @@ def setup(session: Session) -> dict[str, str | None]:
         "protocol": protocol(spec, result),
         "tls": tls(spec, result),
         **_spec_facts(spec),
-        "flags": flags(doc.get("argv") or []) if spec else None,
+        "flags": flags(session.argv) if spec else None,
         "body_size": body_size(spec, result),
         "hostname": _text(host.get("hostname")),
         "cpu_model": _text(host.get("cpu_model")),
         "cores": _text(host.get("cores")),
         "kernel": _text(host.get("kernel")),
         "governor": _text(host.get("governor")),
-        "server": _server(doc.get("server")) if spec else None,
+        "server": _server(session.part("server") or None) if spec else None,
     }
 
 
@@ -402,7 +400,7 @@ def session_title(session: Session) -> str:
 
 def started(session: Session) -> str:
     """When the run started, to the minute, in local time (as session ids are)."""
-    text = _text(session.doc.get("started_at"))
+    text = session.started_at
     if text is None:
         return UNSET
     try:
@@ -414,7 +412,7 @@ def started(session: Session) -> str:
 def target(session: Session) -> str:
     """The URLs of a run, or where an imported run's output came from."""
     if session.status == "imported":
-        return f"imported from {session.doc.get('source') or 'elsewhere'}"
+        return f"imported from {session.part_text('source') or 'elsewhere'}"
     return " ".join(session.spec.urls)
 
 

@@ -87,7 +87,7 @@ async def end_of_run(
         validity,
         end.resources or {},
         recorded.verdicts,
-        generators=tuple(recorded.session.doc.get("generators") or ()),
+        generators=recorded.session.generators,
         unsaved=recorded.unsaved,
         warnings=tuple(warnings),
     )

@@ -7,12 +7,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from tui_bench.report.comparison import tested_table
+from tui_bench.storage.session import Session
 
 
-def baseline_markdown(doc: Mapping[str, Any]) -> str:
+def baseline_markdown(session: Session) -> str:
     """The section, or "" for a session run without `--baseline`."""
-    kept = doc.get("baseline")
-    if not isinstance(kept, Mapping):
+    kept = session.baseline
+    if kept is None:
         return ""
     lines = ["", f"## Against the baseline {kept.get('ref')}", "", f"- {_gate(kept)}"]
     lines += [f"- refused: {line}" for line in kept.get("refused") or ()]

@@ -55,10 +55,10 @@ def export(session: Session, fmt: str) -> str:
 
         if fmt == "csv":
             return sweep_csv(session)
-        return printable_lines(sweep_markdown(session) + baseline_markdown(session.doc))
+        return printable_lines(sweep_markdown(session) + baseline_markdown(session))
     if fmt == "csv":
         return series_csv(session.series)
-    return printable_lines(result_markdown(session) + baseline_markdown(session.doc))
+    return printable_lines(result_markdown(session) + baseline_markdown(session))
 
 
 def _validity_text(session: Session) -> str:

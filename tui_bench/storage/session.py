@@ -212,6 +212,10 @@ class Session:
         items: Any = self.doc.get(key) or []
         return list(items) if isinstance(items, list) else None
 
+    def part_text(self, key: str) -> str | None:
+        """One of its words as kept (`source`, the file an imported run came from)."""
+        return _text(self.doc.get(key))
+
     def part(self, key: str) -> Mapping[str, Any]:
         """One of its descriptive parts as kept (`tool`, `host`, `server`, `raw`); empty
         when it has none."""

@@ -193,7 +193,7 @@ class LiveScreen(MonitorScreen, DrivingScreen):
                 return
             self.notify(printable(f"saved: {labels.name or 'no name'}"), timeout=3, markup=False)
 
-        await self.app.push_screen(LabelDialog(Labels.of(session.doc)), save)
+        await self.app.push_screen(LabelDialog(Labels.of(session)), save)
 
 
 def _previous_run(current: Path, before: Path | None) -> Previous:

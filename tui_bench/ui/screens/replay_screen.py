@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
@@ -258,7 +258,6 @@ class ReplayScreen(MonitorScreen):
 def _open(session: Session, path: Path | None) -> tuple[Player, Title]:
     """The session's timeline and title; reading every sample takes a while on long runs."""
     tl = timeline(session, path)
-    tool = session.doc.get("tool")
-    tool = tool if isinstance(tool, Mapping) else {}
+    tool = session.part("tool")
     label = tool_label(tool.get("name"), tool.get("version"))
     return Player(tl), Title(session_title(session), label)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -12,6 +12,9 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
+
+if TYPE_CHECKING:
+    from tui_bench.storage.session import Session
 
 DIALOG_CSS = """
 {name} {{ align: center middle; }}
@@ -70,12 +73,8 @@ class Labels:
     notes: str
 
     @classmethod
-    def of(cls, doc: Mapping[str, Any]) -> Labels:
-        return cls(
-            str(doc.get("name") or ""),
-            tuple(str(t) for t in doc.get("tags") or ()),
-            str(doc.get("notes") or ""),
-        )
+    def of(cls, session: Session) -> Labels:
+        return cls(session.name, session.tags, session.notes)
 
     def changes(self) -> dict[str, Any]:
         return {"name": self.name, "tags": list(self.tags), "notes": self.notes}
