@@ -19,6 +19,7 @@ from tui_bench.parsers.live import LiveLine, parse_live_line
 from tui_bench.records.warning import Warning as RunWarning
 from tui_bench.result import Result
 from tui_bench.sampling.samples import ResourceSample
+from tui_bench.storage.session import Session
 from tui_bench.validity import Validity
 
 
@@ -89,6 +90,9 @@ class RunFinished:
     unsaved: str | None = None
     # Every warning of the run, as its session keeps them: what its result says below it.
     warnings: tuple[RunWarning, ...] = ()
+    # The session as saved, for whoever runs it as a part (a sweep, a run of several
+    # generators) to take from memory; None for a replayed one.
+    session: Session | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

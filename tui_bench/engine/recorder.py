@@ -78,6 +78,7 @@ async def end_of_run(
         warn(warning)
     # Judging against a baseline imports scipy and resamples: not on the event loop.
     recorded = await asyncio.to_thread(record_end, journal, end, judge)
+    saved = await asyncio.to_thread(recorded.session.as_saved)
     finished = RunFinished(
         end.status,
         end.exit_code,
@@ -90,5 +91,6 @@ async def end_of_run(
         generators=recorded.session.generators,
         unsaved=recorded.unsaved,
         warnings=tuple(warnings),
+        session=saved,
     )
     return finished, recorded

@@ -377,7 +377,8 @@ class SweepRunner:
             if finished.unsaved:
                 # A store too full for a run's file cannot take the sweep's either.
                 raise StoreError(finished.unsaved)
-            doc = dict((await asyncio.to_thread(store.load, finished.session_path)).doc)
+            assert finished.session is not None, "a run of a sweep ends with its session"
+            doc = dict(finished.session.doc)
             entry = {"slot": index, "point": slot.point, "repeat": slot.repeat, "session": doc}
             runs.append(entry)
             journal.write("run", entry)

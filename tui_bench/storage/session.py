@@ -311,6 +311,11 @@ class Session:
         doc = {**redact(self.doc), REDACTED: True, REDACTION: RULES}
         return orjson.dumps(doc, option=orjson.OPT_INDENT_2 | orjson.OPT_SERIALIZE_NUMPY)
 
+    def as_saved(self) -> Session:
+        """The session exactly as its file holds it (redacted, plain JSON values), without
+        reading the file back."""
+        return Session(orjson.loads(self.to_json()), self.path)
+
 
 def parse(data: bytes, origin: str) -> Session:
     """Parse and check a session document; SessionError (one line) when it is not one. A
