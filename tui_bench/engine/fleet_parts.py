@@ -11,9 +11,11 @@ from typing import Any, Protocol
 from tui_bench.engine.events import Listener, RunFinished
 from tui_bench.engine.generators import Generator
 from tui_bench.engine.tool_start import Launcher
+from tui_bench.errors import SessionError
 from tui_bench.runners.tools import Tool
 from tui_bench.sampling.samples import ResourceSample
 from tui_bench.spec import RunSpec
+from tui_bench.storage import store as sessions
 
 
 class Controller(Protocol):
@@ -55,9 +57,14 @@ class Child:
 def child_doc(child: Child) -> dict[str, Any]:
     """The generator's own saved session; empty when it has none."""
     finished = child.finished
-    if finished is None or finished.session is None:
+    if finished is None:
         return {}
-    return dict(finished.session.doc)
+    if finished.session is not None:
+        return dict(finished.session.doc)
+    try:  # a controller that keeps no session in memory
+        return dict(sessions.load(finished.session_path).doc)
+    except (SessionError, OSError):
+        return {}
 
 
 def describe(child: Child, doc: dict[str, Any]) -> dict[str, Any]:

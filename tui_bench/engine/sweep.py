@@ -377,8 +377,10 @@ class SweepRunner:
             if finished.unsaved:
                 # A store too full for a run's file cannot take the sweep's either.
                 raise StoreError(finished.unsaved)
-            assert finished.session is not None, "a run of a sweep ends with its session"
-            doc = dict(finished.session.doc)
+            saved = finished.session
+            if saved is None:  # a controller that keeps no session in memory
+                saved = await asyncio.to_thread(store.load, finished.session_path)
+            doc = dict(saved.doc)
             entry = {"slot": index, "point": slot.point, "repeat": slot.repeat, "session": doc}
             runs.append(entry)
             journal.write("run", entry)
