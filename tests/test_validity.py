@@ -7,12 +7,13 @@ import pytest
 from tests.factories import h2load_result
 from tui_bench.analysis.verdicts import Verdicts
 from tui_bench.errors import UsageError
+from tui_bench.records.verdict import Reason, Validity
 from tui_bench.report.exit_codes import exit_code
 from tui_bench.result import Result
 from tui_bench.spec import RunSpec
 from tui_bench.storage.session import Session
 from tui_bench.typed_values import parse_percent
-from tui_bench.validity import Reason, Validity, judge_run, of_point
+from tui_bench.validity import judge_run, of_point
 
 SPEC = RunSpec(urls=("http://127.0.0.1:8080/",), duration_s=10.0)
 GOOD = h2load_result(duration_s=10.0, rps=40_000.0, total=400_000, failed=0)

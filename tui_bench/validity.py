@@ -10,17 +10,21 @@ generator that was the bottleneck. Pure.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, Literal
+from collections.abc import Mapping, Sequence
+from typing import Any
 
+from tui_bench.records.verdict import (
+    CONNECT_ERRORS,
+    CUT_SHORT,
+    REDIRECTED,
+    WARNING_VERDICTS,
+    Reason,
+    Validity,
+)
 from tui_bench.result import NON_2XX, NON_2XX_3XX, Result
 from tui_bench.spec import RunSpec
 from tui_bench.status_codes import named, of_class
 from tui_bench.validity_defaults import DEFAULT_MAX_ERRORS
-
-Verdict = Literal["valid", "suspect", "invalid"]
-VERDICTS: tuple[Verdict, ...] = ("valid", "suspect", "invalid")
 
 # A duration run shorter than this has no steady state to speak of.
 MIN_SECONDS = 1.0
@@ -29,31 +33,6 @@ MIN_HELD_RATE = 0.95
 
 # ab's "Non-2xx responses" are 3xx, 4xx and 5xx alike; a run's own URL is asked after it.
 _AB_NON_2XX = ": ab counts redirects (3xx) among its non-2xx answers"
-# Connections that could not be opened: the load was fewer connections than asked.
-CONNECT_ERRORS = "connect-errors"
-# Most answers were redirects (a 3xx), which no tool follows.
-REDIRECTED = "redirected"
-# Why a run was stopped early: the server went away, or answered nothing for too long.
-SERVER_LOST = "server-lost"
-STALL_TIMEOUT = "stall-timeout"
-CUT_SHORT = (SERVER_LOST, STALL_TIMEOUT)
-
-# The warnings that make a run invalid or suspect; the others (same-machine) are notes.
-_WARNING_VERDICTS: Mapping[str, Verdict] = {
-    "connections-dying": "invalid",
-    # Too few requests for the p99 shown (analysis.warnings.MIN_SAMPLES_FOR_P99).
-    "few-samples": "suspect",
-    "protocol-mismatch": "suspect",
-    "client-bound": "suspect",
-    # One of several generators dropped out: the load was less than asked from then on.
-    "generator-lost": "suspect",
-    # Connections waited on a stalled server: closed-loop percentiles understate it.
-    "stall": "suspect",
-    # The URL redirects: the run measured the redirect, not the page.
-    REDIRECTED: "suspect",
-    SERVER_LOST: "invalid",
-    STALL_TIMEOUT: "invalid",
-}
 # What follows from a server lost or silent (failures, dying connections, a generator
 # spinning on refused connects, a short run): not a further reason to act on.
 _FOLLOWS_FROM_CUT = frozenset(
@@ -71,75 +50,6 @@ _FOLLOWS_FROM_CUT = frozenset(
         CONNECT_ERRORS,
     }
 )
-
-
-@dataclass(frozen=True)
-class Reason:
-    code: str
-    message: str
-    verdict: Verdict
-
-    def to_dict(self) -> dict[str, str]:
-        return {"code": self.code, "message": self.message}
-
-
-@dataclass(frozen=True)
-class Validity:
-    verdict: Verdict
-    reasons: tuple[Reason, ...] = ()
-
-    @classmethod
-    def of(cls, reasons: Iterable[Reason]) -> Validity:
-        """The worst verdict among `reasons` (valid when there is none), each code once."""
-        unique = tuple({r.code: r for r in reasons}.values())
-        worst = max((VERDICTS.index(r.verdict) for r in unique), default=0)
-        return cls(VERDICTS[worst], unique)
-
-    @property
-    def is_valid(self) -> bool:
-        return self.verdict == "valid"
-
-    @property
-    def is_invalid(self) -> bool:
-        return self.verdict == "invalid"
-
-    def lines(self) -> list[str]:
-        """One line per reason, as stderr and summaries show them."""
-        return [f"{r.verdict}: {r.message} ({r.code})" for r in self.reasons]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"verdict": self.verdict, "reasons": [r.to_dict() for r in self.reasons]}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Validity:
-        verdict = data["verdict"]
-        if verdict not in VERDICTS:
-            raise ValueError(f"unknown verdict {verdict!r}")
-        reasons = tuple(
-            Reason(str(r["code"]), str(r["message"]), _severity(str(r["code"]), verdict))
-            for r in data.get("reasons") or ()
-        )
-        return cls(verdict, reasons)
-
-
-def _severity(code: str, verdict: Verdict) -> Verdict:
-    """A stored reason's own verdict: known codes have theirs, others take the run's."""
-    return _CODE_VERDICTS.get(code) or _WARNING_VERDICTS.get(code) or verdict
-
-
-_CODE_VERDICTS: Mapping[str, Verdict] = {
-    "tool-failed": "invalid",
-    "unreachable": "invalid",
-    "interrupted": "invalid",
-    "errors": "invalid",
-    "short-run": "suspect",
-    "warm-up-not-applied": "suspect",
-    "rate-not-held": "invalid",
-    "refused": "invalid",
-    CONNECT_ERRORS: "suspect",
-    "no-runs": "invalid",
-    "incomplete-runs": "suspect",
-}
 
 
 def judge_run(
@@ -166,7 +76,7 @@ def judge_run(
             Reason("interrupted", "stopped before the end: the figures cover part of it", "invalid")
         )
     for warning in warnings:
-        verdict = _WARNING_VERDICTS.get(str(warning.get("code")))
+        verdict = WARNING_VERDICTS.get(str(warning.get("code")))
         if verdict is not None:
             reasons.append(Reason(str(warning["code"]), str(warning["message"]), verdict))
     if result is not None:

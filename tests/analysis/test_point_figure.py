@@ -14,12 +14,13 @@ from tests.analysis.test_significance import run, sweep
 from tui_bench.analysis import sweep_charts
 from tui_bench.analysis.compare import METRICS
 from tui_bench.analysis.significance import compare_sides, median_of, side_of
-from tui_bench.analysis.sweep_points import aggregate, point_values
+from tui_bench.analysis.sweep_points import aggregate
 from tui_bench.analysis.thresholds import parse_slo
 from tui_bench.report.sweep_export import sweep_rows
 from tui_bench.storage import store
 from tui_bench.storage.history_facts import history_facts
 from tui_bench.storage.session import Session
+from tui_bench.storage.sweep_codec import point_of, summary_record
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 SLO = "p99<1s"
@@ -38,11 +39,16 @@ def recorded() -> Session:
     return store.load(FIXTURES / "sweep-c-repeat2.json")
 
 
+def figures_of(point: Any) -> dict[str, float | None]:
+    return point_of(point).figures()
+
+
 def aggregated(session: Session) -> Session:
     """The sweep with its points aggregated as the sweep engine does when it ends."""
     doc: dict[str, Any] = dict(session.doc)
-    summary = aggregate(doc["sweep"]["points"], doc["runs"], parse_slo(SLO), SLO)
-    return Session({**doc, **summary.to_record()})
+    runs = [(entry.point, entry.session) for entry in session.entries]
+    summary = aggregate(session.plan.points, runs, parse_slo(SLO), SLO)
+    return Session({**doc, **summary_record(summary)})
 
 
 @pytest.mark.parametrize("make", [synthetic, recorded], ids=["synthetic", "recorded"])
@@ -56,7 +62,7 @@ def test_every_view_shows_the_same_point_figure(make: Any, key: str) -> None:
     (chart,) = sweep_charts.charts(session, [chart_metric])
     (line,) = chart.lines
     for index, point in enumerate(doc["points"]):
-        figure = point_values(point)[key]
+        figure = figures_of(point)[key]
         assert figure is not None
         side = side_of(session, point["name"])
         runs = [BY_NAME[key].read(r) for r in side.runs]
@@ -69,16 +75,16 @@ def test_every_view_shows_the_same_point_figure(make: Any, key: str) -> None:
     first, second = (side_of(session, p["name"]) for p in doc["points"])
     verdict = compare_sides(first, second).verdict_of(key)
     assert verdict is not None
-    assert verdict.comparison.median_a == pytest.approx(point_values(doc["points"][0])[key])
-    assert verdict.comparison.median_b == pytest.approx(point_values(doc["points"][1])[key])
+    assert verdict.comparison.median_a == pytest.approx(figures_of(doc["points"][0])[key])
+    assert verdict.comparison.median_b == pytest.approx(figures_of(doc["points"][1])[key])
     knee = doc["knee"]
     assert knee["point"] is not None
-    assert knee["rps"] == point_values(doc["points"][knee["point"]])["rps"]
+    assert knee["rps"] == figures_of(doc["points"][knee["point"]])["rps"]
 
 
 def test_one_disturbed_run_does_not_move_the_point() -> None:
     point = aggregated(synthetic()).doc["points"][0]
-    figures = point_values(point)
+    figures = figures_of(point)
     rps, p99 = figures["rps"], figures["p99_s"]
     assert rps is not None and p99 is not None
     assert point["rps"]["mean"] < 9_000 < rps < 10_500

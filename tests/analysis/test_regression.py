@@ -135,7 +135,9 @@ def test_points_pair_by_name_and_a_missing_one_cannot() -> None:
     assert [p["point"] for p in payload["points"]] == ["c=20", "c=10"]
     assert (
         sweep_exit_code(
-            SweepFinished("completed", None, Path("s"), {"points": []}, Verdicts(baseline=found))
+            SweepFinished(
+                "completed", None, Path("s"), Session({"points": []}), Verdicts(baseline=found)
+            )
         )
         == 99
     )

@@ -4,6 +4,7 @@ documents for the shapes a recording here cannot give (categories, a logarithmic
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -23,11 +24,18 @@ from tui_bench.analysis.sweep_charts import (
     sweep_charts,
 )
 from tui_bench.errors import UsageError
+from tui_bench.records.plan import Plan
+from tui_bench.records.sweep_point import SweepSummary
 from tui_bench.storage import store
 from tui_bench.storage.session import Session
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 EXAMPLE_RUN = Path(__file__).parents[2] / "sessions" / "20261121-112049-153-h2load-h2c-m10.json"
+
+
+def drawn(doc: Mapping[str, Any]) -> tuple[Plan, SweepSummary]:
+    session = Session(doc)
+    return session.plan, session.summary
 
 
 def test_the_charts_of_a_sweep_match_the_golden_file() -> None:
@@ -43,7 +51,7 @@ def test_the_charts_of_a_sweep_match_the_golden_file() -> None:
 
 def test_a_second_parameter_gives_a_line_per_value() -> None:
     session = store.load(FIXTURES / "sweep-grid-interrupted.json")
-    rps, p50 = sweep_charts(session.doc, [METRICS["rps"], METRICS["p50"]])
+    rps, p50 = sweep_charts(*drawn(session.doc), [METRICS["rps"], METRICS["p50"]])
     assert rps.x.label == "c" and rps.x.labels == ("2", "16")
     assert [line.name for line in rps.lines] == ["m=1", "m=8"]
     # Only c=2 completed: c=16 m=1 was interrupted, c=16 m=8 never ran.
@@ -78,14 +86,14 @@ def test_categories_are_evenly_spaced_and_named() -> None:
         [],
         [point(i, {"tool": t}, 1000.0 * (i + 1)) for i, t in enumerate(["h2load", "wrk", "ab"])],
     )
-    (chart,) = sweep_charts(doc, [METRICS["rps"]])
+    (chart,) = sweep_charts(*drawn(doc), [METRICS["rps"]])
     assert chart.x.ticks == (1.0, 2.0, 3.0) and chart.x.labels == ("h2load", "wrk", "ab")
     assert chart.lines[0].x == (1.0, 2.0, 3.0) and chart.marks == ()
 
 
 def test_labels_alone_are_the_x_axis_and_otherwise_name_the_lines() -> None:
     alone = sweep_doc([], ["old", "new"], [point(0, {}, 10.0, "old"), point(1, {}, 20.0, "new")])
-    (chart,) = sweep_charts(alone, [METRICS["rps"]])
+    (chart,) = sweep_charts(*drawn(alone), [METRICS["rps"]])
     assert chart.x.label == "label" and chart.x.labels == ("old", "new")
     both = sweep_doc(
         [{"name": "c", "values": [1, 2]}],
@@ -95,7 +103,7 @@ def test_labels_alone_are_the_x_axis_and_otherwise_name_the_lines() -> None:
             for i, (label, c) in enumerate([("old", 1), ("old", 2), ("new", 1), ("new", 2)])
         ],
     )
-    (chart,) = sweep_charts(both, [METRICS["rps"]])
+    (chart,) = sweep_charts(*drawn(both), [METRICS["rps"]])
     assert chart.x.label == "c" and [line.name for line in chart.lines] == ["old", "new"]
 
 
@@ -106,7 +114,7 @@ def test_values_spanning_a_factor_of_ten_are_spaced_by_their_logarithm() -> None
         [],
         [point(i, {"c": c}, 100.0) for i, c in enumerate(values)],
     )
-    (chart,) = sweep_charts(doc, [METRICS["p99"]])
+    (chart,) = sweep_charts(*drawn(doc), [METRICS["p99"]])
     assert chart.x.label == "c (log scale)"
     assert chart.x.ticks == tuple(math.log10(v) for v in values)
     assert chart.x.labels == ("1", "4", "16", "64")
@@ -157,7 +165,7 @@ def test_an_invalid_point_is_marked_on_every_chart() -> None:
 
 def test_a_rate_sweep_draws_its_latencies_against_the_req_s_achieved() -> None:
     doc = rate_sweep_doc(store.load(FIXTURES / "sweep-c-repeat2.json").doc)
-    chart = latency_rps_chart(doc)
+    chart = latency_rps_chart(*drawn(doc))
     assert chart.log_y and chart.unit == "ms" and chart.x.label == "achieved req/s"
     assert [line.name for line in chart.lines] == ["p50", "p99", "p99.9"]
     # By rate asked (not the search's order), at the req/s achieved; the closed-loop peak,

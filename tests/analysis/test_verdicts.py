@@ -38,6 +38,6 @@ def test_a_saved_runs_verdicts_read_as_they_were_made() -> None:
 
 def test_a_saved_sweep_shows_its_verdicts_again() -> None:
     doc = sweep_document(plan_of(), [], "completed")
-    state = SweepState.from_document({**doc, "baseline": GATE}, SESSION)
+    state = SweepState.of_session(Session({**doc, "baseline": GATE}), SESSION)
     assert state.finished is not None
     assert state.finished.verdicts == Verdicts(tuple(doc["thresholds"]), BaselineVerdict(GATE))

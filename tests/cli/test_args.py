@@ -10,8 +10,8 @@ from tui_bench.cli.args import build_parser, duration
 from tui_bench.cli.progress import ProgressPrinter, second_line, summary_text
 from tui_bench.cli.run_flags import request_from_args
 from tui_bench.engine.events import RunFinished, SecondClosed
+from tui_bench.records.verdict import Validity
 from tui_bench.spec import RunSpec
-from tui_bench.validity import Validity
 
 
 @pytest.mark.parametrize(

@@ -10,9 +10,9 @@ import pytest
 from tui_bench.analysis.verdicts import Verdicts
 from tui_bench.cli.cmd_run import finish_run
 from tui_bench.engine.events import RunFinished
+from tui_bench.records.verdict import Validity
 from tui_bench.records.warning import Warning
 from tui_bench.spec import RunSpec
-from tui_bench.validity import Validity
 
 FAILED_THRESHOLD = {
     "text": "p99<1us",

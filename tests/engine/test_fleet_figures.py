@@ -19,6 +19,7 @@ from tui_bench.engine.live_state import LiveState
 from tui_bench.engine.options import EngineOptions
 from tui_bench.formats import fmt_compact, fmt_latency
 from tui_bench.jobs.judge import judged
+from tui_bench.records.plan import PlannedPoint
 from tui_bench.report.export import export
 from tui_bench.report.text import generator_lines, result_rows, verdict_line
 from tui_bench.runners.tools import find_tool
@@ -76,11 +77,11 @@ async def test_percentiles_merge_from_quantile_tables_in_every_view(
     # The same p99 in the session, what thresholds and sweep points read, the summary, the
     # md export and the threshold's verdict, each marked approximate.
     assert doc["result"]["latency"]["p99_s"] == p99 and doc["result"]["latency"]["approx"]
-    assert run_values(doc, ("p99_s",))["p99_s"] == pytest.approx(p99)
+    assert run_values(session, ("p99_s",))["p99_s"] == pytest.approx(p99)
     # A sweep point of this run: its p99, and its knee under an SLO on it.
-    plan = [{"index": 0, "name": "c=2", "label": "c=2", "values": {"c": 2}}]
-    sweep = aggregate(plan, [{"point": 0, "session": doc}], [P99], "p99<10s")
-    assert sweep.points[0]["latency"]["p99_s"] == pytest.approx(p99)
+    plan = [PlannedPoint(0, "c=2", "c=2", {"c": 2})]
+    sweep = aggregate(plan, [(0, session)], [P99], "p99<10s")
+    assert sweep.points[0].latency["p99_s"] == pytest.approx(p99)
     assert sweep.knee is not None and sweep.knee.point == 0
     shown = f"p99 ≈{fmt_latency(p99, latency.resolution_s)}"
     assert shown in dict(result_rows(finished.result))["latency"]

@@ -46,7 +46,7 @@ from tui_bench.runners.tools import Tool
 from tui_bench.spec import RunSpec
 from tui_bench.storage import store
 from tui_bench.storage.journal import JournalWriter
-from tui_bench.storage.session import parse
+from tui_bench.storage.session import Session, parse
 from tui_bench.storage.session_records import SessionDraft
 
 URL = "http://127.0.0.1:9/"
@@ -207,7 +207,7 @@ async def test_point_aggregates_merge_histograms(tmp_path: Path) -> None:
 
     script = Script(latencies=latencies)
     finished = await runner(plan_of("c=1", repeat=2), tmp_path, script).run()
-    point = finished.document["points"][0]
+    point = finished.session.doc["points"][0]
     assert point["n"] == 2 and point["runs"] == 2
     assert point["latency_from"] == "histograms" and point["latency_runs"] == 2
     assert point["latency"]["p99_s"] == pytest.approx(0.001, rel=0.01)
@@ -236,7 +236,7 @@ async def test_knee_and_thresholds(tmp_path: Path) -> None:
         thresholds=(parse_threshold("p99<50ms"),),
         judge=judged((parse_threshold("p99<50ms"),), None),
     ).run()
-    doc = finished.document
+    doc = finished.session.doc
     assert doc["knee"]["point"] == 1 and doc["knee"]["name"] == "c=2"
     assert doc["knee"]["rps"] == 2000.0
     assert [(v["name"], v["passed"]) for v in doc["thresholds"]] == [
@@ -267,7 +267,7 @@ async def test_the_knee_of_a_rate_sweep_is_the_highest_rate_held_within_the_slo(
         slo=tuple(parse_slo("p99<20ms")),
         slo_text="p99<20ms",
     ).run()
-    doc = finished.document
+    doc = finished.session.doc
     verdicts = [p["validity"]["verdict"] for p in doc["points"]]
     assert verdicts == ["valid", "valid", "valid", "invalid"]
     assert doc["points"][3]["validity"]["reasons"][0]["code"] == "rate-not-held"
@@ -280,7 +280,7 @@ async def test_a_failed_run_does_not_stop_the_sweep(tmp_path: Path) -> None:
     finished = await runner(plan_of("c=1,2", repeat=2), tmp_path, script).run()
     assert len(script.started) == 4
     assert finished.status == "failed" and finished.message == "2 of 4 runs failed"
-    points = finished.document["points"]
+    points = finished.session.doc["points"]
     assert (points[0]["n"], points[0]["failed"]) == (0, 2)
     assert points[0]["rps"]["mean"] is None, "only completed runs count"
     assert points[1]["n"] == 2
@@ -383,7 +383,9 @@ def test_run_values_without_histogram_read_the_result() -> None:
         requests=Requests(total=100, succeeded=99),
         latency=Distribution(max_s=0.5, percentiles={"p99_s": 0.2}),
     )
-    values = run_values({"id": "r", "result": result.to_dict()}, ("p99_s", "p95_s", "max_s"))
+    values = run_values(
+        Session({"id": "r", "result": result.to_dict()}), ("p99_s", "p95_s", "max_s")
+    )
     assert values == {
         "rps": 10.0,
         "error_rate": pytest.approx(0.01),

@@ -23,11 +23,14 @@ from tui_bench.engine.sweep import (
 )
 from tui_bench.engine.sweep_state import StateEvent, SweepState, SweepTitle
 from tui_bench.histogram import LatencyHistogram
+from tui_bench.records.sweep_point import SweepSummary
 from tui_bench.request.run import RunRequest
 from tui_bench.request.sweep_plan import SweepPlan, Variant, build_plan, parse_vary
 from tui_bench.result import Requests, Result
 from tui_bench.spec import RunSpec
-from tui_bench.storage.session_records import SessionDraft, SweepSummary
+from tui_bench.storage.session import Session
+from tui_bench.storage.session_records import SessionDraft
+from tui_bench.storage.sweep_codec import summary_record
 
 URL = "http://127.0.0.1:8080/"
 # p99 is 2 ms per connection: c=2, 4 and 8 meet it, c=16 does not; req/s grow with c.
@@ -44,7 +47,7 @@ def plan_of(values: str = "2,4,8,16", repeat: int = 2) -> SweepPlan:
 
 
 def state_of(plan: SweepPlan) -> SweepState:
-    return SweepState(plan.to_dict(), slo=parse_slo(SLO), slo_text=SLO)
+    return SweepState(plan.record(), slo=parse_slo(SLO), slo_text=SLO)
 
 
 def run_document(plan: SweepPlan, index: int, status: str = "completed") -> dict[str, Any]:
@@ -115,7 +118,7 @@ def run_end(plan: SweepPlan, index: int, status: str = "completed") -> list[Stat
             slot.repeat,
             plan.repeat,
             finished,
-            run_values(doc),
+            run_values(Session(doc)),
             left,
             summary_of(plan, entries(plan, index + 1, status)),
         ),
@@ -144,8 +147,8 @@ def entries(plan: SweepPlan, count: int, last_status: str = "completed") -> list
 def summary_of(plan: SweepPlan, runs: list[dict[str, Any]]) -> SweepSummary:
     """The points' aggregates over `runs`, as SweepRunner computes them."""
     return aggregate(
-        [p.to_dict() for p in plan.points],
-        runs,
+        [p.planned() for p in plan.points],
+        [(run["point"], Session(run["session"])) for run in runs],
         parse_slo(SLO),
         SLO,
         [parse_threshold(THRESHOLD)],
@@ -168,7 +171,7 @@ def sweep_document(
         "series": [],
         "sweep": {**plan.to_dict(), "cool_down_s": COOL_DOWN_S, "slo": SLO},
         "runs": runs,
-        **summary.to_record(),
+        **summary_record(summary),
         "status": status,
         "message": message,
         "thresholds": point_verdicts(summary.points, [parse_threshold(THRESHOLD)]),
@@ -184,7 +187,7 @@ def whole_sweep(plan: SweepPlan) -> list[StateEvent]:
         events += run_start(plan, index) + run_end(plan, index)
     runs = entries(plan, len(plan.order))
     document = sweep_document(plan, runs, "completed")
-    events.append(SweepFinished("completed", None, SESSION, document))
+    events.append(SweepFinished("completed", None, SESSION, Session(document)))
     return events
 
 
@@ -271,9 +274,12 @@ def test_the_end_takes_the_documents_aggregates() -> None:
     assert state.fraction == 1.0 and state.eta_now == 0.0 and state.going is None
     assert state.done == 8
     assert state.finished is not None and state.finished.session_path == SESSION
-    document = state.finished.document
+    document = state.finished.session.doc
     assert state.summary is not None
-    assert state.summary.to_record() == {"points": document["points"], "knee": document["knee"]}
+    assert summary_record(state.summary) == {
+        "points": document["points"],
+        "knee": document["knee"],
+    }
     rows = state.rows()
     assert [r.done for r in rows] == [2, 2, 2, 2]
     assert rows[0].rps == 12_050.0 and rows[0].rps_sd is not None
@@ -287,7 +293,7 @@ def test_a_stopped_sweep_keeps_the_interrupted_run() -> None:
     runs = entries(plan, 2, "interrupted")
     message = "stopped after 2 of 8 runs; what ran is kept"
     document = sweep_document(plan, runs, "interrupted", message)
-    events.append(SweepFinished("interrupted", message, SESSION, document))
+    events.append(SweepFinished("interrupted", message, SESSION, Session(document)))
     state = fold(state_of(plan), events)
     assert state.status == "interrupted"
     assert state.fraction == 2 / 8
@@ -300,10 +306,10 @@ def test_a_stopped_sweep_keeps_the_interrupted_run() -> None:
 def test_a_saved_sweep_reads_as_it_ended() -> None:
     plan = plan_of()
     document = sweep_document(plan, entries(plan, 8), "completed")
-    state = SweepState.from_document(document, SESSION)
+    state = SweepState.of_session(Session(document), SESSION)
     assert state.status == "completed" and state.slo_text == SLO and len(state.slo) == 2
     assert [r.done for r in state.rows()] == [2, 2, 2, 2] and state.knee == 2
-    title = SweepTitle.of_document(document)
+    title = SweepTitle.of_session(Session(document))
     assert title == SweepTitle("ramp", "h2load 1.52.0", URL)
 
 
@@ -311,16 +317,16 @@ def test_a_saved_sweep_with_an_unreadable_slo_shows_no_marks() -> None:
     plan = plan_of()
     document = sweep_document(plan, entries(plan, 8), "completed")
     document["sweep"]["slo"] = "p99<<3"
-    state = SweepState.from_document(document, SESSION)
+    state = SweepState.of_session(Session(document), SESSION)
     assert state.slo == () and all(r.meets_slo is None for r in state.rows())
 
 
 def test_the_title_names_one_url_or_counts_them() -> None:
     plan = plan_of()
-    assert SweepTitle.of_plan(plan.to_dict(), "n", "h2load").target == URL
+    assert SweepTitle.of_plan(plan.record(), "n", "h2load").target == URL
     base = Variant(None, RunRequest(RunSpec(urls=(URL,), requests=10)), {})
     urls = build_plan([base], [parse_vary("url=http://127.0.0.1:1/,http://127.0.0.1:2/")])
-    assert SweepTitle.of_plan(urls.to_dict(), "", "h2load").target == "2 URLs"
+    assert SweepTitle.of_plan(urls.record(), "", "h2load").target == "2 URLs"
 
 
 def test_run_events_before_any_run_are_ignored() -> None:

@@ -175,7 +175,7 @@ def test_markdown_of_a_run_judged_by_thresholds_has_a_row_for_each() -> None:
     from tui_bench.analysis.verdicts import run_thresholds
 
     doc = session().doc
-    judged = run_thresholds([parse_threshold("p99<5ms"), parse_threshold("rps>1000")], doc)
+    judged = run_thresholds([parse_threshold("p99<5ms"), parse_threshold("rps>1000")], Session(doc))
     md = export(Session({**doc, "thresholds": list(judged)}), "md")
     table = md[md.index("## Thresholds") :].splitlines()
     assert table[2:4] == [

@@ -99,7 +99,7 @@ class ScriptedSweep:
             status, message = "completed", None
         document = sweep_document(plan, entries(plan, ran, status), status, message)
         judged = Verdicts(tuple(document.get("thresholds") or ()))
-        finished = SweepFinished(status, message, SESSION, document, judged)
+        finished = SweepFinished(status, message, SESSION, Session(document), judged)
         post(finished)
         return finished
 

@@ -16,13 +16,10 @@ step lasts long enough for its percentiles to rest on enough requests (`step_dur
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from tui_bench.analysis.names import DEFAULT_RESOLUTION, LOWEST_SHARE
-from tui_bench.analysis.sweep_points import point_values, verdict_of
-from tui_bench.analysis.thresholds import Threshold, meets
 from tui_bench.analysis.warnings import MIN_SAMPLES_FOR_P99
 
 # Rates tried after the peak, at most: the stopping rule ends a search at 5 % in 6 steps
@@ -46,11 +43,6 @@ def step_duration(step_s: float, rate: float) -> float:
     a rate the server holds untold."""
     needed = MIN_SAMPLES_FOR_P99 * _SAMPLES_MARGIN / rate
     return max(step_s, math.ceil(needed * 10) / 10)
-
-
-def held(point: Mapping[str, Any], slo: Sequence[Threshold]) -> bool:
-    """Whether a step's point (its aggregate) held its rate within the SLO."""
-    return verdict_of(point) == "valid" and meets(slo, point_values(point))
 
 
 def rounded(rate: float) -> float:

@@ -13,9 +13,9 @@ from typing import Any
 
 from tui_bench.analysis.change_points import ALPHA, PENALTY_PER_LOG_N, find_change_points
 from tui_bench.errors import UsageError
+from tui_bench.records.verdict import VERDICTS
 from tui_bench.storage.index import Indexed
 from tui_bench.storage.refs import did_you_mean
-from tui_bench.validity import VERDICTS
 
 # The metrics of a history, by their key in a point's figures, and how they are written.
 METRICS: Mapping[str, str] = {"rps": "req/s", "p99_s": "p99"}

@@ -32,9 +32,10 @@ from tui_bench.analysis.compare import (
 from tui_bench.analysis.names import DEFAULT_PRIMARY, TESTED
 from tui_bench.analysis.run_counts import MIN_RUNS, can_reach, fewest_runs, smallest_p
 from tui_bench.errors import UsageError
+from tui_bench.records.verdict import Validity
 from tui_bench.storage import sweep_doc
 from tui_bench.storage.session import Session
-from tui_bench.validity import Validity, of_point
+from tui_bench.validity import of_point
 
 if TYPE_CHECKING:
     from tui_bench.analysis.stats import Comparison

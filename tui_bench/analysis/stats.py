@@ -22,6 +22,7 @@ from scipy import stats as sps
 from tui_bench.analysis.names import Tier
 from tui_bench.analysis.run_counts import ALPHA, MIN_RUNS
 from tui_bench.histogram import LatencyHistogram
+from tui_bench.records.spread import Spread
 from tui_bench.result import percentile_key, percentile_of_key
 
 Direction = Literal["higher", "lower"]
@@ -53,32 +54,16 @@ def finite_values(values: Iterable[float | None]) -> FloatArray:
     return array[np.isfinite(array)]
 
 
-@dataclass(frozen=True)
-class Summary:
-    """One metric over the runs of a point. Every field but `n` is None when n is 0; `sd`,
-    the CI and `cv` need two runs; `cv` (sd / mean) is None when the mean is 0."""
-
-    n: int
-    mean: float | None = None
-    sd: float | None = None
-    median: float | None = None
-    min: float | None = None
-    max: float | None = None
-    ci_low: float | None = None
-    ci_high: float | None = None
-    cv: float | None = None
-
-
-def summarize(values: Iterable[float | None], *, confidence: float = CONFIDENCE) -> Summary:
+def summarize(values: Iterable[float | None], *, confidence: float = CONFIDENCE) -> Spread:
     """Mean, sd (ddof=1), median, range and the Student-t confidence interval of the mean.
     What is summarized is never below 0 (req/s, times, CPU): nor is the interval, which for
     few runs far apart would otherwise reach below it."""
     x = finite_values(values)
     n = int(x.size)
     if n == 0:
-        return Summary(n=0)
+        return Spread(n=0)
     mean = float(np.mean(x))
-    base = Summary(
+    base = Spread(
         n=n, mean=mean, median=float(np.median(x)), min=float(x.min()), max=float(x.max())
     )
     if n < 2:
@@ -349,14 +334,12 @@ def merged_percentiles(
 
 def per_run_spread(
     histograms: Iterable[LatencyHistogram], keys: Sequence[str]
-) -> dict[str, Summary]:
-    """How each of `keys` varied from run to run: a Summary over the runs' own values. Shown
+) -> dict[str, Spread]:
+    """How each of `keys` varied from run to run: a Spread over the runs' own values. Shown
     beside `merged_percentiles`, never in place of it."""
     return summaries([_histogram_values(hist, keys) for hist in histograms], keys)
 
 
-def summaries(
-    runs: Sequence[Mapping[str, float | None]], keys: Sequence[str]
-) -> dict[str, Summary]:
-    """A Summary per key over the runs' value mappings (a key a run lacks counts as absent)."""
+def summaries(runs: Sequence[Mapping[str, float | None]], keys: Sequence[str]) -> dict[str, Spread]:
+    """A Spread per key over the runs' value mappings (a key a run lacks counts as absent)."""
     return {key: summarize(run.get(key) for run in runs) for key in keys}

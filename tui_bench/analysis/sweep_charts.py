@@ -20,18 +20,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from tui_bench.analysis.names import CHARTED, CURVE, RUN_METRICS, SWEEP_METRICS
-from tui_bench.analysis.sweep_points import verdict_of
 from tui_bench.errors import UsageError
+from tui_bench.records.plan import LABEL, RATE, Plan
+from tui_bench.records.sweep_point import SweepPoint, SweepSummary
 from tui_bench.storage.session import Session, shown_window, window_end
-from tui_bench.storage.sweep_doc import (
-    LABEL,
-    RATE,
-    parameters,
-    point_latency,
-    point_parameters,
-    point_rps,
-    shown,
-)
+from tui_bench.storage.sweep_doc import shown
 
 # Numbers whose largest is this many times the smallest are spaced by their logarithm.
 LOG_SPAN = 10
@@ -43,37 +36,35 @@ class Metric:
     title: str
     unit: str  # of the y axis
     scale: float  # from the stored unit (seconds, a fraction) to `unit`
-    point: Callable[[Mapping[str, Any]], float | None]  # from a sweep point's aggregate
+    point: Callable[[SweepPoint], float | None]  # from a sweep point's aggregate
     column: str | None  # in a run's per-second series; None: a run has no such series
     latency: bool = False
 
 
-def _latency(key: str) -> Callable[[Mapping[str, Any]], float | None]:
-    return lambda point: point_latency(point, key)
+def _latency(key: str) -> Callable[[SweepPoint], float | None]:
+    return lambda point: point.latency_figure(key)
 
 
 # How each metric of CHARTED (the names --metric takes) is drawn.
 _CHARTS = {
     m.name: m
     for m in (
-        Metric("rps", "req/s", "req/s", 1, point_rps, "rps"),
+        Metric("rps", "req/s", "req/s", 1, lambda p: p.rps_figure, "rps"),
         Metric("p50", "p50", "ms", 1e3, _latency("p50_s"), "p50_s", latency=True),
         Metric("p90", "p90", "ms", 1e3, _latency("p90_s"), "p90_s", latency=True),
         Metric("p99", "p99", "ms", 1e3, _latency("p99_s"), "p99_s", latency=True),
         Metric("p99.9", "p99.9", "ms", 1e3, _latency("p99_9_s"), None, latency=True),
         Metric("max", "max", "ms", 1e3, _latency("max_s"), "max_s", latency=True),
-        Metric(
-            "cpu", "server CPU", "%", 1, lambda p: p["server_cpu_pct"]["mean"], "server_cpu_pct"
-        ),
+        Metric("cpu", "server CPU", "%", 1, lambda p: p.server_cpu_pct.mean, "server_cpu_pct"),
         Metric(
             "client_cpu",
             "client CPU",
             "%",
             1,
-            lambda p: p["client_cpu_pct"]["mean"],
+            lambda p: p.client_cpu_pct.mean,
             "client_cpu_pct",
         ),
-        Metric("errors", "errors", "%", 100, lambda p: p["error_rate"], None),
+        Metric("errors", "errors", "%", 100, lambda p: p.error_rate, None),
     )
 }
 METRICS: Mapping[str, Metric] = {name: _CHARTS[name] for name in CHARTED}
@@ -152,7 +143,7 @@ def _names(text: str) -> list[str]:
 def curve_of(text: str | None, session: Session) -> bool:
     """Whether `--metric text` draws the latency-throughput chart: by default when the sweep
     varies rate; named, UsageError for a session that does not."""
-    varies = session.is_sweep and varies_rate(session.doc)
+    varies = session.is_sweep and session.plan.varies_rate
     if text is None or CURVE not in _names(text):
         return text is None and varies
     if not varies:
@@ -165,9 +156,9 @@ def charts(session: Session, metrics: Sequence[Metric], *, curve: bool = False) 
     them is), the latency-throughput chart last when `curve`; UsageError when there is
     nothing to draw."""
     if session.is_sweep:
-        drawn = sweep_charts(session.doc, metrics)
+        drawn = sweep_charts(session.plan, session.summary, metrics)
         if curve:
-            drawn.append(latency_rps_chart(session.doc))
+            drawn.append(latency_rps_chart(session.plan, session.summary))
         nothing = "no run of the sweep completed"
     else:
         drawn = run_charts(session.series, metrics)
@@ -207,17 +198,17 @@ class _Place:
     line: str
 
 
-def sweep_charts(doc: Mapping[str, Any], metrics: Sequence[Metric]) -> list[Chart]:
-    names = parameters(doc)
+def sweep_charts(plan: Plan, summary: SweepSummary, metrics: Sequence[Metric]) -> list[Chart]:
+    names = plan.parameters()
     across = next((n for n in names if n != LABEL), names[0] if names else None)
-    axis, position = _x_axis(doc, across)
+    axis, position = _x_axis(plan, across)
     others = [n for n in names if n != across]
     places = {}
-    for point in doc["sweep"]["points"]:
-        values = point_parameters(point)
+    for point in plan.points:
+        values = point.parameters()
         if across and values[across] is None:
             continue  # not on this axis: a capacity search's closed-loop peak has no rate
-        places[point["index"]] = _Place(
+        places[point.index] = _Place(
             position(values[across] if across else None), _line_name(values, others)
         )
     line_names = list(dict.fromkeys(place.line for place in places.values()))
@@ -229,8 +220,8 @@ def sweep_charts(doc: Mapping[str, Any], metrics: Sequence[Metric]) -> list[Char
                 # The points on this line that have a value, in the order of the plan.
                 shown_points = [
                     (p, value * metric.scale)
-                    for p in doc.get("points") or []
-                    if p["index"] in places and places[p["index"]].line == name
+                    for p in summary.points
+                    if p.index in places and places[p.index].line == name
                     for value in [metric.point(p)]
                     if value is not None
                 ]
@@ -238,13 +229,13 @@ def sweep_charts(doc: Mapping[str, Any], metrics: Sequence[Metric]) -> list[Char
                 lines.append(
                     Line(
                         name=metric.title if len(group) > 1 else name,
-                        x=tuple(places[p["index"]].x for p, _ in shown_points),
+                        x=tuple(places[p.index].x for p, _ in shown_points),
                         y=tuple(y for _, y in shown_points),
-                        low=tuple(p["rps"]["min"] for p, _ in shown_points) if ranged else (),
-                        high=tuple(p["rps"]["max"] for p, _ in shown_points) if ranged else (),
+                        low=_bounds([p.rps.min for p, _ in shown_points]) if ranged else (),
+                        high=_bounds([p.rps.max for p, _ in shown_points]) if ranged else (),
                     )
                 )
-                marks += _marks(doc, [(p, places[p["index"]].x, y) for p, y in shown_points])
+                marks += _marks(summary, [(p, places[p.index].x, y) for p, y in shown_points])
         title = _group_title(group) + (f" vs {across}" if across else "")
         if group[0].name == "rps":
             title += " (median; bars: slowest to fastest run)"
@@ -259,30 +250,29 @@ def _line_name(values: Mapping[str, Any], others: Sequence[str]) -> str:
     return " ".join(parts)
 
 
-def _marks(
-    doc: Mapping[str, Any], placed: Sequence[tuple[Mapping[str, Any], float, float]]
-) -> list[Mark]:
+def _bounds(values: Sequence[float | None]) -> tuple[float, ...]:
+    """A measured point's range: every run that completed has a req/s."""
+    return tuple(v for v in values if v is not None)
+
+
+def _marks(summary: SweepSummary, placed: Sequence[tuple[SweepPoint, float, float]]) -> list[Mark]:
     """The knee and the invalid points among `placed` (a point's aggregate, its x and y)."""
-    knee = doc.get("knee") or {}
+    knee = summary.knee
     marks = [
-        Mark(f"knee ({knee.get('slo')})", x, y)
+        Mark(f"knee ({knee.slo})", x, y)
         for p, x, y in placed
-        if p["index"] == knee.get("point")
+        if knee is not None and p.index == knee.point
     ]
     return marks + [
-        Mark("invalid", x, y, kind="invalid") for p, x, y in placed if verdict_of(p) == "invalid"
+        Mark("invalid", x, y, kind="invalid") for p, x, y in placed if p.verdict == "invalid"
     ]
 
 
-def _x_axis(doc: Mapping[str, Any], name: str | None) -> tuple[Axis, Callable[[Any], float]]:
+def _x_axis(plan: Plan, name: str | None) -> tuple[Axis, Callable[[Any], float]]:
     """The x axis of the parameter `name`, and the position of each of its values."""
-    plan = doc["sweep"]
     if name is None:
         return Axis("", (1.0,), ("all",)), lambda value: 1.0
-    if name == LABEL:
-        values: list[Any] = list(plan["labels"])
-    else:
-        values = next(list(d["values"]) for d in plan["vary"] if d["name"] == name)
+    values = plan.values_of(name)
     labels = tuple(shown(name, v) for v in values)
     numeric = all(isinstance(v, int | float) and not isinstance(v, bool) for v in values)
     if not numeric:
@@ -297,30 +287,26 @@ def _x_axis(doc: Mapping[str, Any], name: str | None) -> tuple[Axis, Callable[[A
 # ---- latency against throughput
 
 
-def varies_rate(doc: Mapping[str, Any]) -> bool:
-    return RATE in parameters(doc)
-
-
-def rate_points(doc: Mapping[str, Any]) -> list[tuple[dict[str, Any], Mapping[str, Any]]]:
+def rate_points(plan: Plan, summary: SweepSummary) -> list[tuple[dict[str, Any], SweepPoint]]:
     """The open-loop points of a sweep that varies rate, by rate: each one's parameters and
     its aggregate. The closed-loop point (a capacity search's peak) is left out: its latency
     is from the send, not from when due."""
-    values = {p["index"]: point_parameters(p) for p in doc["sweep"]["points"]}
+    values = {p.index: p.parameters() for p in plan.points}
     found = [
-        (values[p["index"]], p)
-        for p in doc.get("points") or []
-        if values.get(p["index"], {}).get(RATE) is not None
+        (values[p.index], p)
+        for p in summary.points
+        if values.get(p.index, {}).get(RATE) is not None
     ]
     return sorted(found, key=lambda found: float(found[0][RATE]))
 
 
-def latency_rps_chart(doc: Mapping[str, Any]) -> Chart:
+def latency_rps_chart(plan: Plan, summary: SweepSummary) -> Chart:
     """p50, p99 and p99.9 of a rate sweep's points against the req/s each achieved, a line
     per percentile (and value of the other parameters) in the order of the rates asked. A
     rate point's latency is from when each request was due, so the line turns up where the
     server stops keeping up, and a rate not held shows as req/s that stop growing."""
-    others = [n for n in parameters(doc) if n != RATE]
-    points = rate_points(doc)
+    others = [n for n in plan.parameters() if n != RATE]
+    points = rate_points(plan, summary)
     names = list(dict.fromkeys(_line_name(values, others) for values, _ in points))
     lines, marks = [], []
     for metric in (METRICS[name] for name in CURVE_METRICS):
@@ -329,7 +315,7 @@ def latency_rps_chart(doc: Mapping[str, Any]) -> Chart:
                 (p, rps, latency * metric.scale)
                 for values, p in points
                 if _line_name(values, others) == name
-                for rps, latency in [(point_rps(p), metric.point(p))]
+                for rps, latency in [(p.rps_figure, metric.point(p))]
                 # A log axis has no place for a latency of 0 (under the histogram's unit).
                 if rps is not None and latency
             ]
@@ -340,7 +326,7 @@ def latency_rps_chart(doc: Mapping[str, Any]) -> Chart:
                     tuple(y for _, _, y in placed),
                 )
             )
-            marks += _marks(doc, placed)
+            marks += _marks(summary, placed)
     title = "latency (from when due) vs achieved req/s"
     return Chart(title, "ms", Axis("achieved req/s"), tuple(lines), tuple(marks), log_y=True)
 

@@ -1,19 +1,19 @@
-"""A sweep's points from its runs' session documents: what thresholds read from a run,
-each point's aggregates (its figures are storage.sweep_doc's `point_rps` and
-`point_latency`: the median of its runs'), the knee and the verdicts. Pure."""
+"""A sweep's points from its runs' sessions: what thresholds read from a run, each point's
+aggregates (records.sweep_point: its figures are the median of its runs'), its SLO
+judgement, the knee and the verdicts. Pure."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import asdict
+from collections.abc import Sequence
+from dataclasses import asdict, replace
 from typing import Any
 
-from tui_bench.analysis.thresholds import Threshold, evaluate, find_knee
-from tui_bench.result import Result
-from tui_bench.storage.session import Session, histogram_of
-from tui_bench.storage.session_records import Knee, SweepSummary
-from tui_bench.storage.sweep_doc import point_latency, point_rps
-from tui_bench.validity import Validity, of_point
+from tui_bench.analysis.thresholds import Threshold, evaluate, find_knee, meets
+from tui_bench.records.plan import RATE, PlannedPoint
+from tui_bench.records.sweep_point import Knee, SweepPoint, SweepSummary
+from tui_bench.records.verdict import Validity
+from tui_bench.storage.session import Session
+from tui_bench.validity import of_point
 
 LATENCY_KEYS = ("min_s", "mean_s", "p50_s", "p90_s", "p99_s", "p99_9_s", "max_s")
 
@@ -24,20 +24,20 @@ def latency_keys(thresholds: Sequence[Threshold]) -> tuple[str, ...]:
     return tuple(dict.fromkeys([*LATENCY_KEYS, *extra]))
 
 
-def run_values(doc: Mapping[str, Any], keys: Sequence[str] = LATENCY_KEYS) -> dict[str, Any]:
+def run_values(run: Session, keys: Sequence[str] = LATENCY_KEYS) -> dict[str, float | None]:
     """What thresholds read from one run: rps, error_rate and the latency `keys`, from the
     run's whole histogram when it has one (any percentile), else from its result."""
-    data = doc.get("result")
-    result = Result.from_dict(data) if data else None
-    values: dict[str, Any] = {
+    result = run.result
+    values: dict[str, float | None] = {
         "rps": result.rps if result else None,
         "error_rate": result.error_rate if result else None,
     }
-    if doc.get("histogram"):
+    histogram = run.histogram
+    if histogram is not None:
         # analysis.stats imports scipy, which takes seconds: not at every start of the CLI.
         from tui_bench.analysis.stats import merged_percentiles
 
-        values.update(merged_percentiles([histogram_of(doc["histogram"], doc["id"])], keys))
+        values.update(merged_percentiles([histogram], keys))
         return values
     latency = result.latency if result else None
     for key in keys:
@@ -51,10 +51,13 @@ def run_values(doc: Mapping[str, Any], keys: Sequence[str] = LATENCY_KEYS) -> di
 
 
 def summarize_point(
-    point: Mapping[str, Any], docs: Sequence[Mapping[str, Any]], keys: Sequence[str]
-) -> dict[str, Any]:
-    """One point of the plan (`plan.to_dict()["points"][i]`) over the session documents of
-    its runs; only completed runs count."""
+    point: PlannedPoint,
+    runs: Sequence[Session],
+    keys: Sequence[str],
+    slo: Sequence[Threshold] = (),
+) -> SweepPoint:
+    """One point of the plan over the sessions of its runs; only completed runs count. With
+    an SLO, the point is judged against it here, once."""
     # analysis.stats imports scipy, which takes seconds: not at every start of the CLI.
     from tui_bench.analysis.stats import (
         merged_percentiles,
@@ -63,9 +66,9 @@ def summarize_point(
         summarize,
     )
 
-    done = [d for d in docs if d.get("status") == "completed"]
-    histograms = [histogram_of(d["histogram"], d["id"]) for d in done if d.get("histogram")]
-    per_run = [run_values(d, keys) for d in done]
+    done = [run for run in runs if run.status == "completed"]
+    histograms = [h for h in (run.histogram for run in done) if h is not None]
+    per_run = [run_values(run, keys) for run in done]
     if histograms:
         latency = merged_percentiles(histograms, keys)
         spread = per_run_spread(histograms, keys)
@@ -75,110 +78,93 @@ def summarize_point(
         # The pooled q-th percentile lies between the runs' own: the worst bounds it.
         latency = {k: spread[k].min if k == "min_s" else spread[k].max for k in keys}
         source = "worst run"
-    results = [Result.from_dict(d["result"]) for d in done if d.get("result")]
+    results = [r for r in (run.result for run in done) if r is not None]
     counted = [r for r in results if r.requests.total and r.requests.succeeded is not None]
     total = sum(r.requests.total or 0 for r in counted)
     failed = sum(r.error_count or 0 for r in counted)
-
-    def resource(key: str) -> dict[str, Any]:
-        return asdict(summarize((d.get("resources") or {}).get(key) for d in done))
-
-    return {
-        "index": point["index"],
-        "name": point["name"],
-        "label": point["label"],
-        "values": point["values"],
-        "runs": len(docs),
-        "n": len(done),
-        "failed": sum(1 for d in docs if d.get("status") == "failed"),
-        "interrupted": sum(1 for d in docs if d.get("status") == "interrupted"),
-        "rps": asdict(summarize(v["rps"] for v in per_run)),
-        "latency": latency,
-        # "histograms": merged from those of `latency_runs` runs; "worst run": the tool
-        # reports no per-request times.
-        "latency_from": source,
-        "latency_runs": len(histograms) if histograms else len(per_run),
-        "latency_spread": {k: asdict(s) for k, s in spread.items()},
-        "requests": total,
-        "errors": failed if total else None,
-        "error_rate": failed / total if total else None,
-        "server_cpu_pct": resource("server_cpu_mean_pct"),
-        "client_cpu_pct": resource("client_cpu_mean_pct"),
-        "validity": judged.to_dict() if (judged := point_validity(docs)) else None,
-    }
+    summary = SweepPoint(
+        index=point.index,
+        name=point.name,
+        label=point.label,
+        values=point.values,
+        runs=len(runs),
+        n=len(done),
+        failed=sum(1 for run in runs if run.status == "failed"),
+        interrupted=sum(1 for run in runs if run.status == "interrupted"),
+        rps=summarize(v["rps"] for v in per_run),
+        latency=latency,
+        latency_from=source,
+        latency_runs=len(histograms) if histograms else len(per_run),
+        latency_spread=spread,
+        requests=total,
+        errors=failed if total else None,
+        error_rate=failed / total if total else None,
+        server_cpu_pct=summarize(run.resources.get("server_cpu_mean_pct") for run in done),
+        client_cpu_pct=summarize(run.resources.get("client_cpu_mean_pct") for run in done),
+        validity=point_validity(runs),
+    )
+    if not slo or not done:
+        return summary
+    return replace(summary, meets_slo=meets(slo, summary.figures()))
 
 
-def point_validity(docs: Sequence[Mapping[str, Any]]) -> Validity | None:
-    """The verdict on a point from its runs' session documents (only completed runs count
-    toward its figures; the others make it suspect, or invalid when none completed); None
-    before any of them ran."""
-    if not docs:
+def point_validity(runs: Sequence[Session]) -> Validity | None:
+    """The verdict on a point from its runs (only completed runs count toward its figures;
+    the others make it suspect, or invalid when none completed); None before any ran."""
+    if not runs:
         return None
-    done = [run for run in map(Session, docs) if run.status == "completed"]
+    done = [run for run in runs if run.status == "completed"]
     judged = [v for v in (run.validity for run in done) if v is not None]
-    return of_point(judged, len(docs))
+    return of_point(judged, len(runs))
 
 
-def verdict_of(point: Mapping[str, Any]) -> str | None:
-    """A point summary's verdict; None for one aggregated before verdicts were kept."""
-    validity = point.get("validity")
-    return str(validity.get("verdict")) if isinstance(validity, Mapping) else None
-
-
-def point_values(summary: Mapping[str, Any]) -> dict[str, float | None]:
-    """What thresholds and the SLO read from a point: its req/s and latencies as every view
-    shows them (storage.sweep_doc), and its error rate."""
-    return {
-        "rps": point_rps(summary),
-        "error_rate": summary["error_rate"],
-        **{key: point_latency(summary, key) for key in summary["latency_spread"]},
-    }
+def held(point: SweepPoint, slo: Sequence[Threshold]) -> bool:
+    """Whether a point is valid and meets the SLO: as judged when it was recorded, or for a
+    point aggregated before that judgement was kept, judged now."""
+    if point.meets_slo is not None or not slo:
+        return point.held
+    return point.verdict == "valid" and point.n > 0 and meets(slo, point.figures())
 
 
 def aggregate(
-    plan_points: Sequence[Mapping[str, Any]],
-    runs: Sequence[Mapping[str, Any]],
+    plan_points: Sequence[PlannedPoint],
+    runs: Sequence[tuple[int, Session]],
     slo: Sequence[Threshold] = (),
     slo_text: str | None = None,
     thresholds: Sequence[Threshold] = (),
 ) -> SweepSummary:
-    """The points and the knee for the runs so far (`runs`: the sweep's run entries)."""
+    """The points and the knee for the runs so far (`runs`: each run's point and session)."""
     keys = latency_keys([*slo, *thresholds])
-    points = [
-        summarize_point(p, [r["session"] for r in runs if r["point"] == p["index"]], keys)
+    points = tuple(
+        summarize_point(p, [run for at, run in runs if at == p.index], keys, slo)
         for p in plan_points
-    ]
+    )
     knee = None
     if slo:
         # Only a valid point can be the knee: a suspect or invalid one's req/s may not be
         # the server's (a saturated generator, errors, a cut-short run).
         # A rate sweep's knee is the highest rate held within the SLO: a point that did not
         # hold its rate is invalid, and its achieved req/s is what fell short of the rate.
-        by = "rate" if any("rate" in p["values"] for p in points) else "rps"
+        by = RATE if any(RATE in p.values for p in points) else "rps"
         best = find_knee(
-            [
-                {**point_values(p), "rate": p["values"].get("rate")}
-                if verdict_of(p) == "valid"
-                else {}
-                for p in points
-            ],
+            [{**p.figures(), RATE: p.values.get(RATE)} if p.held else {} for p in points],
             slo,
             by,
         )
         knee = Knee(slo_text, best)
         if best is not None:
             point = points[best]
-            knee = Knee(slo_text, best, point["name"], point["values"], point_rps(point))
-    return SweepSummary(tuple(points), knee)
+            knee = Knee(slo_text, best, point.name, point.values, point.rps_figure)
+    return SweepSummary(points, knee)
 
 
 def point_verdicts(
-    points: Sequence[Mapping[str, Any]], thresholds: Sequence[Threshold]
+    points: Sequence[SweepPoint], thresholds: Sequence[Threshold]
 ) -> list[dict[str, Any]]:
     """Every threshold against every point that ran."""
     return [
-        {"point": p["index"], "name": p["name"], **asdict(verdict)}
+        {"point": p.index, "name": p.name, **asdict(verdict)}
         for p in points
-        if p["runs"]
-        for verdict in evaluate(thresholds, point_values(p))
+        if p.runs
+        for verdict in evaluate(thresholds, p.figures())
     ]

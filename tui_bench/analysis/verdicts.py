@@ -11,7 +11,8 @@ from typing import Any
 from tui_bench.analysis.regression import Judgement
 from tui_bench.analysis.sweep_points import latency_keys, point_verdicts, run_values
 from tui_bench.analysis.thresholds import Threshold, evaluate
-from tui_bench.storage.session import Session, is_approx
+from tui_bench.records.sweep_point import SweepPoint
+from tui_bench.storage.session import Session
 
 
 @dataclass(frozen=True)
@@ -69,15 +70,13 @@ class Verdicts:
         return cls(session.thresholds, BaselineVerdict(baseline) if baseline else None)
 
 
-def run_thresholds(
-    thresholds: Sequence[Threshold], doc: Mapping[str, Any]
-) -> tuple[dict[str, Any], ...]:
-    """Every threshold against one run's session document."""
+def run_thresholds(thresholds: Sequence[Threshold], run: Session) -> tuple[dict[str, Any], ...]:
+    """Every threshold against one run's session."""
     if not thresholds:
         return ()
-    values = run_values(doc, latency_keys(thresholds))
+    values = run_values(run, latency_keys(thresholds))
     # A percentile of a histogram merged from quantile tables is said to be approximate.
-    approx = is_approx(doc)
+    approx = run.approx
     return tuple(
         {**asdict(v), "approx": True}
         if approx and v.actual is not None and v.metric.startswith("p")
@@ -87,7 +86,7 @@ def run_thresholds(
 
 
 def sweep_thresholds(
-    thresholds: Sequence[Threshold], points: Sequence[Mapping[str, Any]]
+    thresholds: Sequence[Threshold], points: Sequence[SweepPoint]
 ) -> tuple[dict[str, Any], ...]:
     """Every threshold against every point of a sweep that ran."""
     return tuple(point_verdicts(points, thresholds))

@@ -15,12 +15,12 @@ from dataclasses import dataclass, replace
 from urllib.parse import urlsplit
 
 from tui_bench.engine.reach import UNVERIFIED
+from tui_bench.records.verdict import REDIRECTED
 from tui_bench.records.warning import Warning
 from tui_bench.result import NON_2XX, Result
 from tui_bench.runners.invocation import credentials_as_header
 from tui_bench.spec import RunSpec, split_header
 from tui_bench.status_codes import named
-from tui_bench.validity import REDIRECTED
 
 TIMEOUT_S = 2.0
 # An answer's head past this is not one to read a status from.

@@ -16,9 +16,9 @@ from collections.abc import Callable
 from tui_bench.analysis.stalls import CountMoves
 from tui_bench.engine.reach import unreachable
 from tui_bench.engine.tool_start import Process
+from tui_bench.records.verdict import SERVER_LOST, STALL_TIMEOUT
 from tui_bench.records.warning import Warning
 from tui_bench.spec import RunSpec
-from tui_bench.validity import SERVER_LOST, STALL_TIMEOUT
 
 # A refused connection can be a restart's blink; two in a row, this far apart, are not.
 REFUSED_IN_A_ROW = 2

@@ -14,13 +14,13 @@ from typing import Any
 from tui_bench.analysis.verdicts import Verdicts
 from tui_bench.histogram import LatencyHistogram
 from tui_bench.parsers.live import LiveLine, parse_live_line
+from tui_bench.records.verdict import Validity
 
 # A warning is told as it is kept: the event is the record.
 from tui_bench.records.warning import Warning as RunWarning
 from tui_bench.result import Result
 from tui_bench.sampling.samples import ResourceSample
 from tui_bench.storage.session import Session
-from tui_bench.validity import Validity
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ from tui_bench.engine.events import (
     SecondClosed,
 )
 from tui_bench.printable import printable, printable_line
+from tui_bench.records.verdict import CUT_SHORT, SERVER_LOST
 from tui_bench.records.warning import Warning
 from tui_bench.redaction import redact_text
 from tui_bench.result import STATUS_CLASSES, Distribution, Result
@@ -33,7 +34,6 @@ from tui_bench.runners.durations import whole_at
 from tui_bench.sampling.samples import ResourceSample
 from tui_bench.spec import RunSpec
 from tui_bench.storage.session import OVERALL_LATENCY_COLUMNS
-from tui_bench.validity import CUT_SHORT, SERVER_LOST
 
 MAX_ROWS = 600
 MAX_LINES = 500

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from tui_bench.analysis.verdicts import Verdicts
 from tui_bench.engine.events import RunFinished
+from tui_bench.records.verdict import Validity
 from tui_bench.records.warning import Warning
 from tui_bench.result import Result
 from tui_bench.storage.atomic import store_error
@@ -18,7 +19,6 @@ from tui_bench.storage.journal import JournalWriter
 from tui_bench.storage.session import Session
 from tui_bench.storage.session_records import RunEnd, SweepEnd
 from tui_bench.storage.store import SESSION_SUFFIX, finished_session, write_session
-from tui_bench.validity import Validity
 
 # Judges a finished session (its thresholds, its baseline) before it is written.
 Judge = Callable[[Session], Verdicts]

@@ -12,10 +12,10 @@ front ends call on Ctrl-C, SIGTERM or SIGHUP), the going run ends and is kept as
 interrupted; after a kill -9 the store's recovery adopts it from there.
 
 The points' aggregates are analysis/sweep_points.py's, over their completed runs only. A
-point's req/s and latency are the medians of its runs' own (storage/sweep_doc.py
-`point_rps`, `point_latency`: the run is the unit); the spread (mean, sd, range, 95 % CI)
-and the percentiles of the runs' merged histograms (for tools without per-request times,
-the worst run's, which bounds the pooled one from above) are kept beside them.
+point's req/s and latency are the medians of its runs' own (records.sweep_point: the run
+is the unit); the spread (mean, sd, range, 95 % CI) and the percentiles of the runs' merged
+histograms (for tools without per-request times, the worst run's, which bounds the pooled
+one from above) are kept beside them.
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ from tui_bench.engine.options import EngineOptions
 from tui_bench.engine.recorder import Judge, Recorded, record_end
 from tui_bench.engine.server_watch import describe_server
 from tui_bench.errors import StoreError, UsageError
+from tui_bench.records.sweep_point import SweepSummary
 from tui_bench.remote.server import ServerOnHost
 from tui_bench.request.sweep_plan import Point, Slot, SweepPlan
 from tui_bench.request.sweep_settings import DEFAULT_COOL_DOWN_S
@@ -50,8 +51,9 @@ from tui_bench.runners.tools import Tool, find_tool
 from tui_bench.sampling.host import host_facts
 from tui_bench.storage import store
 from tui_bench.storage.journal import JournalWriter
-from tui_bench.storage.session import SWEEP
-from tui_bench.storage.session_records import SessionDraft, SweepEnd, SweepSummary
+from tui_bench.storage.session import SWEEP, Session, SweepEntry
+from tui_bench.storage.session_records import SessionDraft, SweepEnd
+from tui_bench.storage.sweep_codec import summary_record
 from tui_bench.validity_defaults import DEFAULT_MAX_ERRORS
 
 # ---- what the runner tells its listener (besides every event of the run that is going)
@@ -104,7 +106,7 @@ class SweepFinished:
     status: str
     message: str | None
     session_path: Path
-    document: Mapping[str, Any]
+    session: Session
     # Its thresholds (per point) and baseline, judged when it ended.
     verdicts: Verdicts = field(default_factory=Verdicts)
 
@@ -274,7 +276,7 @@ class SweepRunner:
         header = {**draft.header(), "kind": SWEEP, "sweep": self._sweep_header()}
         journal = JournalWriter(store.journal_path(self.store, session_id), header)
         self._listener(SweepStarted(session_id, self.plan))
-        runs: list[dict[str, Any]] = []
+        runs: list[SweepEntry] = []
         try:
             await self._run_all(journal, runs)
         except BaseException as exc:
@@ -288,7 +290,7 @@ class SweepRunner:
         status, message = self._judge(runs)
         recorded = await asyncio.to_thread(self._end, journal, runs, status, message)
         finished = SweepFinished(
-            status, message, recorded.path, recorded.session.doc, recorded.verdicts
+            status, message, recorded.path, recorded.session, recorded.verdicts
         )
         self._listener(finished)
         return finished
@@ -296,7 +298,7 @@ class SweepRunner:
     def _end(
         self,
         journal: JournalWriter,
-        runs: Sequence[Mapping[str, Any]],
+        runs: Sequence[SweepEntry],
         status: str,
         message: str | None,
     ) -> Recorded:
@@ -316,7 +318,7 @@ class SweepRunner:
     def _summary_record(self, summary: SweepSummary) -> dict[str, Any]:
         """The points' aggregates; a search's plan so far with them, since the header holds
         only its first step and each summary record replaces the one before."""
-        record = summary.to_record()
+        record = summary_record(summary)
         return record | {"sweep": self._sweep_header()} if self._extend else record
 
     def _total(self, order: Sequence[Any]) -> int | None:
@@ -334,18 +336,18 @@ class SweepRunner:
         self._listener(SweepExtended(self.plan))
         return True
 
-    def _aggregate(self, runs: Sequence[Mapping[str, Any]]) -> SweepSummary:
+    def _aggregate(self, runs: Sequence[SweepEntry]) -> SweepSummary:
         return aggregate(
-            [p.to_dict() for p in self.plan.points],
-            runs,
+            [p.planned() for p in self.plan.points],
+            [(entry.point, entry.session) for entry in runs],
             self.options.slo,
             self.options.slo_text,
             self.options.thresholds,
         )
 
-    async def _run_all(self, journal: JournalWriter, runs: list[dict[str, Any]]) -> None:
+    async def _run_all(self, journal: JournalWriter, runs: list[SweepEntry]) -> None:
         work = store.runs_dir(journal.path)
-        warned: set[Any] = set()
+        warned: set[str] = set()
         summary: SweepSummary | None = None
         index = -1
         while (index := index + 1) < len(self.plan.order) or self._grown(summary):
@@ -380,17 +382,16 @@ class SweepRunner:
             saved = finished.session
             if saved is None:  # a controller that keeps no session in memory
                 saved = await asyncio.to_thread(store.load, finished.session_path)
-            doc = dict(saved.doc)
-            entry = {"slot": index, "point": slot.point, "repeat": slot.repeat, "session": doc}
+            entry = SweepEntry(index, slot.point, slot.repeat, saved)
             runs.append(entry)
-            journal.write("run", entry)
-            for warning in doc.get("warnings") or []:
+            journal.write("run", entry.to_record())
+            for warning in saved.warnings:
                 # The sweep's own warnings: each kind once, whichever run raised it.
-                if warning.get("code") not in warned:
-                    warned.add(warning.get("code"))
-                    journal.write("warning", warning)
+                if warning.code not in warned:
+                    warned.add(warning.code)
+                    journal.write("warning", warning.to_dict())
             # Merging histograms (and the first import of scipy) is off the loop.
-            judged, values = await asyncio.to_thread(self._judge_run, list(runs), doc)
+            judged, values = await asyncio.to_thread(self._judge_run, list(runs), saved)
             summary = judged
             journal.write("summary", self._summary_record(judged))
             # Durable in the journal before the run's own file goes.
@@ -412,16 +413,16 @@ class SweepRunner:
             )
 
     def _judge_run(
-        self, runs: Sequence[Mapping[str, Any]], doc: Mapping[str, Any]
-    ) -> tuple[SweepSummary, dict[str, Any]]:
-        """The points' aggregates so far, and what thresholds read from the run `doc`."""
-        return self._aggregate(runs), run_values(doc, latency_keys(self.options.thresholds))
+        self, runs: Sequence[SweepEntry], run: Session
+    ) -> tuple[SweepSummary, dict[str, float | None]]:
+        """The points' aggregates so far, and what thresholds read from the run."""
+        return self._aggregate(runs), run_values(run, latency_keys(self.options.thresholds))
 
-    def _judge(self, runs: Sequence[Mapping[str, Any]]) -> tuple[str, str | None]:
+    def _judge(self, runs: Sequence[SweepEntry]) -> tuple[str, str | None]:
         total = len(self.plan.order)
         if self.stopped:
             return "interrupted", f"stopped after {len(runs)} of {total} runs; what ran is kept"
-        failed = sum(1 for r in runs if r["session"].get("status") != "completed")
+        failed = sum(1 for entry in runs if entry.session.status != "completed")
         if failed:
             return "failed", f"{failed} of {total} runs failed"
         return "completed", None

@@ -13,9 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tui_bench.analysis.sweep_points import point_values, verdict_of
-from tui_bench.analysis.thresholds import Threshold, parse_slo
-from tui_bench.analysis.thresholds import meets as meets_all
+from tui_bench.analysis.thresholds import Threshold, meets, parse_slo
 from tui_bench.analysis.verdicts import Verdicts
 from tui_bench.engine.events import Event
 from tui_bench.engine.live_state import LiveState
@@ -29,10 +27,10 @@ from tui_bench.engine.sweep import (
     SweepStarted,
 )
 from tui_bench.errors import UsageError
+from tui_bench.records.plan import Plan, PlannedPoint
+from tui_bench.records.sweep_point import SweepPoint, SweepSummary
 from tui_bench.runners.tools import tool_label
 from tui_bench.storage.session import Session
-from tui_bench.storage.session_records import SweepSummary
-from tui_bench.storage.sweep_doc import plan_target
 
 StateEvent = Event | SweepEvent
 
@@ -46,20 +44,15 @@ class SweepTitle:
     target: str
 
     @classmethod
-    def of_plan(cls, plan: Mapping[str, Any], name: str, tool_label: str) -> SweepTitle:
-        """`plan`: `SweepPlan.to_dict()`, or a sweep session's "sweep"."""
-        return cls(name, tool_label, plan_target(plan))
+    def of_plan(cls, plan: Plan, name: str, tool_label: str) -> SweepTitle:
+        return cls(name, tool_label, plan.target())
 
     @classmethod
-    def of_document(cls, doc: Mapping[str, Any]) -> SweepTitle:
-        tools = [run["session"].get("tool") for run in doc.get("runs") or []] or [doc.get("tool")]
-        labels = (
-            tool_label(tool.get("name"), tool.get("version"))
-            for tool in tools
-            if isinstance(tool, Mapping)
-        )
+    def of_session(cls, session: Session) -> SweepTitle:
+        tools = [run.part("tool") for run in session.runs] or [session.part("tool")]
+        labels = (tool_label(tool.get("name"), tool.get("version")) for tool in tools)
         label = ", ".join(dict.fromkeys(label for label in labels if label))
-        return cls.of_plan(doc["sweep"], str(doc.get("name") or doc["id"]), label)
+        return cls.of_plan(session.plan, session.name or session.id, label)
 
 
 @dataclass(frozen=True)
@@ -90,18 +83,17 @@ class PointRow:
 class SweepState:
     def __init__(
         self,
-        plan: Mapping[str, Any],
+        plan: Plan,
         *,
         slo: Sequence[Threshold] = (),
         slo_text: str | None = None,
     ) -> None:
-        """`plan`: `SweepPlan.to_dict()`, or a sweep session's "sweep"."""
         self.plan = plan
-        self.points: tuple[Mapping[str, Any], ...] = tuple(plan["points"])
-        self.rounds = int(plan.get("repeat") or 1)
-        self.total = len(plan.get("order") or ()) or len(self.points) * self.rounds
+        self.points: tuple[PlannedPoint, ...] = plan.points
+        self.rounds = plan.repeat
+        self.total = len(plan.order) or len(self.points) * self.rounds
         # A search (capacity) grows its plan as it goes: how many runs it makes is unknown.
-        self.open_ended = "search" in plan
+        self.open_ended = plan.search is not None
         self.slo = tuple(slo)
         self.slo_text = slo_text
         self.version = 0
@@ -117,23 +109,20 @@ class SweepState:
         self.eta_s: float | None = None
         self.last: SweepRunFinished | None = None
         self.done_by_point = [0] * len(self.points)
-        # {"points": [...], "knee": ...} as `engine.sweep.aggregate` gives them.
         self.summary: SweepSummary | None = None
         self.finished: SweepFinished | None = None
 
     @classmethod
-    def from_document(cls, doc: Mapping[str, Any], path: Path) -> SweepState:
+    def of_session(cls, session: Session, path: Path) -> SweepState:
         """A saved sweep, as it ended."""
-        sweep = doc["sweep"]
-        text = sweep.get("slo")
+        text = session.plan.slo
         try:
             slo = parse_slo(text) if text else []
         except UsageError:
             slo = []  # not what this version reads: the table goes without SLO marks
-        state = cls(sweep, slo=slo, slo_text=text)
-        status = str(doc.get("status") or "interrupted")
-        verdicts = Verdicts.of_session(Session(doc))
-        state.apply(SweepFinished(status, doc.get("message"), path, doc, verdicts))
+        state = cls(session.plan, slo=slo, slo_text=text)
+        verdicts = Verdicts.of_session(session)
+        state.apply(SweepFinished(session.status, session.message, path, session, verdicts))
         return state
 
     def apply(self, event: StateEvent) -> None:
@@ -152,18 +141,18 @@ class SweepState:
             self.session_id = event.session_id
         elif isinstance(event, SweepExtended):
             self.open_ended = True
-            self._extended(event.plan.to_dict())
+            self._extended(event.plan.record())
         elif isinstance(event, SweepFinished):
             self._ended(event)
         elif self.live is not None:
             self.live.apply(event)
         self.version += 1
 
-    def _extended(self, plan: Mapping[str, Any]) -> None:
+    def _extended(self, plan: Plan) -> None:
         """A search's next step: its plan so far, the runs done kept."""
         self.plan = plan
-        self.points = tuple(plan["points"])
-        self.total = len(plan["order"])
+        self.points = plan.points
+        self.total = len(plan.order)
         self.done_by_point += [0] * (len(self.points) - len(self.done_by_point))
         self.points_version += 1
 
@@ -177,15 +166,14 @@ class SweepState:
         self.summary_version += 1
 
     def _ended(self, event: SweepFinished) -> None:
-        doc = event.document
         self.finished = event
         self.going = None
         self.cooling_s = None
         self.eta_s = 0.0
         self.done_by_point = [0] * len(self.points)
-        for run in doc.get("runs") or []:
-            self.done_by_point[run["point"]] += 1
-        self.summary = SweepSummary.of_document(doc)
+        for entry in event.session.entries:
+            self.done_by_point[entry.point] += 1
+        self.summary = event.session.summary
         self.points_version += 1
         self.summary_version += 1
 
@@ -231,43 +219,47 @@ class SweepState:
         return knee.point if knee else None
 
     def rows(self) -> list[PointRow]:
-        aggregated = {p["index"]: p for p in self.summary.points} if self.summary else {}
+        aggregated = {p.index: p for p in self.summary.points} if self.summary else {}
         going = self.going.point.index if self.going else None
         knee = self.knee
-        return [
-            self._row(point, aggregated.get(point["index"]), going, knee) for point in self.points
-        ]
+        return [self._row(point, aggregated.get(point.index), going, knee) for point in self.points]
 
     def _row(
         self,
-        point: Mapping[str, Any],
-        summary: Mapping[str, Any] | None,
+        point: PlannedPoint,
+        summary: SweepPoint | None,
         going: int | None,
         knee: int | None,
     ) -> PointRow:
-        index = point["index"]
-        measured = summary is not None and summary["n"] > 0
-        values = point_values(summary) if summary is not None and measured else {}
-        meets = meets_all(self.slo, values) if self.slo and measured else None
-        rps = (summary or {}).get("rps") or {}
-        cpu = (summary or {}).get("server_cpu_pct") or {}
+        index = point.index
+        measured = summary is not None and summary.n > 0
+        values = summary.figures() if summary is not None and measured else {}
         return PointRow(
             index=index,
-            name=point["name"],
-            label=point.get("label"),
-            values=point["values"],
+            name=point.name or "",
+            label=point.label,
+            values=point.values,
             done=self.done_by_point[index],
             planned=self.rounds,
             going=index == going,
-            n=summary["n"] if summary else 0,
+            n=summary.n if summary else 0,
             rps=values.get("rps"),
-            rps_sd=rps.get("sd") if measured else None,
+            rps_sd=summary.rps.sd if summary and measured else None,
             p50_s=values.get("p50_s"),
             p99_s=values.get("p99_s"),
             max_s=values.get("max_s"),
             error_rate=values.get("error_rate"),
-            server_cpu_pct=cpu.get("mean") if measured else None,
-            meets_slo=meets,
+            server_cpu_pct=summary.server_cpu_pct.mean if summary and measured else None,
+            meets_slo=self._meets(summary) if measured else None,
             knee=index == knee,
-            verdict=verdict_of(summary) if summary else None,
+            verdict=summary.verdict if summary else None,
         )
+
+    def _meets(self, point: SweepPoint | None) -> bool | None:
+        """As judged when the point was recorded; judged now for a point recorded before
+        that judgement was kept."""
+        if point is None or not self.slo:
+            return None
+        if point.meets_slo is not None:
+            return point.meets_slo
+        return meets(self.slo, point.figures())

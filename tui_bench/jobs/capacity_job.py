@@ -9,19 +9,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from tui_bench.analysis.capacity import Search, Step, held, step_duration
+from tui_bench.analysis.capacity import Search, Step, step_duration
 from tui_bench.analysis.names import DEFAULT_RESOLUTION
-from tui_bench.analysis.sweep_points import verdict_of
+from tui_bench.analysis.sweep_points import held
 from tui_bench.analysis.thresholds import Threshold, parse_slo
 from tui_bench.engine.sweep import SweepListener, SweepRunner, Target
 from tui_bench.errors import UsageError
 from tui_bench.jobs.settings import JobSettings
 from tui_bench.jobs.sweep_job import SweepJob, prepare_sweep
+from tui_bench.records.sweep_point import SweepSummary
 from tui_bench.request.run import DEFAULT_STEP_S, RunRequest
 from tui_bench.request.sweep_plan import Dimension, Point, SweepPlan
 from tui_bench.request.sweep_settings import DEFAULT_COOL_DOWN_S
-from tui_bench.storage.session_records import SweepSummary
-from tui_bench.storage.sweep_doc import point_rps
 
 
 @dataclass(frozen=True)
@@ -51,10 +50,10 @@ class CapacityJob:
         """The plan with the search's next step, or None when it is done (an invalid or
         failed peak leaves nothing to search below)."""
         peak, *steps = summary.points
-        peak_rps = point_rps(peak)
-        if peak_rps is None or verdict_of(peak) == "invalid":
+        peak_rps = peak.rps_figure
+        if peak_rps is None or peak.verdict == "invalid":
             return None
-        tried = [Step(float(p["values"]["rate"]), held(p, self.slo)) for p in steps]
+        tried = [Step(float(p.values["rate"]), held(p, self.slo)) for p in steps]
         rate = Search(peak_rps, self.resolution).next_rate(tried)
         if rate is None:
             return None

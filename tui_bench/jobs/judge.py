@@ -14,11 +14,10 @@ from tui_bench.storage.session import Session
 
 def judged(thresholds: Sequence[Threshold], gate: BaselineGate | None) -> Judge:
     def judge(session: Session) -> Verdicts:
-        doc = session.doc
         found = (
-            sweep_thresholds(thresholds, doc.get("points") or [])
+            sweep_thresholds(thresholds, session.points)
             if session.is_sweep
-            else run_thresholds(thresholds, doc)
+            else run_thresholds(thresholds, session)
         )
         baseline = gate.judge(session) if gate else None
         return Verdicts(

@@ -3,17 +3,17 @@ search's sweep session alone (its knee is the capacity), and its exit status."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from tui_bench.analysis.capacity import held
-from tui_bench.analysis.sweep_points import verdict_of
-from tui_bench.analysis.thresholds import parse_slo
+from tui_bench.analysis.sweep_points import held
+from tui_bench.analysis.thresholds import Threshold, parse_slo
 from tui_bench.engine.sweep import SweepFinished
 from tui_bench.formats import fmt_count, fmt_seconds
+from tui_bench.records.spread import Spread
+from tui_bench.records.sweep_point import SweepPoint
 from tui_bench.report.exit_codes import EXIT_CODES
 from tui_bench.report.text import text_table
-from tui_bench.storage.sweep_doc import point_latency, point_rps
 
 # The latencies said of each step and of the capacity (from when each request was due).
 LATENCY_KEYS = ("p50_s", "p99_s", "p99_9_s")
@@ -21,48 +21,53 @@ LATENCY_KEYS = ("p50_s", "p99_s", "p99_9_s")
 EXIT_NOT_FOUND = 1
 
 
-def _spread(stats: Mapping[str, Any] | None) -> dict[str, Any] | None:
+def _spread(stats: Spread | None) -> dict[str, Any] | None:
     """The median of a step's runs and their range."""
-    if not stats or stats.get("median") is None:
+    if stats is None or stats.median is None:
         return None
-    return {key: stats.get(key) for key in ("median", "min", "max", "n")}
+    return {"median": stats.median, "min": stats.min, "max": stats.max, "n": stats.n}
 
 
-def _step(point: Mapping[str, Any], slo_text: str | None) -> dict[str, Any]:
-    slo = parse_slo(slo_text) if slo_text else []
+def _validity(point: SweepPoint) -> dict[str, Any] | None:
+    return point.validity.to_dict() if point.validity else None
+
+
+def _step(point: SweepPoint, slo: Sequence[Threshold]) -> dict[str, Any]:
     return {
-        "point": point["index"],
-        "rate": point["values"].get("rate"),
-        "runs": point["runs"],
-        "achieved_rps": point_rps(point),
-        **{key: point_latency(point, key) for key in LATENCY_KEYS},
-        "error_rate": point.get("error_rate"),
-        "validity": point.get("validity"),
-        "held": held(point, slo) if point["n"] else None,
+        "point": point.index,
+        "rate": point.values.get("rate"),
+        "runs": point.runs,
+        "achieved_rps": point.rps_figure,
+        **{key: point.latency_figure(key) for key in LATENCY_KEYS},
+        "error_rate": point.error_rate,
+        "validity": _validity(point),
+        "held": held(point, slo) if point.n else None,
     }
 
 
 def capacity_payload(finished: SweepFinished) -> dict[str, Any]:
     """`capacity --json`."""
-    doc = finished.document
-    plan, points = doc["sweep"], doc.get("points") or []
-    knee = doc.get("knee") or {}
-    found = points[knee["point"]] if knee.get("point") is not None else None
-    steps = [_step(p, plan.get("slo")) for p in points[1:]]
-    spread = (found or {}).get("latency_spread") or {}
+    session = finished.session
+    plan, points = session.plan, session.points
+    knee = session.knee.point if session.knee else None
+    found = points[knee] if knee is not None else None
+    slo = parse_slo(plan.slo) if plan.slo else []
+    steps = [_step(p, slo) for p in points[1:]]
     return {
         "kind": "capacity",
-        "id": doc["id"],
-        "slo": plan.get("slo"),
+        "id": session.id,
+        "slo": plan.slo,
         "found": found is not None,
-        "capacity_rps": found["values"]["rate"] if found else None,
-        "achieved_rps": _spread(found["rps"]) if found else None,
-        "latency_s": {key: _spread(spread.get(key)) for key in LATENCY_KEYS} if found else None,
-        "peak_rps": point_rps(points[0]) if points else None,
-        "peak_validity": points[0].get("validity") if points else None,
+        "capacity_rps": found.values["rate"] if found else None,
+        "achieved_rps": _spread(found.rps) if found else None,
+        "latency_s": {key: _spread(found.latency_spread.get(key)) for key in LATENCY_KEYS}
+        if found
+        else None,
+        "peak_rps": points[0].rps_figure if points else None,
+        "peak_validity": _validity(points[0]) if points else None,
         "lowest_rate": steps[0]["rate"] if steps else None,
-        "resolution": (plan.get("search") or {}).get("resolution"),
-        "repeat": plan.get("repeat"),
+        "resolution": (plan.search or {}).get("resolution"),
+        "repeat": plan.repeat,
         "steps": steps,
         "run_status": finished.status,
         "message": finished.message,
@@ -116,10 +121,10 @@ def capacity_lines(finished: SweepFinished) -> list[str]:
             )
         )
     lines += text_table(table, numbers=True) if payload["steps"] else []
-    for point in finished.document.get("points") or []:
-        if verdict_of(point) == "invalid":
-            for reason in point["validity"].get("reasons") or ():
-                lines.append(f"point {point['name']}: {reason['message']} ({reason['code']})")
+    for point in finished.session.points:
+        if point.validity and point.validity.is_invalid:
+            for reason in point.validity.reasons:
+                lines.append(f"point {point.name}: {reason.message} ({reason.code})")
     lines.append(f"session   {finished.session_path}")
     return lines
 
@@ -128,4 +133,5 @@ def capacity_exit_code(finished: SweepFinished) -> int:
     """0 when a capacity was found, 1 when not even the lowest rate held, 130 stopped."""
     if finished.status == "interrupted":
         return EXIT_CODES["interrupted"]
-    return 0 if (finished.document.get("knee") or {}).get("point") is not None else EXIT_NOT_FOUND
+    knee = finished.session.knee
+    return 0 if knee is not None and knee.point is not None else EXIT_NOT_FOUND

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from tui_bench.analysis.sweep_points import verdict_of
 from tui_bench.analysis.verdicts import Verdicts
 from tui_bench.engine.events import RunFinished
 from tui_bench.engine.sweep import SweepFinished
@@ -45,9 +44,9 @@ def run_exit_code(finished: RunFinished) -> int:
 
 def sweep_exit_code(finished: SweepFinished) -> int:
     """A sweep's: its own status, then any invalid point, its baseline, its thresholds."""
-    points = finished.document.get("points") or []
+    points = finished.session.points
     return exit_code(
         EXIT_CODES[finished.status],
         finished.verdicts,
-        invalid=any(verdict_of(p) == "invalid" for p in points),
+        invalid=any(p.verdict == "invalid" for p in points),
     )

@@ -13,8 +13,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from statistics import fmean
 from typing import Any
 
-from tui_bench.analysis.sweep_charts import CURVE_METRICS, METRICS, rate_points, varies_rate
-from tui_bench.analysis.sweep_points import LATENCY_KEYS, run_values, summarize_point, verdict_of
+from tui_bench.analysis.sweep_charts import CURVE_METRICS, METRICS, rate_points
+from tui_bench.analysis.sweep_points import LATENCY_KEYS, run_values, summarize_point
 from tui_bench.formats import (
     fmt_bytes,
     fmt_count,
@@ -23,20 +23,13 @@ from tui_bench.formats import (
     fmt_seconds,
     metric_label,
 )
+from tui_bench.records.plan import LABEL, RATE
+from tui_bench.records.sweep_point import Knee, SweepPoint
 from tui_bench.report.csv_table import csv_text
 from tui_bench.report.md_tables import md_table, threshold_markdown
-from tui_bench.result import Result
 from tui_bench.runners.tools import tool_label
-from tui_bench.storage.session import Session
-from tui_bench.storage.sweep_doc import (
-    LABEL,
-    RATE,
-    parameters,
-    point_latency,
-    point_parameters,
-    point_rps,
-    shown,
-)
+from tui_bench.storage.session import Session, SweepEntry
+from tui_bench.storage.sweep_doc import shown
 
 # The latency columns of the tables, beside those the sweep itself aggregates.
 TABLE_LATENCY = ("p50_s", "p75_s", "p90_s", "p99_s", "p99_999_s")
@@ -74,36 +67,33 @@ COLUMNS = (
 
 def sweep_rows(session: Session) -> list[dict[str, Any]]:
     """Per point: a row per run (in repeat order), then the point's own row."""
-    doc = session.doc
-    names = parameters(doc)
-    knee = (doc.get("knee") or {}).get("point")
+    plan, knee = session.plan, session.knee
+    names = plan.parameters()
     rows = []
-    for point in doc["sweep"]["points"]:
-        entries = sorted(
-            (r for r in doc["runs"] if r["point"] == point["index"]), key=lambda r: r["repeat"]
-        )
-        values = point_parameters(point)
-        head = {"point": point["index"], "name": point["name"]} | {n: values[n] for n in names}
+    for point in plan.points:
+        entries = session.point_entries(point.index)
+        values = point.parameters()
+        head = {"point": point.index, "name": point.name} | {n: values[n] for n in names}
         for entry in entries:
             rows.append({"row_type": "run", **head, **_run_row(entry)})
-        summary = summarize_point(point, [e["session"] for e in entries], LATENCY)
+        runs = [e.session for e in entries]
+        summary = summarize_point(point, runs, LATENCY)
         rows.append(
-            {"row_type": "point", **head, **_point_row(summary, [e["session"] for e in entries])}
-            | {"knee": int(point["index"] == knee) if doc.get("knee") else None}
+            {"row_type": "point", **head, **_point_row(summary, runs)}
+            | {"knee": int(point.index == knee.point) if knee else None}
         )
     return [{c: row.get(c) for c in (*HEAD_COLUMNS, *names, *COLUMNS)} for row in rows]
 
 
-def _run_row(entry: Mapping[str, Any]) -> dict[str, Any]:
-    doc = entry["session"]
-    data = doc.get("result")
-    result = Result.from_dict(data) if data else None
-    values = run_values(doc, LATENCY)
-    resources = doc.get("resources") or {}
+def _run_row(entry: SweepEntry) -> dict[str, Any]:
+    run = entry.session
+    result = run.result
+    values = run_values(run, LATENCY)
+    resources = run.resources
     return {
-        "run": entry["repeat"] + 1,
-        "status": doc.get("status"),
-        "session": doc.get("id"),
+        "run": entry.repeat + 1,
+        "status": run.status,
+        "session": run.id,
         "requests": result.requests.total if result else None,
         "duration_s": result.duration_s if result else None,
         "rps": values["rps"],
@@ -113,36 +103,34 @@ def _run_row(entry: Mapping[str, Any]) -> dict[str, Any]:
         "error_rate": values["error_rate"],
         "server_cpu_pct": resources.get("server_cpu_mean_pct"),
         "client_cpu_pct": resources.get("client_cpu_mean_pct"),
-        "validity": validity.verdict if (validity := Session(doc).validity) else None,
+        "validity": validity.verdict if (validity := run.validity) else None,
     }
 
 
-def _point_row(summary: Mapping[str, Any], docs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def _point_row(summary: SweepPoint, runs: Sequence[Session]) -> dict[str, Any]:
     results = [
-        Result.from_dict(d["result"])
-        for d in docs
-        if d.get("status") == "completed" and d.get("result")
+        r for r in (run.result for run in runs if run.status == "completed") if r is not None
     ]
-    rps = summary["rps"]
+    rps = summary.rps
     return {
-        "completed": summary["n"],
-        "runs": summary["runs"],
-        "requests": summary["requests"] if results else None,
+        "completed": summary.n,
+        "runs": summary.runs,
+        "requests": summary.requests if results else None,
         "duration_s": _mean(r.duration_s for r in results),
-        "rps": point_rps(summary),
-        "rps_mean": rps["mean"],
-        "rps_sd": rps["sd"],
-        "rps_ci_low": rps["ci_low"],
-        "rps_ci_high": rps["ci_high"],
-        "rps_min": rps["min"],
-        "rps_max": rps["max"],
+        "rps": summary.rps_figure,
+        "rps_mean": rps.mean,
+        "rps_sd": rps.sd,
+        "rps_ci_low": rps.ci_low,
+        "rps_ci_high": rps.ci_high,
+        "rps_min": rps.min,
+        "rps_max": rps.max,
         "bytes_per_s": _mean(r.bytes_per_s for r in results),
-        **{key: point_latency(summary, key) for key in (*TABLE_LATENCY, "max_s")},
-        "errors": summary["errors"],
-        "error_rate": summary["error_rate"],
-        "server_cpu_pct": summary["server_cpu_pct"]["mean"],
-        "client_cpu_pct": summary["client_cpu_pct"]["mean"],
-        "validity": verdict_of(summary),
+        **{key: summary.latency_figure(key) for key in (*TABLE_LATENCY, "max_s")},
+        "errors": summary.errors,
+        "error_rate": summary.error_rate,
+        "server_cpu_pct": summary.server_cpu_pct.mean,
+        "client_cpu_pct": summary.client_cpu_pct.mean,
+        "validity": summary.verdict,
     }
 
 
@@ -152,7 +140,7 @@ def _mean(values: Iterable[float | None]) -> float | None:
 
 
 def sweep_csv(session: Session) -> str:
-    columns = (*HEAD_COLUMNS, *parameters(session.doc), *COLUMNS)
+    columns = (*HEAD_COLUMNS, *session.plan.parameters(), *COLUMNS)
     return csv_text(columns, ([row[c] for c in columns] for row in sweep_rows(session)))
 
 
@@ -160,45 +148,38 @@ def sweep_csv(session: Session) -> str:
 
 
 def sweep_markdown(session: Session) -> str:
-    doc = session.doc
     rows = sweep_rows(session)
-    names = parameters(doc)
+    names = session.plan.parameters()
+    knee = session.knee
     lines = [f"# {session.name or session.id}", "", *_header(session), ""]
     lines += ["## Runs", "", *_run_table(rows, names), "", *_run_notes(rows), ""]
-    lines += ["## Points", "", *_point_table(rows, doc), ""]
+    lines += ["## Points", "", *_point_table(rows, knee is not None), ""]
     pivot = pivot_table(rows, names)
     if pivot:
         lines += ["## req/s side by side (Δ % against the first column)", "", *pivot, ""]
-    if varies_rate(doc):
-        lines += ["## Latency against the req/s achieved", "", *_curve_table(doc), ""]
-    knee = doc.get("knee")
+    if session.plan.varies_rate:
+        lines += ["## Latency against the req/s achieved", "", *_curve_table(session), ""]
     if knee:
         lines += ["## Knee", "", _knee_text(knee), ""]
-    lines += threshold_markdown(doc.get("thresholds") or [])
-    for warning in doc.get("warnings") or []:
-        lines += [f"> warning: {warning.get('message')}", ""]
+    lines += threshold_markdown(session.thresholds)
+    for warning in session.warnings:
+        lines += [f"> warning: {warning.message}", ""]
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
 def _header(session: Session) -> list[str]:
-    doc = session.doc
-    plan = doc["sweep"]
-    varied = [
-        f"{d['name']} = {', '.join(shown(d['name'], v) for v in d['values'])}"
-        for d in plan.get("vary") or []
-    ]
-    if plan.get("labels"):
-        varied.insert(0, f"label = {', '.join(plan['labels'])}")
-    runs = doc.get("runs") or []
-    planned = len(plan.get("order") or [])
+    plan = session.plan
+    varied = [f"{d.name} = {', '.join(shown(d.name, v) for v in d.values)}" for d in plan.vary]
+    if plan.labels:
+        varied.insert(0, f"label = {', '.join(plan.labels)}")
+    runs = session.runs
+    planned = len(plan.order)
     tools = dict.fromkeys(
         tool_label(t.get("name"), t.get("version"))
-        for t in [r["session"].get("tool") or {} for r in runs] or [doc.get("tool") or {}]
+        for t in [r.part("tool") for r in runs] or [session.part("tool")]
     )
-    urls = dict.fromkeys(
-        url for p in plan["points"] for url in p.get("request", {}).get("spec", {}).get("urls", [])
-    )
-    host = doc.get("host") or {}
+    urls = plan.urls()
+    host = session.part("host")
     machine = ", ".join(
         part
         for part in (
@@ -208,17 +189,17 @@ def _header(session: Session) -> list[str]:
         )
         if part
     )
-    status = session.status + (f" ({doc['message']})" if doc.get("message") else "")
+    status = session.status + (f" ({session.message})" if session.message else "")
     return [
         f"- sweep: {session.id}",
         f"- status: {status}",
         f"- varied: {'; '.join(varied) or 'nothing (repeats of one configuration)'}",
-        f"- repeat: {plan.get('repeat')} ({len(runs)} of {planned} runs ran)",
+        f"- repeat: {plan.repeat} ({len(runs)} of {planned} runs ran)",
         f"- tool: {', '.join(tools) or '–'}",
         f"- url: {' '.join(urls) or '–'}",
         f"- host: {host.get('hostname') or '–'}" + (f" ({machine})" if machine else ""),
-        f"- started: {doc.get('started_at') or '–'}",
-        f"- argv: `{' '.join(doc.get('argv') or [])}`",
+        f"- started: {session.started_at or '–'}",
+        f"- argv: `{' '.join(session.argv)}`",
     ]
 
 
@@ -284,7 +265,7 @@ def _run_notes(rows: Sequence[Mapping[str, Any]]) -> list[str]:
     return "\n\n".join(notes).splitlines()
 
 
-def _point_table(rows: Sequence[Mapping[str, Any]], doc: Mapping[str, Any]) -> list[str]:
+def _point_table(rows: Sequence[Mapping[str, Any]], knee: bool) -> list[str]:
     header = [
         "point",
         "ok/runs",
@@ -297,7 +278,6 @@ def _point_table(rows: Sequence[Mapping[str, Any]], doc: Mapping[str, Any]) -> l
         "server CPU",
         "validity",
     ]
-    knee = doc.get("knee")
     cells = []
     for row in (r for r in rows if r["row_type"] == "point"):
         ci = (
@@ -324,18 +304,18 @@ def _point_table(rows: Sequence[Mapping[str, Any]], doc: Mapping[str, Any]) -> l
     )
 
 
-def _curve_table(doc: Mapping[str, Any]) -> list[str]:
+def _curve_table(session: Session) -> list[str]:
     """The latency-throughput chart (`plot`'s latency-rps) as a table: a row per rate point
     by rate, its latencies from when each request was due."""
     keys = [METRICS[name] for name in CURVE_METRICS]
     cells = [
         [
             shown(RATE, values[RATE]),
-            fmt_count(point_rps(point)),
+            fmt_count(point.rps_figure),
             *(fmt_latency(metric.point(point)) for metric in keys),
-            _verdict_text(verdict_of(point)),
+            _verdict_text(point.verdict),
         ]
-        for values, point in rate_points(doc)
+        for values, point in rate_points(session.plan, session.summary)
     ]
     header = ["rate", "achieved req/s", *(f"{m.title} from when due" for m in keys), "validity"]
     return md_table(header, cells, "r" * (len(header) - 1) + "l")
@@ -380,10 +360,10 @@ def _verdict_text(verdict: str | None) -> str:
     return "**INVALID**" if verdict == "invalid" else verdict or "–"
 
 
-def _knee_text(knee: Mapping[str, Any]) -> str:
-    if knee.get("point") is None:
-        return f"No valid point meets the SLO {knee.get('slo')}."
+def _knee_text(knee: Knee) -> str:
+    if knee.point is None:
+        return f"No valid point meets the SLO {knee.slo}."
     return (
-        f"The point with the most req/s that meets the SLO {knee.get('slo')}: "
-        f"**{knee.get('name') or 'all'}** ({fmt_count(knee.get('rps'))} req/s)."
+        f"The point with the most req/s that meets the SLO {knee.slo}: "
+        f"**{knee.name or 'all'}** ({fmt_count(knee.rps)} req/s)."
     )

@@ -9,40 +9,39 @@ from tui_bench.analysis.sweep_points import run_values
 from tui_bench.engine.sweep import SweepFinished
 from tui_bench.formats import fmt_count, fmt_latency, fmt_metric
 from tui_bench.report.text import text_table, verdict_lines
-from tui_bench.storage.session import Session
-from tui_bench.storage.sweep_doc import point_latency, point_rps
+from tui_bench.storage.sweep_codec import knee_record, point_record
 
 
 def sweep_payload(finished: SweepFinished) -> dict[str, Any]:
     """`sweep --json`."""
-    doc = finished.document
-    names = [p["name"] for p in doc["sweep"]["points"]]
+    session = finished.session
+    names = [p.name for p in session.plan.points]
     runs = []
-    for entry in doc["runs"]:
-        run = entry["session"]
+    for entry in session.entries:
+        run = entry.session
         values = run_values(run)
         runs.append(
             {
-                "slot": entry["slot"],
-                "point": entry["point"],
-                "name": names[entry["point"]],
-                "repeat": entry["repeat"],
-                "id": run["id"],
-                "status": run.get("status"),
-                "message": run.get("message"),
+                "slot": entry.slot,
+                "point": entry.point,
+                "name": names[entry.point],
+                "repeat": entry.repeat,
+                "id": run.id,
+                "status": run.status,
+                "message": run.message,
                 "rps": values["rps"],
                 "p50_s": values["p50_s"],
                 "p99_s": values["p99_s"],
                 "error_rate": values["error_rate"],
-                "validity": validity.to_dict() if (validity := Session(run).validity) else None,
+                "validity": validity.to_dict() if (validity := run.validity) else None,
             }
         )
     payload: dict[str, Any] = {
         "kind": "sweep",
-        "id": doc["id"],
-        "points": doc.get("points") or [],
+        "id": session.id,
+        "points": [point_record(p) for p in session.points],
         "runs": runs,
-        "knee": doc.get("knee"),
+        "knee": knee_record(session.knee) if session.knee else None,
         "thresholds": [],
         "run_status": finished.status,
         "message": finished.message,
@@ -54,35 +53,34 @@ def sweep_payload(finished: SweepFinished) -> dict[str, Any]:
 def sweep_summary_lines(finished: SweepFinished) -> list[str]:
     """The status, a row per point, the knee, each point's validity reasons, the verdicts
     and where the session is."""
-    doc = finished.document
+    session = finished.session
     table = [("point", "ok/runs", "req/s", "± sd", "p50", "p99", "errors")]
-    for point in doc.get("points") or []:
+    for point in session.points:
         table.append(
             (
-                point["name"] or "all",
-                f"{point['n']}/{point['runs']}",
-                fmt_count(point_rps(point)),
-                fmt_count(point["rps"]["sd"]),
-                fmt_latency(point_latency(point, "p50_s")),
-                fmt_latency(point_latency(point, "p99_s")),
-                fmt_metric("error_rate", point["error_rate"]),
+                point.name or "all",
+                f"{point.n}/{point.runs}",
+                fmt_count(point.rps_figure),
+                fmt_count(point.rps.sd),
+                fmt_latency(point.latency_figure("p50_s")),
+                fmt_latency(point.latency_figure("p99_s")),
+                fmt_metric("error_rate", point.error_rate),
             )
         )
     status = f"status    {finished.status}"
     lines = [status + (f" ({finished.message})" if finished.message else "")]
     lines += text_table(table, numbers=True)
-    knee = doc.get("knee")
+    knee = session.knee
     if knee is not None:
         found = (
-            f"{knee['name']} ({fmt_count(knee['rps'])} req/s)"
-            if knee["point"] is not None
+            f"{knee.name} ({fmt_count(knee.rps)} req/s)"
+            if knee.point is not None
             else "no valid point meets it"
         )
-        lines.append(f"knee      {found} for {knee['slo']}")
-    for point in doc.get("points") or []:
-        for reason in (point.get("validity") or {}).get("reasons") or ():
-            where = point["name"] or "all"
-            lines.append(f"point {where}: {reason['message']} ({reason['code']})")
+        lines.append(f"knee      {found} for {knee.slo}")
+    for point in session.points:
+        for reason in point.validity.reasons if point.validity else ():
+            lines.append(f"point {point.name or 'all'}: {reason.message} ({reason.code})")
     lines += verdict_lines(finished.verdicts)
     lines.append(f"session   {finished.session_path}")
     return lines

@@ -18,6 +18,7 @@ from typing import Any
 
 from tui_bench.body import STDIN, read_body
 from tui_bench.errors import UsageError
+from tui_bench.records.plan import Plan, PlannedPoint, Varied
 from tui_bench.request.run import RunRequest
 from tui_bench.spec import (
     COMPRESSIONS,
@@ -166,6 +167,10 @@ class Point:
     def tool_path(self) -> str | None:
         return self.tool_paths.get(self.spec.tool)
 
+    def planned(self) -> PlannedPoint:
+        """The point as the sweep's session keeps it."""
+        return PlannedPoint(self.index, self.name, self.label, self.values, self.spec.urls)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "index": self.index,
@@ -209,6 +214,16 @@ class SweepPlan:
     @property
     def labels(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(p.label for p in self.points if p.label))
+
+    def record(self) -> Plan:
+        """The plan as its sweep's session keeps it."""
+        return Plan(
+            points=tuple(p.planned() for p in self.points),
+            vary=tuple(Varied(d.name, tuple(d.values)) for d in self.dimensions),
+            labels=self.labels,
+            repeat=self.repeat,
+            order=tuple((s.point, s.repeat) for s in self.order),
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {

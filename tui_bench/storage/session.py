@@ -47,6 +47,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -54,11 +55,15 @@ import orjson
 
 from tui_bench.errors import SessionError
 from tui_bench.histogram import LatencyHistogram
+from tui_bench.records.plan import Plan
+from tui_bench.records.sweep_point import Knee, SweepPoint, SweepSummary
+from tui_bench.records.verdict import Validity
 from tui_bench.records.warning import Warning
 from tui_bench.redaction import RULES, redact, redact_document
 from tui_bench.result import Result
 from tui_bench.spec import RunSpec
-from tui_bench.validity import Validity, judge_run
+from tui_bench.storage.sweep_codec import plan_of, summary_of
+from tui_bench.validity import judge_run
 from tui_bench.validity_defaults import DEFAULT_MAX_ERRORS
 
 SCHEMA = "tuibench.session"
@@ -226,7 +231,7 @@ class Session:
     def spec(self) -> RunSpec:
         return RunSpec.from_dict(dict(self.doc["spec"]))
 
-    @property
+    @cached_property
     def result(self) -> Result | None:
         data = self.doc.get("result")
         return Result.from_dict(data) if data else None
@@ -290,6 +295,12 @@ class Session:
         return self.kind == SWEEP
 
     @property
+    def approx(self) -> bool:
+        """Whether the whole-run histogram was merged from quantile tables."""
+        histogram = self.doc.get("histogram")
+        return isinstance(histogram, Mapping) and histogram.get(APPROX) is True
+
+    @cached_property
     def histogram(self) -> LatencyHistogram | None:
         """Every request time of the run merged (warm-up excluded); None when unknown."""
         data = self.doc.get("histogram")
@@ -304,7 +315,42 @@ class Session:
     @property
     def runs(self) -> list[Session]:
         """The runs of a sweep, in the order they ran; empty for a single run."""
-        return [Session(run["session"]) for run in self.doc.get("runs") or []]
+        return [entry.session for entry in self.entries]
+
+    @cached_property
+    def entries(self) -> tuple[SweepEntry, ...]:
+        """The runs of a sweep with the point each ran, in the order they ran."""
+        return tuple(
+            SweepEntry(
+                int(run.get("slot", slot)),
+                int(run["point"]),
+                int(run.get("repeat") or 0),
+                Session(run["session"]),
+            )
+            for slot, run in enumerate(self.doc.get("runs") or [])
+        )
+
+    def point_entries(self, index: int) -> list[SweepEntry]:
+        """The runs of point `index`, in repeat order."""
+        return sorted((e for e in self.entries if e.point == index), key=lambda e: e.repeat)
+
+    @cached_property
+    def plan(self) -> Plan:
+        """A sweep's plan; empty for a single run."""
+        return plan_of(self.doc.get("sweep"))
+
+    @cached_property
+    def summary(self) -> SweepSummary:
+        """A sweep's points aggregated over its runs, and its knee."""
+        return summary_of(self.doc)
+
+    @property
+    def points(self) -> tuple[SweepPoint, ...]:
+        return self.summary.points
+
+    @property
+    def knee(self) -> Knee | None:
+        return self.summary.knee
 
     def to_json(self) -> bytes:
         """The document as saved and exported: its secrets redacted (redaction)."""
@@ -315,6 +361,24 @@ class Session:
         """The session exactly as its file holds it (redacted, plain JSON values), without
         reading the file back."""
         return Session(orjson.loads(self.to_json()), self.path)
+
+
+@dataclass(frozen=True)
+class SweepEntry:
+    """One run of a sweep: the `repeat`-th (from 0) of point `point`, `slot`-th in order."""
+
+    slot: int
+    point: int
+    repeat: int
+    session: Session
+
+    def to_record(self) -> dict[str, Any]:
+        return {
+            "slot": self.slot,
+            "point": self.point,
+            "repeat": self.repeat,
+            "session": dict(self.session.doc),
+        }
 
 
 def parse(data: bytes, origin: str) -> Session:
@@ -374,12 +438,6 @@ def _check_sweep(doc: Mapping[str, Any], origin: str) -> None:
 # The session's histogram says so of itself when it was merged from the quantile tables of
 # several generators' tools (which keep none): its percentiles are approximate.
 APPROX = "approx"
-
-
-def is_approx(doc: Mapping[str, Any]) -> bool:
-    """Whether the session's whole-run histogram was merged from quantile tables."""
-    histogram = doc.get("histogram")
-    return isinstance(histogram, Mapping) and histogram.get(APPROX) is True
 
 
 def histogram_of(data: Any, origin: str) -> LatencyHistogram:

@@ -1,6 +1,6 @@
 """What the engine writes into a session's journal beside the seconds and samples: its
-header (`SessionDraft`), a sweep's points so far and its knee, and the end of a run or a
-sweep."""
+header (`SessionDraft`) and the end of a run or a sweep (a sweep's points so far are
+storage.sweep_codec's)."""
 
 from __future__ import annotations
 
@@ -42,53 +42,6 @@ class SessionDraft:
             "server": self.server,
             "started_at": self.started_at,
         }
-
-
-@dataclass(frozen=True)
-class Knee:
-    """The knee of a sweep: its valid point with the most req/s that meets every clause of
-    the SLO; `point` None when no point meets it."""
-
-    slo: str | None
-    point: int | None
-    name: str | None = None
-    values: Mapping[str, Any] | None = None
-    rps: float | None = None
-
-    def to_record(self) -> dict[str, Any]:
-        return {**asdict(self), "values": dict(self.values) if self.values else self.values}
-
-    @classmethod
-    def of_record(cls, data: Any) -> Knee | None:
-        if not isinstance(data, Mapping):
-            return None
-        rps = data.get("rps")
-        return cls(
-            data.get("slo"),
-            data.get("point"),
-            data.get("name"),
-            data.get("values"),
-            None if rps is None else float(rps),
-        )
-
-
-@dataclass(frozen=True)
-class SweepSummary:
-    """A sweep's points aggregated over its runs so far, and its knee (None without an
-    SLO): journaled after every run, the last one kept in the session."""
-
-    points: tuple[Mapping[str, Any], ...] = ()
-    knee: Knee | None = None
-
-    def to_record(self) -> dict[str, Any]:
-        return {
-            "points": [dict(p) for p in self.points],
-            "knee": self.knee.to_record() if self.knee else None,
-        }
-
-    @classmethod
-    def of_document(cls, doc: Mapping[str, Any]) -> SweepSummary:
-        return cls(tuple(doc.get("points") or ()), Knee.of_record(doc.get("knee")))
 
 
 @dataclass(frozen=True)

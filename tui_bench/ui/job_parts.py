@@ -45,7 +45,7 @@ def job_screen(
 def sweep_screen(job: SweepJob, store_dir: Path | None = None, *, basic: bool) -> SweepScreen:
     """The screen that runs `job`, saving into `store_dir` (the store's default if None)."""
     options = job.options
-    plan = job.plan.to_dict()
+    plan = job.plan.record()
     return SweepScreen(
         SweepState(plan, slo=options.slo, slo_text=options.slo_text),
         SweepTitle.of_plan(plan, options.name, job.tool_labels),

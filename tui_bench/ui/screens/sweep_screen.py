@@ -21,7 +21,6 @@ from textual.binding import Binding, BindingType
 from textual.containers import Container, Horizontal
 from textual.widgets import DataTable, Footer, ProgressBar, RichLog, Static
 
-from tui_bench.analysis.sweep_charts import varies_rate
 from tui_bench.engine.live_state import MAX_LINES, LiveState
 from tui_bench.engine.sweep import SweepFinished
 from tui_bench.engine.sweep_state import PointRow, StateEvent, SweepState, SweepTitle
@@ -156,8 +155,8 @@ class SweepScreen(DrivingScreen):
         # A session is built in memory (no path) only by tests and imports.
         path = session.path or Path(f"{session.id}.json")
         try:
-            state = SweepState.from_document(session.doc, path)
-            title = SweepTitle.of_document(session.doc)
+            state = SweepState.of_session(session, path)
+            title = SweepTitle.of_session(session)
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise SessionError(f"{path}: sweep session file is damaged ({exc!r})") from None
         return cls(state, title, basic=basic)
@@ -174,7 +173,7 @@ class SweepScreen(DrivingScreen):
                 yield SweepChart("req/s", ["rps"], "rps", id="rps-chart")
                 yield SweepChart("latency (ms)", ["p50", "p99", "max"], "p99", id="latency-chart")
                 yield SweepChart("server CPU (%)", ["cpu"], "cpu", id="cpu-chart")
-                if varies_rate({"sweep": self.state.plan}):
+                if self.state.plan.varies_rate:
                     yield SweepChart.curve(id="curve-chart")
         yield Static(id="ending")
         yield RichLog(id="output", classes="framed", max_lines=MAX_LINES, markup=False, wrap=False)
@@ -295,9 +294,8 @@ class SweepScreen(DrivingScreen):
             return
         state = self.state
         self._charts_painted = state.summary_version
-        doc = {"sweep": state.plan, **(state.summary.to_record() if state.summary else {})}
         for chart in self.query(SweepChart):
-            chart.show(doc, state.slo)
+            chart.show(state.plan, state.summary, state.slo)
 
     def _paint_log(self) -> None:
         log = self.query_one(RichLog)

@@ -10,10 +10,10 @@ from rich.text import Text
 
 from tui_bench.analysis.verdicts import Verdicts
 from tui_bench.engine.live_state import LiveState
+from tui_bench.records.verdict import Validity
 from tui_bench.report.text import ended_rows, verdict_line
 from tui_bench.ui.text.text_lines import pairs, stacked
 from tui_bench.ui.tones import LABEL, Tones, verdict_style
-from tui_bench.validity import Validity
 
 
 def _row(label: str, value: str, width: int | None) -> Text:

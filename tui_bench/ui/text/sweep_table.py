@@ -79,19 +79,19 @@ def columns(state: SweepState) -> list[Column]:
     table does not shift as figures arrive. 78 columns with a label and one parameter."""
     plan = state.plan
     cols = []
-    if plan.get("labels"):
-        width = max(len("label"), *(len(p["label"] or "") for p in state.points))
+    if plan.labels:
+        width = max(len("label"), *(len(p.label or "") for p in state.points))
         cols.append(Column("label", "label", width + 1, lambda r, _: Text(r.label or ""), True))
-    for dim in plan.get("vary") or []:
-        name = dim["name"]
-        width = max(len(name), *(len(shown(name, v)) for v in dim["values"]))
+    for dim in plan.vary:
+        name = dim.name
+        width = max(len(name), *(len(shown(name, v)) for v in dim.values))
 
         def value(row: PointRow, _: Tones, name: str = name) -> Text:
             return Text(shown(name, row.values[name]))
 
         cols.append(Column(f"v:{name}", name, width + 1, value))
     if not cols:
-        width = max(len("point"), *(len(p["name"] or "all") for p in state.points))
+        width = max(len("point"), *(len(p.name or "all") for p in state.points))
         cols.append(Column("point", "point", width + 1, lambda r, _: Text(r.name or "all"), True))
     runs = f"{state.rounds}/{state.rounds}"
     cols += [

@@ -3,7 +3,6 @@ going run and how it ended. What a colour means comes in as `Tones`."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import replace
 
 from rich.table import Table
@@ -29,11 +28,8 @@ def header(title: SweepTitle, state: SweepState) -> Text:
     for part, style in ((name, "bold"), (title.tool_label, "bold"), (target, "")):
         if part:
             top.append(f"  {part}", style)
-    varied = [
-        f"{d['name']}={','.join(shown(d['name'], v) for v in d['values'])}"
-        for d in state.plan.get("vary") or []
-    ]
-    labels = state.plan.get("labels") or []
+    varied = [f"{d.name}={','.join(shown(d.name, v) for v in d.values)}" for d in state.plan.vary]
+    labels = state.plan.labels
     parts = [
         " × ".join(varied) or "nothing varies",
         f"labels {', '.join(labels)}" if labels else "",
@@ -103,24 +99,24 @@ def summary(state: SweepState, tones: Tones) -> Table:
     finished = state.finished
     if finished is None:
         return grid
-    doc = finished.document
+    session = finished.session
     status = Text.assemble((finished.status, "bold"))
     if finished.message:
         status.append(f" — {finished.message}")
     grid.add_row(Text("status", LABEL), status)
-    knee = doc.get("knee")
-    if isinstance(knee, Mapping):
-        if knee.get("point") is None:
-            found = Text(f"no valid point meets {knee.get('slo')}")
+    knee = session.knee
+    if knee is not None:
+        if knee.point is None:
+            found = Text(f"no valid point meets {knee.slo}")
         else:
             found = Text.assemble(
-                (f"{KNEE_MARKER} {knee.get('name')}", "bold"),
-                f": {fmt_count(knee.get('rps'))} req/s for {knee.get('slo')}",
+                (f"{KNEE_MARKER} {knee.name}", "bold"),
+                f": {fmt_count(knee.rps)} req/s for {knee.slo}",
             )
         grid.add_row(Text("knee", LABEL), found)
     for label, text in verdict_rows(finished.verdicts, tones):
         grid.add_row(label, text)
     grid.add_row(Text("session", LABEL), str(finished.session_path))
-    for warning in doc.get("warnings") or []:
-        grid.add_row(Text("warning", tones.warning), str(warning.get("message")))
+    for warning in session.warnings:
+        grid.add_row(Text("warning", tones.warning), warning.message)
     return grid

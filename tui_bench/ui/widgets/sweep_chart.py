@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from rich.markup import escape
 from textual import events
@@ -29,6 +28,8 @@ from tui_bench.analysis.sweep_charts import (
 from tui_bench.analysis.thresholds import Threshold
 from tui_bench.formats import fmt_compact
 from tui_bench.printable import printable
+from tui_bench.records.plan import Plan
+from tui_bench.records.sweep_point import SweepSummary
 from tui_bench.report.ticks import log_ticks, nice_ticks
 
 # Told apart on light and dark themes and by the common colour-vision deficiencies.
@@ -67,7 +68,7 @@ class SweepChart(PlotextPlot):
         self.metrics = tuple(METRICS[name] for name in metrics)
         self.alone = METRICS[alone]
         self._curve = False
-        self._doc: Mapping[str, Any] = {}
+        self._drawn: tuple[Plan, SweepSummary] | None = None
         self._slo: tuple[Threshold, ...] = ()
 
     @classmethod
@@ -76,9 +77,10 @@ class SweepChart(PlotextPlot):
         chart._curve = True
         return chart
 
-    def show(self, doc: Mapping[str, Any], slo: Sequence[Threshold] = ()) -> None:
-        """`doc`: a sweep's plan ("sweep") and the aggregates so far ("points", "knee")."""
-        self._doc, self._slo = doc, tuple(slo)
+    def show(self, plan: Plan, summary: SweepSummary | None, slo: Sequence[Threshold] = ()) -> None:
+        """A sweep's plan and its points so far."""
+        self._drawn = (plan, summary or SweepSummary())
+        self._slo = tuple(slo)
         self._draw()
 
     def on_resize(self, event: events.Resize) -> None:
@@ -86,14 +88,14 @@ class SweepChart(PlotextPlot):
 
     def _chart(self, *, alone: bool = False) -> tuple[Chart | None, tuple[Metric, ...]]:
         """The chart, and the metrics it shows; with `alone`, only `alone`'s."""
-        if not self._doc:
+        if self._drawn is None:
             return None, ()
         if self._curve:
-            return latency_rps_chart(self._doc), self.metrics
-        drawn = sweep_charts(self._doc, self.metrics)
+            return latency_rps_chart(*self._drawn), self.metrics
+        drawn = sweep_charts(*self._drawn, self.metrics)
         if len(drawn) == 1 and not alone:
             return drawn[0], self.metrics
-        return sweep_charts(self._doc, [self.alone])[0], (self.alone,)
+        return sweep_charts(*self._drawn, [self.alone])[0], (self.alone,)
 
     def _legend(self, chart: Chart, metrics: tuple[Metric, ...]) -> list[tuple[str, str, str]]:
         """Each entry's colour, marker and words: the lines, the SLO's levels, the marks."""
