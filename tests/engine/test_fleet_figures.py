@@ -126,7 +126,8 @@ async def test_the_generators_panel_ends_on_the_whole_runs_figures(
     panel = generators_text(state, ANSI).plain
     for g in generators:
         assert f"{fmt_compact(g['rps'])} req/s" in panel
-    assert [line.split()[1] for line in generator_lines(generators)] == ["local", "local#2"]
+    lines = generator_lines(Session(doc).generators)
+    assert [line.split()[1] for line in lines] == ["local", "local#2"]
     # The server is sampled by the run: every whole second of its series has its figures
     # (the first and the last may hold only a reading too short to tell CPU: unknown).
     rows = [e.row for e in said if isinstance(e, SecondClosed)]

@@ -21,6 +21,7 @@ from tui_bench.demo.nginx_target import DemoTarget
 from tui_bench.report.text import generator_lines, result_rows
 from tui_bench.result import Result
 from tui_bench.storage import store
+from tui_bench.storage.generator_codec import generator_of
 
 pytestmark = pytest.mark.real
 
@@ -68,7 +69,8 @@ def test_losing_the_first_generator_keeps_rates_and_the_server_whole(
     assert sum(g["rps"] for g in doc["generators"]) == pytest.approx(result.rps)
     assert sum(g["share"] for g in doc["generators"]) == pytest.approx(1.0)
     assert f"{result.rps:,.2f}" in dict(result_rows(result))["req/s"]
-    assert f"generator {kept['host']}  {kept['rps']:,.0f} req/s" in generator_lines([kept])[0]
+    (line,) = generator_lines([generator_of(kept)])
+    assert f"generator {kept['host']}  {kept['rps']:,.0f} req/s" in line
     # The server was sampled to the end, though the generator lost was the first.
     rows = doc["series"]
     # Every whole second after the loss, some 1.3 s in (the last may hold only a reading too

@@ -425,24 +425,18 @@ class RunController:
             status=status,
             exit_code=exit_code,
             ended_at=datetime.now(UTC).isoformat(),
-            result=result.to_dict() if result else None,
+            result=result,
             resources=resources,
             message=message,
-            validity=validity.to_dict(),
+            validity=validity,
             max_errors=self.max_errors,
-            # Every request of the run (h2load logs no warm-up request): what lets repeats
-            # of a sweep point merge their latencies instead of averaging percentiles.
-            histogram=overall.to_dict() if overall is not None else None,
-            service_histogram=_to_dict(self._ingest.service_overall if self._ingest else None),
+            # h2load logs no warm-up request: the histogram is of the measured requests.
+            histogram=overall,
+            service_histogram=self._ingest.service_overall if self._ingest else None,
         )
-        parts = (result, validity, warnings)
-        finished, _ = await end_of_run(journal, end, parts, self._judge, self._warn)
+        finished, _ = await end_of_run(journal, end, warnings, self._judge, self._warn)
         self._emit(finished)
         return finished
-
-
-def _to_dict(histogram: LatencyHistogram | None) -> dict[str, Any] | None:
-    return None if histogram is None else histogram.to_dict()
 
 
 async def _idle() -> None:

@@ -14,6 +14,7 @@ from typing import Any
 from tui_bench.analysis.verdicts import Verdicts
 from tui_bench.histogram import LatencyHistogram
 from tui_bench.parsers.live import LiveLine, parse_live_line
+from tui_bench.records.generator import GeneratorRun
 from tui_bench.records.verdict import Validity
 
 # A warning is told as it is kept: the event is the record.
@@ -84,8 +85,8 @@ class RunFinished:
     resources: Mapping[str, float | None] = field(default_factory=dict)
     # Its thresholds and baseline, judged when it ended (none asked: empty).
     verdicts: Verdicts = field(default_factory=Verdicts)
-    # The generators of a run of several, as its session keeps them; empty for one.
-    generators: tuple[Mapping[str, Any], ...] = ()
+    # The generators of a run of several; empty for one.
+    generators: tuple[GeneratorRun, ...] = ()
     # Why its session could not be saved (a full disk), in one line; None once it is.
     unsaved: str | None = None
     # Every warning of the run, as its session keeps them: what its result says below it.

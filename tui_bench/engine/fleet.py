@@ -33,11 +33,12 @@ from tui_bench.engine.events import (
     RunStarted,
     SecondClosed,
 )
-from tui_bench.engine.fleet_latency import histogram_record, merged_histogram
+from tui_bench.engine.fleet_latency import merged_histogram, merged_service
 from tui_bench.engine.fleet_parts import (
     Child,
     ChildFactory,
-    child_doc,
+    child_session,
+    child_warnings,
     describe,
     lost_of,
 )
@@ -60,7 +61,6 @@ from tui_bench.engine.streamed import StreamedLauncher
 from tui_bench.engine.tool_start import LocalLauncher, StartGate
 from tui_bench.records.warning import Warning
 from tui_bench.remote.server import ServerOnHost
-from tui_bench.result import Result
 from tui_bench.sampling.host import host_facts
 from tui_bench.sampling.samples import ResourceSample
 from tui_bench.spec import RunSpec
@@ -296,25 +296,25 @@ class FleetController:
         return Progress(first.elapsed_s, fraction, done, first.phase)
 
     async def _finish(self, journal: JournalWriter) -> RunFinished:
-        docs = [child_doc(c) for c in self._children]
-        generators = [describe(c, doc) for c, doc in zip(self._children, docs, strict=True)]
+        own = [child_session(c) for c in self._children]
+        entries = [describe(c, s) for c, s in zip(self._children, own, strict=True)]
         # What a generator's own result says of its share (too few requests for a p99, ...)
         # is said again of the merged result below, not of each share.
         warnings = [
-            Warning(w["code"], w["message"])
-            for g in generators
-            for w in g.pop("_warnings")
-            if w["code"] not in _OF_RESULT
+            w
+            for c, s in zip(self._children, own, strict=True)
+            for w in child_warnings(c, s)
+            if w.code not in _OF_RESULT
         ]
-        lost = [g["lost"] for g in generators if g["lost"]]
+        lost = [e.run.lost for e in entries if e.run.lost]
         warnings += [Warning(LOST, f"{message}: the run went on without it") for message in lost]
         warnings += self._server.warnings
         versions = version_warning([c.generator for c in self._children])
         if versions is not None:
             warnings.append(Warning(VERSIONS, versions))
-        results = [Result.from_dict(d["result"]) for d in docs if d and d.get("result")]
-        histogram, approx = merged_histogram(docs, "histogram")
-        service, _ = merged_histogram(docs, "service_histogram")
+        results = [r for r in (s.result for s in own if s) if r is not None]
+        histogram, approx = merged_histogram(own)
+        service = merged_service(own)
         connections = [c.spec.connections for c in self._children]
         result = (
             merged_result(results, histogram, connections, service, approx=approx)
@@ -326,16 +326,18 @@ class FleetController:
             result = result.with_(rate=rate)
         warnings += run_warnings(self.spec, result, [], "", same_machine=False, client_bound=False)
         if result is not None:
-            shares_of_run(generators, docs, result)
+            done = [s.result.requests.done if s and s.result else None for s in own]
+            shared = shares_of_run([e.run for e in entries], done, result)
+            entries = [replace(e, run=run) for e, run in zip(entries, shared, strict=True)]
         status, message = self._status(lost)
-        stdout = "".join(str((d.get("raw") or {}).get("stdout") or "") for d in docs if d)
+        stdout = "".join(str(s.part("raw").get("stdout") or "") for s in own if s)
         unreachable = next(
             (
-                r["message"]
-                for d in docs
-                if d
-                for r in (d.get("validity") or {}).get("reasons") or ()
-                if r.get("code") == "unreachable"
+                r.message
+                for s in own
+                if s and s.validity
+                for r in s.validity.reasons
+                if r.code == "unreachable"
             ),
             None,
         )
@@ -353,19 +355,19 @@ class FleetController:
             status="failed" if unreachable else status,
             exit_code=0 if status == "completed" else 1,
             ended_at=datetime.now(UTC).isoformat(),
-            result=result.to_dict() if result else None,
+            result=result,
             resources=self._server.resources(),
             message=unreachable or message,
-            validity=validity.to_dict(),
+            validity=validity,
             max_errors=self.max_errors,
-            histogram=histogram_record(histogram, approx),
-            service_histogram=histogram_record(service, False),
-            generators=generators,
+            histogram=histogram,
+            approx=approx,
+            service_histogram=service,
+            generators=entries,
             server=self._server.describe(),
-            argv=list(generators[0]["argv"] or []),
+            argv=list(entries[0].run.argv or []),
         )
-        ended = (result, validity, warnings)
-        finished, recorded = await end_of_run(journal, end, ended, self._judge, self._warn)
+        finished, recorded = await end_of_run(journal, end, warnings, self._judge, self._warn)
         # Once ended, the panel shows the whole run's figures, as the saved run does.
         views = saved_views(recorded.session)
         if views is not None:

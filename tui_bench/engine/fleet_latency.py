@@ -4,63 +4,59 @@ over its requests and added up (approximate, and marked so). Pure."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from tui_bench.histogram import LatencyHistogram
 from tui_bench.parsers import wrk
 from tui_bench.result import Distribution, Result
-from tui_bench.storage.session import APPROX, Session, histogram_of
+from tui_bench.storage.session import Session
 
 
-def merged_histogram(
-    docs: Sequence[Mapping[str, Any]], key: str
-) -> tuple[LatencyHistogram | None, bool]:
-    """Every generator's request times (their session's `key`) as one, and whether that is
-    approximate: exact when every generator has them; for the whole run's latency
-    (`histogram`), else from every generator's quantile table; None when one lacks both."""
-    if all(doc and doc.get(key) for doc in docs):
-        merged = LatencyHistogram()
-        for doc in docs:
-            merged.merge(histogram_of(doc[key], Session(doc).id))
-        return merged, False
-    if key != "histogram":
-        return None, False
-    parts = [_from_table(doc) for doc in docs]
+def merged_histogram(runs: Sequence[Session | None]) -> tuple[LatencyHistogram | None, bool]:
+    """Every generator's request times as one, and whether that is approximate: exact when
+    every generator has them, else from every generator's quantile table; None when one
+    lacks both."""
+    kept = [run.histogram if run else None for run in runs]
+    if kept and all(h is not None for h in kept):
+        return _sum(kept), False
+    parts = [_from_table(run) if run else None for run in runs]
     if not parts or any(part is None for part in parts):
         return None, False
+    return _sum(parts), True
+
+
+def merged_service(runs: Sequence[Session | None]) -> LatencyHistogram | None:
+    """Every generator's request times from the send (fixed-rate runs); None when one
+    lacks them."""
+    kept = [run.service_histogram if run else None for run in runs]
+    return _sum(kept) if kept and all(h is not None for h in kept) else None
+
+
+def _sum(histograms: Sequence[LatencyHistogram | None]) -> LatencyHistogram:
     merged = LatencyHistogram()
-    for part in parts:
-        if part is not None:
-            merged.merge(part)
-    return merged, True
+    for histogram in histograms:
+        if histogram is not None:
+            merged.merge(histogram)
+    return merged
 
 
-def histogram_record(histogram: LatencyHistogram | None, approx: bool) -> dict[str, Any] | None:
-    """The histogram as the session keeps it."""
-    if histogram is None:
-        return None
-    return {**histogram.to_dict(), APPROX: True} if approx else histogram.to_dict()
-
-
-def _from_table(doc: Mapping[str, Any]) -> LatencyHistogram | None:
+def _from_table(run: Session) -> LatencyHistogram | None:
     """A generator's requests spread as its tool's quantile table says."""
-    data = doc.get("result") if doc else None
-    if not data:
+    result = run.result
+    if result is None:
         return None
-    result = Result.from_dict(data)
-    table = _table(doc, result)
+    table = _table(run, result)
     count = result.requests.done
     if table is None or not count:
         return None
     return LatencyHistogram.from_quantiles(count, table)
 
 
-def _table(doc: Mapping[str, Any], result: Result) -> Distribution | None:
+def _table(run: Session, result: Result) -> Distribution | None:
     """The finest quantile table the tool gave: wrk's script prints one (its result keeps a
     few of them); ab's result holds its whole percentage table."""
     if result.tool == wrk.TOOL:
-        raw = doc.get("raw") or {}
+        raw = run.part("raw")
         found = wrk.latency_table(str(raw.get("stderr") or "") + str(raw.get("stdout") or ""))
         if found is not None:
             return found

@@ -4,7 +4,7 @@ what the run knows of it, and how its session is described in the run's."""
 from __future__ import annotations
 
 from collections.abc import Coroutine
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -12,10 +12,14 @@ from tui_bench.engine.events import Listener, RunFinished
 from tui_bench.engine.generators import Generator
 from tui_bench.engine.tool_start import Launcher
 from tui_bench.errors import SessionError
+from tui_bench.records.generator import GeneratorRun
+from tui_bench.records.warning import Warning
 from tui_bench.runners.tools import Tool
 from tui_bench.sampling.samples import ResourceSample
 from tui_bench.spec import RunSpec
 from tui_bench.storage import store as sessions
+from tui_bench.storage.session import Session
+from tui_bench.storage.session_records import GeneratorEntry
 
 
 class Controller(Protocol):
@@ -54,45 +58,53 @@ class Child:
     sample: ResourceSample | None = None
 
 
-def child_doc(child: Child) -> dict[str, Any]:
-    """The generator's own saved session; empty when it has none."""
+def child_session(child: Child) -> Session | None:
+    """The generator's own saved session; None when it has none."""
     finished = child.finished
     if finished is None:
-        return {}
+        return None
     if finished.session is not None:
-        return dict(finished.session.doc)
+        return finished.session
     try:  # a controller that keeps no session in memory
-        return dict(sessions.load(finished.session_path).doc)
+        return sessions.load(finished.session_path)
     except (SessionError, OSError):
-        return {}
+        return None
 
 
-def describe(child: Child, doc: dict[str, Any]) -> dict[str, Any]:
-    """The generator as the run's session keeps it, beside its own session `doc`."""
+def describe(child: Child, own: Session | None) -> GeneratorEntry:
+    """The generator as the run's session keeps it, beside its own session."""
     launched = getattr(child.launcher, "launched", None)
-    result = doc.get("result") or {}
-    reasons = (doc.get("validity") or {}).get("reasons") or ()
-    return {
-        "host": child.label,
-        "tool": asdict(child.generator.tool),
-        "spec": child.spec.to_dict(),
-        "argv": getattr(launched, "argv_there", None) or doc.get("argv"),
-        "rps": result.get("rps"),
-        "share": None,
-        "client_cpu_mean_pct": (doc.get("resources") or {}).get("client_cpu_mean_pct"),
-        "client_bound": any(r.get("code") == "client-bound" for r in reasons),
-        "start_skew_s": getattr(launched, "start_skew_s", None),
+    result = own.result if own else None
+    reasons = own.validity.reasons if own and own.validity else ()
+    argv = getattr(launched, "argv_there", None) or (own.argv if own else None)
+    tool = child.generator.tool
+    run = GeneratorRun(
+        host=child.label,
+        tool=tool.name,
+        tool_path=tool.path,
+        tool_version=tool.version,
+        argv=tuple(argv) if argv else None,
+        rps=result.rps if result else None,
+        client_cpu_mean_pct=own.resources.get("client_cpu_mean_pct") if own else None,
+        client_bound=any(r.code == "client-bound" for r in reasons),
+        start_skew_s=getattr(launched, "start_skew_s", None),
         # Unknown for a generator that never started, not 0.
-        "clock_offset_s": (launched.clock_offset_us / 1e6 if launched is not None else None),
-        "stream_bytes": getattr(launched, "bytes_in", None),
-        "lost": lost_of(child),
-        "session": doc or None,
-        "_warnings": [
-            {"code": w["code"], "message": f"{child.label}: {w['message']}"}
-            for w in doc.get("warnings") or ()
-            if w.get("code") != "same-machine" or child.generator.host is None
-        ],
-    }
+        clock_offset_s=launched.clock_offset_us / 1e6 if launched is not None else None,
+        stream_bytes=getattr(launched, "bytes_in", None),
+        lost=lost_of(child),
+        requests=result.requests.total if result else None,
+    )
+    return GeneratorEntry(run, child.spec, own)
+
+
+def child_warnings(child: Child, own: Session | None) -> list[Warning]:
+    """The generator's own warnings, named by its host (that it shares this machine with
+    the target is said of the run only for a generator here)."""
+    return [
+        Warning(w.code, f"{child.label}: {w.message}")
+        for w in (own.warnings if own else ())
+        if w.code != "same-machine" or child.generator.host is None
+    ]
 
 
 def lost_of(child: Child) -> str | None:

@@ -3,11 +3,11 @@ generators of a saved run are shown."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 from tui_bench.engine.events import GeneratorsSeen, GeneratorView
+from tui_bench.records.generator import GeneratorRun
 from tui_bench.remote.ssh import SshHost
 from tui_bench.result import Result
 from tui_bench.runners.tools import Tool
@@ -52,19 +52,21 @@ def version_warning(generators: Sequence[Generator]) -> str | None:
 
 
 def shares_of_run(
-    generators: Sequence[dict[str, Any]], docs: Sequence[Mapping[str, Any]], merged: Result
-) -> None:
-    """Each generator's req/s and share as of the whole run: its requests over the merged
-    window (a generator lost mid-run counted up to when it was lost), so that they add up
-    to the merged run's req/s and to 1."""
+    generators: Sequence[GeneratorRun], done: Sequence[int | None], merged: Result
+) -> list[GeneratorRun]:
+    """Each generator with its req/s and share as of the whole run: its requests (`done`)
+    over the merged window (a generator lost mid-run counted up to when it was lost), so
+    that they add up to the merged run's req/s and to 1."""
     window = merged.duration_s
-    counts = [((doc.get("result") or {}).get("requests") or {}).get("done") for doc in docs]
-    total = sum(c for c in counts if isinstance(c, int))
-    for generator, count in zip(generators, counts, strict=True):
-        if window and total and isinstance(count, int):
-            generator["rps"], generator["share"] = count / window, count / total
-        elif merged.rps and generator["rps"] is not None:
-            generator["share"] = generator["rps"] / merged.rps
+    total = sum(c for c in done if c is not None)
+    shared = []
+    for generator, count in zip(generators, done, strict=True):
+        if window and total and count is not None:
+            generator = replace(generator, rps=count / window, share=count / total)
+        elif merged.rps and generator.rps is not None:
+            generator = replace(generator, share=generator.rps / merged.rps)
+        shared.append(generator)
+    return shared
 
 
 def saved_views(session: Session) -> GeneratorsSeen | None:
@@ -74,22 +76,16 @@ def saved_views(session: Session) -> GeneratorsSeen | None:
         return None
     views = []
     for g in saved:
-        found = g.get("tool")
-        tool: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
         views.append(
             GeneratorView(
-                label=str(g.get("host")),
-                tool=str(tool.get("name")),
-                version=tool.get("version"),
-                rps=_number(g.get("rps")),
-                share=_number(g.get("share")),
-                cpu_pct=_number(g.get("client_cpu_mean_pct")),
-                lost=str(g["lost"]) if g.get("lost") else None,
+                label=g.host,
+                tool=str(g.tool),
+                version=g.tool_version,
+                rps=g.rps,
+                share=g.share,
+                cpu_pct=g.client_cpu_mean_pct,
+                lost=g.lost,
                 ended=True,
             )
         )
     return GeneratorsSeen(tuple(views))
-
-
-def _number(value: Any) -> float | None:
-    return float(value) if isinstance(value, int | float) else None

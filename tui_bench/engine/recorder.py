@@ -11,9 +11,7 @@ from pathlib import Path
 
 from tui_bench.analysis.verdicts import Verdicts
 from tui_bench.engine.events import RunFinished
-from tui_bench.records.verdict import Validity
 from tui_bench.records.warning import Warning
-from tui_bench.result import Result
 from tui_bench.storage.atomic import store_error
 from tui_bench.storage.journal import JournalWriter
 from tui_bench.storage.session import Session
@@ -66,13 +64,12 @@ def record_end(journal: JournalWriter, end: RunEnd | SweepEnd, judge: Judge | No
 async def end_of_run(
     journal: JournalWriter,
     end: RunEnd,
-    ended: tuple[Result | None, Validity, Sequence[Warning]],
+    warnings: Sequence[Warning],
     judge: Judge | None,
     warn: Callable[[Warning], None],
 ) -> tuple[RunFinished, Recorded]:
     """The one end of a run, of one generator or several: its warnings into the journal and
     told, its end record written and judged, and the event that carries it all."""
-    result, validity, warnings = ended
     for warning in warnings:
         journal.write("warning", asdict(warning))
         warn(warning)
@@ -82,10 +79,10 @@ async def end_of_run(
     finished = RunFinished(
         end.status,
         end.exit_code,
-        result,
+        end.result,
         recorded.path,
         end.message,
-        validity,
+        end.validity,
         end.resources or {},
         recorded.verdicts,
         generators=recorded.session.generators,

@@ -15,6 +15,7 @@ from typing import Any
 
 from tui_bench.errors import SessionError, UsageError
 from tui_bench.printable import printable, printable_lines
+from tui_bench.records.generator import GeneratorRun
 from tui_bench.report.baseline import baseline_markdown
 from tui_bench.report.csv_table import csv_text
 from tui_bench.report.md_tables import threshold_markdown
@@ -130,7 +131,7 @@ _GENERATOR_COLUMNS = (
 )
 
 
-def _generators_markdown(saved: Sequence[Mapping[str, Any]]) -> list[str]:
+def _generators_markdown(saved: Sequence[GeneratorRun]) -> list[str]:
     """A "Load generators" section: a row of figures and the argv as it ran, per generator."""
     if not saved:
         return []

@@ -27,7 +27,9 @@ def run_payload(finished: RunFinished, tool: str) -> dict[str, Any]:
     )
     payload.update(finished.verdicts.end_fields())
     if finished.generators:
-        payload["generators"] = [{k: g.get(k) for k in GENERATOR_KEYS} for g in finished.generators]
+        payload["generators"] = [
+            {k: getattr(g, k) for k in GENERATOR_KEYS} for g in finished.generators
+        ]
     return payload
 
 

@@ -21,6 +21,7 @@ from tui_bench.formats import (
     metric_label,
 )
 from tui_bench.printable import printable
+from tui_bench.records.generator import GeneratorRun
 from tui_bench.result import Distribution, Result
 from tui_bench.runners.tools import tool_label
 from tui_bench.spec import RunSpec
@@ -269,30 +270,24 @@ GENERATOR_KEYS = (
 )
 
 
-def generator_cells(g: Mapping[str, Any]) -> dict[str, str]:
+def generator_cells(g: GeneratorRun) -> dict[str, str]:
     """A saved generator's figures as text, the same in every view that lists them."""
-    share = g.get("share")
-    cpu = g.get("client_cpu_mean_pct")
-    skew = g.get("start_skew_s")
-    found = g.get("tool")
-    tool: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
-    result = (g.get("session") or {}).get("result") or {}
-    argv = g.get("argv")
+    skew = g.start_skew_s
     return {
-        "host": str(g.get("host")),
-        "tool": f"{tool.get('name') or '–'} {tool.get('version') or '–'}",
-        "argv": shlex.join(str(a) for a in argv) if isinstance(argv, list) else "–",
-        "requests": fmt_count((result.get("requests") or {}).get("total")),
-        "req/s": fmt_count(g.get("rps")),
-        "share": "–" if share is None else f"{share:.0%}",
-        "cpu": _share(cpu),
-        "client-bound": "yes" if g.get("client_bound") else "no",
+        "host": g.host,
+        "tool": f"{g.tool or '–'} {g.tool_version or '–'}",
+        "argv": shlex.join(g.argv) if g.argv is not None else "–",
+        "requests": fmt_count(g.requests),
+        "req/s": fmt_count(g.rps),
+        "share": "–" if g.share is None else f"{g.share:.0%}",
+        "cpu": _share(g.client_cpu_mean_pct),
+        "client-bound": "yes" if g.client_bound else "no",
         "start skew": "–" if skew is None else f"{skew * 1000:.1f} ms",
-        "lost": str(g["lost"]) if g.get("lost") else "–",
+        "lost": g.lost or "–",
     }
 
 
-def generator_lines(generators: Sequence[Mapping[str, Any]]) -> list[str]:
+def generator_lines(generators: Sequence[GeneratorRun]) -> list[str]:
     """`generator bench-c  17,216 req/s 52%  cpu 35%  client-bound`, one per generator."""
     lines = []
     for g in generators:
@@ -302,9 +297,9 @@ def generator_lines(generators: Sequence[Mapping[str, Any]]) -> list[str]:
             f"{cells['req/s']} req/s {cells['share']}",
             f"cpu {cells['cpu']}",
         ]
-        if g.get("client_bound"):
+        if g.client_bound:
             words.append("client-bound")
-        if g.get("lost"):
+        if g.lost:
             words.append(f"lost ({cells['lost']})")
         lines.append("  ".join(words))
     return lines

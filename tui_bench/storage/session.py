@@ -55,6 +55,7 @@ import orjson
 
 from tui_bench.errors import SessionError
 from tui_bench.histogram import LatencyHistogram
+from tui_bench.records.generator import GeneratorRun
 from tui_bench.records.plan import Plan
 from tui_bench.records.sweep_point import Knee, SweepPoint, SweepSummary
 from tui_bench.records.verdict import Validity
@@ -62,6 +63,7 @@ from tui_bench.records.warning import Warning
 from tui_bench.redaction import RULES, redact, redact_document
 from tui_bench.result import Result
 from tui_bench.spec import RunSpec
+from tui_bench.storage.generator_codec import generator_of
 from tui_bench.storage.sweep_codec import plan_of, summary_of
 from tui_bench.validity import judge_run
 from tui_bench.validity_defaults import DEFAULT_MAX_ERRORS
@@ -191,9 +193,10 @@ class Session:
         return tuple(w for w in found if w is not None)
 
     @property
-    def generators(self) -> tuple[Mapping[str, Any], ...]:
-        """The generators of a run of several, as it keeps them; empty for one."""
-        return tuple(g for g in self.doc.get("generators") or () if isinstance(g, Mapping))
+    def generators(self) -> tuple[GeneratorRun, ...]:
+        """The generators of a run of several; empty for one."""
+        saved = self.doc.get("generators") or ()
+        return tuple(generator_of(g) for g in saved if isinstance(g, Mapping))
 
     @property
     def thresholds(self) -> tuple[Mapping[str, Any], ...]:
@@ -306,7 +309,7 @@ class Session:
         data = self.doc.get("histogram")
         return histogram_of(data, self.id) if data else None
 
-    @property
+    @cached_property
     def service_histogram(self) -> LatencyHistogram | None:
         """A fixed-rate run's request times from the send; None for any other run."""
         data = self.doc.get("service_histogram")

@@ -8,8 +8,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from tui_bench.histogram import LatencyHistogram
+from tui_bench.records.generator import GeneratorRun
+from tui_bench.records.verdict import Validity
+from tui_bench.result import Result
 from tui_bench.spec import RunSpec
-from tui_bench.storage.session import SCHEMA, SCHEMA_VERSION
+from tui_bench.storage.generator_codec import generator_record
+from tui_bench.storage.session import APPROX, SCHEMA, SCHEMA_VERSION, Session
 
 
 @dataclass
@@ -45,6 +50,20 @@ class SessionDraft:
 
 
 @dataclass(frozen=True)
+class GeneratorEntry:
+    """One generator of a run of several at its end: its figures, its share of the spec
+    and its own session (None when it never ran)."""
+
+    run: GeneratorRun
+    spec: RunSpec
+    session: Session | None
+
+    def to_record(self) -> dict[str, Any]:
+        own = self.session.doc if self.session is not None else None
+        return generator_record(self.run, self.spec.to_dict(), own)
+
+
+@dataclass(frozen=True)
 class RunEnd:
     """How a run ended: its session's end record (a run of several generators also ends
     with each one's and the first one's `server` and `argv`, known once it ran)."""
@@ -52,21 +71,43 @@ class RunEnd:
     status: str
     exit_code: int | None
     ended_at: str
-    result: Mapping[str, Any] | None
-    resources: Mapping[str, Any] | None
+    result: Result | None
+    resources: Mapping[str, float | None] | None
     message: str | None
-    validity: Mapping[str, Any]
+    validity: Validity
     max_errors: float
-    histogram: Mapping[str, Any] | None = None
-    service_histogram: Mapping[str, Any] | None = None
-    generators: Sequence[Mapping[str, Any]] | None = None
+    # Every request of the run: what lets repeats of a sweep point merge their latencies
+    # instead of averaging percentiles. `approx` when merged from quantile tables.
+    histogram: LatencyHistogram | None = None
+    approx: bool = False
+    service_histogram: LatencyHistogram | None = None
+    generators: Sequence[GeneratorEntry] | None = None
     server: Mapping[str, Any] | None = None
     argv: Sequence[str] | None = None
 
     def to_record(self) -> dict[str, Any]:
-        record = asdict(self)
-        optional = ("histogram", "service_histogram", "generators", "server", "argv")
-        return {k: v for k, v in record.items() if k not in optional or v is not None}
+        record: dict[str, Any] = {
+            "status": self.status,
+            "exit_code": self.exit_code,
+            "ended_at": self.ended_at,
+            "result": self.result.to_dict() if self.result else None,
+            "resources": dict(self.resources) if self.resources is not None else None,
+            "message": self.message,
+            "validity": self.validity.to_dict(),
+            "max_errors": self.max_errors,
+        }
+        if self.histogram is not None:
+            kept = self.histogram.to_dict()
+            record["histogram"] = {**kept, APPROX: True} if self.approx else kept
+        if self.service_histogram is not None:
+            record["service_histogram"] = self.service_histogram.to_dict()
+        if self.generators is not None:
+            record["generators"] = [g.to_record() for g in self.generators]
+        if self.server is not None:
+            record["server"] = dict(self.server)
+        if self.argv is not None:
+            record["argv"] = list(self.argv)
+        return record
 
 
 @dataclass(frozen=True)
