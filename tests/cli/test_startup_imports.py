@@ -100,13 +100,12 @@ import tui_bench.cli.main
 from tui_bench.cli.args import build_parser
 from tui_bench.cli.cmd_sweep import plan_from_args
 from tui_bench.cli.run_flags import request_from_args, settings_of
-from tui_bench.storage.sweep_doc import plan_target
 
 args = build_parser().parse_args(sys.argv[1:])
 plan = plan_from_args(args)
 request_from_args(args, check=False)
 settings_of(args)
-print(len(plan.order), plan_target(plan.to_dict()))
+print(len(plan.order), plan.record().target())
 print(*sorted(sys.modules))
 """
 

@@ -21,11 +21,11 @@ import pytest
 from tests.factories import rate_sweep_doc
 from tui_bench.cli.main import main
 from tui_bench.formats import fmt_metric, metric_label
+from tui_bench.parameter_text import shown
 from tui_bench.report.export import export
 from tui_bench.report.sweep_export import sweep_rows
 from tui_bench.storage import store
 from tui_bench.storage.session import Session
-from tui_bench.storage.sweep_doc import parameters, shown
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 SWEEPS = ("sweep-c-repeat2", "sweep-grid-interrupted")
@@ -136,7 +136,7 @@ def test_one_run_a_point_has_no_mean_row_repeating_it() -> None:
 
 def test_a_labelled_sweep_has_a_label_column() -> None:
     doc = {"sweep": {"vary": [{"name": "d", "values": [1.5]}], "labels": ["old", "new"]}}
-    assert parameters(doc) == ["label", "d"]
+    assert Session(doc).plan.parameters() == ["label", "d"]
     assert shown("d", 1.5) == "1.5s" and shown("label", "old") == "old"
     assert shown("c", None) == "–"
 

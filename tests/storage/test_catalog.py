@@ -120,20 +120,20 @@ def sweep_doc(store_dir: Path) -> dict[str, Any]:
 
 def test_best_point_is_the_knee_else_the_most_req_s(store_dir: Path) -> None:
     doc = sweep_doc(store_dir)
-    best = best_point(doc)
-    assert best is not None and best["name"] == "c=4"
+    best = best_point(Session(doc))
+    assert best is not None and best.name == "c=4"
     without_slo = {**doc, "knee": None}
-    best = best_point(without_slo)
-    assert best is not None and best["name"] == "c=32"
+    best = best_point(Session(without_slo))
+    assert best is not None and best.name == "c=32"
     none_meets = {**doc, "knee": {**doc["knee"], "point": None}}
-    best = best_point(none_meets)
-    assert best is not None and best["name"] == "c=32"
+    best = best_point(Session(none_meets))
+    assert best is not None and best.name == "c=32"
     unmeasured = [{**p, "rps": {**p["rps"], "median": None}} for p in doc["points"]]
-    assert best_point({**doc, "points": unmeasured}) is None
+    assert best_point(Session({**doc, "points": unmeasured})) is None
     invalid = {"verdict": "invalid", "reasons": [{"code": "errors", "message": "x"}]}
     judged = [{**p, "validity": invalid if p["name"] == "c=32" else None} for p in doc["points"]]
-    best = best_point({**without_slo, "points": judged})
-    assert best is not None and best["name"] == "c=4", "never an invalid point"
+    best = best_point(Session({**without_slo, "points": judged}))
+    assert best is not None and best.name == "c=4", "never an invalid point"
 
 
 def test_a_sweep_row_has_the_verdict_of_the_point_it_shows(store_dir: Path) -> None:

@@ -12,13 +12,7 @@ from tui_bench.request.run import RunRequest
 from tui_bench.request.sweep_plan import Variant, build_plan, parse_vary
 from tui_bench.spec import RunSpec
 from tui_bench.storage.session import Session
-from tui_bench.storage.sweep_doc import (
-    narrowed,
-    plan_target,
-    point_index,
-    point_refs,
-    point_runs,
-)
+from tui_bench.storage.sweep_doc import narrowed, point_index, point_refs
 
 URL = "http://127.0.0.1:9/"
 
@@ -40,13 +34,13 @@ def grid() -> dict[str, Any]:
 
 
 def test_a_point_by_name_or_number_and_its_runs_in_repeat_order() -> None:
-    doc = grid()
+    doc = Session(grid())
     assert point_refs(doc) == ["c=10", "c=20"]
     assert point_index(doc, "c=20") == point_index(doc, "2") == 1
-    assert [e["repeat"] for e in point_runs(doc, 1)] == [0, 1]
+    assert [e.repeat for e in doc.point_entries(1)] == [0, 1]
     with pytest.raises(UsageError, match="add @POINT, one of c=10, c=20"):
         point_index(doc, None)
-    unnamed = sweep({"": runs(3, 1000)})
+    unnamed = Session(sweep({"": runs(3, 1000)}))
     assert point_refs(unnamed) == ["1"] and point_index(unnamed, None) == 0
 
 
@@ -75,6 +69,8 @@ def test_narrowing_keeps_the_points_runs_summary_verdicts_and_judgement() -> Non
 
 def test_the_target_is_the_one_url_or_how_many() -> None:
     base = Variant(None, RunRequest(RunSpec(urls=(URL,), requests=10)), {})
-    assert plan_target(build_plan([base], [parse_vary("c=1,2")]).to_dict()) == URL
+    assert build_plan([base], [parse_vary("c=1,2")]).record().target() == URL
     urls = build_plan([base], [parse_vary("url=http://127.0.0.1:1/,http://127.0.0.1:2/")])
-    assert plan_target(urls.to_dict()) == "2 URLs"
+    assert urls.record().target() == "2 URLs"
+    # As the sweep's session keeps it.
+    assert Session({"id": "s", "sweep": urls.to_dict()}).plan.target() == "2 URLs"

@@ -14,7 +14,7 @@ computed, so resolving sides (and opening the compare screen) stays quick.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from statistics import median
 from typing import TYPE_CHECKING, Any
@@ -32,6 +32,7 @@ from tui_bench.analysis.compare import (
 from tui_bench.analysis.names import DEFAULT_PRIMARY, TESTED
 from tui_bench.analysis.run_counts import MIN_RUNS, can_reach, fewest_runs, smallest_p
 from tui_bench.errors import UsageError
+from tui_bench.records.sweep_point import SweepPoint
 from tui_bench.records.verdict import Validity
 from tui_bench.storage import sweep_doc
 from tui_bench.storage.session import Session
@@ -100,15 +101,13 @@ class Side:
         return of_point(judged, len(self.runs) + self.left_out)
 
     @property
-    def summary(self) -> Mapping[str, Any] | None:
+    def summary(self) -> SweepPoint | None:
         """A point's aggregate as the sweep keeps it; None for a single run."""
         if not self.is_point:
             return None
-        names = sweep_doc.point_refs(self.session.doc)
+        names = sweep_doc.point_refs(self.session)
         index = names.index(self.point) if self.point in names else 0
-        return next(
-            (p for p in self.session.doc.get("points") or [] if p.get("index") == index), None
-        )
+        return self.session.summary.point(index)
 
     @property
     def duration_s(self) -> float | None:
@@ -124,9 +123,9 @@ def side_of(session: Session, point: str | None = None) -> Side:
         if point is not None:
             raise UsageError(f"{session.id} is a single run: it has no point {point!r}")
         return Side(session, None, (session,), session)
-    points = sweep_doc.point_names(session.doc)
-    index = sweep_doc.point_index(session.doc, point)
-    of_point = [Session(run["session"]) for run in sweep_doc.point_runs(session.doc, index)]
+    points = session.plan.names()
+    index = sweep_doc.point_index(session, point)
+    of_point = [entry.session for entry in session.point_entries(index)]
     runs = tuple(run for run in of_point if run.status == "completed")
     # A point none of whose runs completed still has a set-up to show.
     shown = runs[0] if runs else of_point[0] if of_point else session
@@ -137,7 +136,7 @@ def point_refs(session: Session) -> list[str]:
     """How `ID@POINT` names each point of a sweep, in the plan's order: its name, or its
     number from 1 when it has none (the one point of a plain `--repeat N`). Empty for a
     single run."""
-    return sweep_doc.point_refs(session.doc) if session.is_sweep else []
+    return sweep_doc.point_refs(session) if session.is_sweep else []
 
 
 def median_deltas(a: Side, b: Side) -> list[MetricDelta]:

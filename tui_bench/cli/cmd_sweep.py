@@ -24,7 +24,6 @@ from tui_bench.request.sweep_plan import (
     sweep_summary,
 )
 from tui_bench.spec import TOOLS
-from tui_bench.storage.sweep_doc import plan_target
 
 # The engine, the job layer and the reports are imported where they are used: the sweep
 # screen's stand-in frame is up before them (`ui.launch.run_sweep`).
@@ -56,7 +55,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
             tools = ", ".join(dict.fromkeys(p.spec.tool for p in plan.points))
             what = f"{sweep_summary(plan, args.cool_down)} · {tools}"
-            target = plan_target(plan.to_dict())
+            target = plan.record().target()
             return await run_sweep(prepare, what, (target,), UiOptions.from_args(args))
         from tui_bench.cli.stop_signals import until_done
 

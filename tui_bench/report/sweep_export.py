@@ -23,13 +23,13 @@ from tui_bench.formats import (
     fmt_seconds,
     metric_label,
 )
+from tui_bench.parameter_text import shown
 from tui_bench.records.plan import LABEL, RATE
 from tui_bench.records.sweep_point import Knee, SweepPoint
 from tui_bench.report.csv_table import csv_text
 from tui_bench.report.md_tables import md_table, threshold_markdown
 from tui_bench.runners.tools import tool_label
 from tui_bench.storage.session import Session, SweepEntry
-from tui_bench.storage.sweep_doc import shown
 
 # The latency columns of the tables, beside those the sweep itself aggregates.
 TABLE_LATENCY = ("p50_s", "p75_s", "p90_s", "p99_s", "p99_999_s")

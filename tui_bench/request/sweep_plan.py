@@ -18,6 +18,7 @@ from typing import Any
 
 from tui_bench.body import STDIN, read_body
 from tui_bench.errors import UsageError
+from tui_bench.parameter_text import shown
 from tui_bench.records.plan import Plan, PlannedPoint, Varied
 from tui_bench.request.run import RunRequest
 from tui_bench.spec import (
@@ -30,7 +31,6 @@ from tui_bench.spec import (
     read_threads,
     with_scheme,
 )
-from tui_bench.storage.sweep_doc import shown
 from tui_bench.typed_values import parse_duration, parse_positive_int, parse_rate
 
 Value = int | float | str

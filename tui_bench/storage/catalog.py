@@ -52,25 +52,25 @@ def _sweep_headline(session: Session) -> dict[str, Any]:
     """A sweep has no result of its own: its tool is marked as a sweep's, and the URL, c, m
     and figures are those of its best point (none while no run of it has completed)."""
     from tui_bench.storage.session import SWEEP
-    from tui_bench.storage.sweep_doc import best_point, point_latency, point_rps
+    from tui_bench.storage.sweep_doc import best_point
 
     head: dict[str, Any] = {"tool": f"{session.spec.tool} {SWEEP}"}
     head |= {"rps": None, "p99_s": None, "errors": None, "validity": None}
     try:
-        point = best_point(session.doc)
+        point = best_point(session)
         if point is None:
             return head
-        spec = _point_spec(session, point["index"])
-        rate, requests = point.get("error_rate"), point.get("requests")
+        spec = _point_spec(session, point.index)
+        rate = point.error_rate
         return head | {
             "url": " ".join(spec.urls),
             "c": spec.connections,
             "m": spec.streams,
-            "rps": point_rps(point),
-            "p99_s": point_latency(point, "p99_s"),
-            "errors": None if rate is None or requests is None else round(rate * requests),
+            "rps": point.rps_figure,
+            "p99_s": point.latency_figure("p99_s"),
+            "errors": None if rate is None else round(rate * point.requests),
             # The verdict on the point whose figures the row shows.
-            "validity": (point.get("validity") or {}).get("verdict"),
+            "validity": point.verdict,
         }
     except (KeyError, TypeError, ValueError, AttributeError):
         # A damaged summary is listed without figures; opening the sweep says what is wrong.

@@ -5,12 +5,10 @@ per sweep point for a sweep. Small and JSON-ready, so that the store's index can
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from tui_bench.storage.sweep_doc import parameters, point_latency, point_rps
-
 if TYPE_CHECKING:
+    from tui_bench.records.sweep_point import SweepPoint
     from tui_bench.storage.session import Session
 
 # The point of a single run: it has one figure per metric, and no spread.
@@ -29,9 +27,8 @@ def history_facts(session: Session) -> dict[str, Any]:
     }
     if not session.is_sweep:
         return {"setup": setup, "points": [_run_point(session)]}
-    plan = doc.get("sweep") or {}
-    setup |= {"vary": parameters(doc), "repeat": plan.get("repeat")}
-    return {"setup": setup, "points": [_sweep_point(p) for p in doc.get("points") or []]}
+    setup |= {"vary": session.plan.parameters(), "repeat": session.plan.repeat}
+    return {"setup": setup, "points": [_sweep_point(p) for p in session.points]}
 
 
 def _run_point(session: Session) -> dict[str, Any]:
@@ -50,16 +47,15 @@ def _run_point(session: Session) -> dict[str, Any]:
     }
 
 
-def _sweep_point(point: Mapping[str, Any]) -> dict[str, Any]:
-    rps = point.get("rps") or {}
-    spread = (point.get("latency_spread") or {}).get("p99_s") or {}
+def _sweep_point(point: SweepPoint) -> dict[str, Any]:
+    spread = point.latency_spread.get("p99_s")
     return {
-        "name": str(point.get("name") or RUN_POINT),
-        "rps": point_rps(point),
-        "rps_min": rps.get("min"),
-        "rps_max": rps.get("max"),
-        "p99_s": point_latency(point, "p99_s"),
-        "p99_s_min": spread.get("min"),
-        "p99_s_max": spread.get("max"),
-        "verdict": (point.get("validity") or {}).get("verdict"),
+        "name": point.name or RUN_POINT,
+        "rps": point.rps_figure,
+        "rps_min": point.rps.min,
+        "rps_max": point.rps.max,
+        "p99_s": point.latency_figure("p99_s"),
+        "p99_s_min": spread.min if spread else None,
+        "p99_s_max": spread.max if spread else None,
+        "verdict": point.verdict,
     }

@@ -46,8 +46,6 @@ from tui_bench.storage.sweep_doc import (
     narrowed,
     point_index,
     point_refs,
-    point_rps,
-    point_runs,
 )
 
 LATEST, BEST, BASELINE = "latest", "best", "baseline"
@@ -88,14 +86,14 @@ class Selection:
             return cls(session)
         if not session.is_sweep:
             raise UsageError(f"{session.id} is a single run: it has no point {point!r}")
-        return cls(session, point_index(session.doc, point))
+        return cls(session, point_index(session, point))
 
     @property
     def ref(self) -> str:
         """`ID@POINT` for a point (its name, or its number from 1), else the id."""
         if self.point is None:
             return self.session.id
-        return f"{self.session.id}@{point_refs(self.session.doc)[self.point]}"
+        return f"{self.session.id}@{point_refs(self.session)[self.point]}"
 
     def document(self) -> Session:
         """The whole session, or the sweep as if it held the point alone (its runs, its
@@ -109,10 +107,10 @@ class Selection:
         (1); a point's first run. UsageError when the point has not run."""
         if self.point is None:
             return self.session, 1
-        entries = point_runs(self.session.doc, self.point)
+        entries = self.session.point_entries(self.point)
         if not entries:
             raise UsageError(f"{self.ref}: the point has no run (the sweep stopped before it)")
-        return Session(entries[0]["session"]), len(entries)
+        return entries[0].session, len(entries)
 
 
 def is_selector(text: str) -> bool:
@@ -182,10 +180,10 @@ def headline(session: Session) -> tuple[float | None, str | None]:
     """The req/s a session is listed and ranked by, and the verdict on it: a run's own; a
     sweep's best point's (its knee, else the most req/s of the points not invalid)."""
     if session.is_sweep:
-        point = best_point(session.doc)
+        point = best_point(session)
         if point is None:
             return None, None
-        return point_rps(point), (point.get("validity") or {}).get("verdict")
+        return point.rps_figure, point.verdict
     result = session.result
     validity = session.validity
     return (result.rps if result else None), (validity.verdict if validity else None)

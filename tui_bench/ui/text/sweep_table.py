@@ -10,7 +10,7 @@ from rich.text import Text
 
 from tui_bench.engine.sweep_state import PointRow, SweepState
 from tui_bench.formats import fmt_count, fmt_latency, fmt_share
-from tui_bench.storage.sweep_doc import shown
+from tui_bench.parameter_text import shown
 from tui_bench.ui.text.text_lines import pct
 from tui_bench.ui.tones import LABEL, Tones, validity_text, verdict_style
 from tui_bench.ui.widgets.sweep_chart import KNEE_MARKER

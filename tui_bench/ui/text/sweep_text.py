@@ -10,10 +10,10 @@ from rich.text import Text
 
 from tui_bench.engine.sweep_state import SweepState, SweepTitle
 from tui_bench.formats import fmt_count, fmt_latency
+from tui_bench.parameter_text import shown
 from tui_bench.printable import printable
 from tui_bench.redaction import redact_text
 from tui_bench.report.text import run_count, run_line
-from tui_bench.storage.sweep_doc import shown
 from tui_bench.ui.text.result_text import verdict_rows
 from tui_bench.ui.text.text_lines import clock
 from tui_bench.ui.tones import LABEL, Tones

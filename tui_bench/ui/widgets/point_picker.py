@@ -22,7 +22,6 @@ from tui_bench.analysis.compare import METRICS, fmt_value, session_title
 from tui_bench.analysis.significance import Side, median_of, point_refs, side_of
 from tui_bench.printable import printable
 from tui_bench.storage.session import Session
-from tui_bench.storage.sweep_doc import point_latency, point_rps
 from tui_bench.ui.widgets.dialogs import DIALOG_CSS
 
 RPS, P99 = (next(m for m in METRICS if m.name == name) for name in ("rps", "p99_s"))
@@ -41,12 +40,12 @@ class PointChoice:
 
     @classmethod
     def of(cls, side: Side, ref: str | None = None) -> PointChoice:
-        """A point is listed by its figures as every view shows them (storage.sweep_doc);
+        """A point is listed by its figures as every view shows them (records.sweep_point);
         a single run by its own."""
         summary = side.summary
         if summary is None:
             return cls(ref, side, median_of(RPS, side), median_of(P99, side))
-        return cls(ref, side, point_rps(summary), point_latency(summary, "p99_s"))
+        return cls(ref, side, summary.rps_figure, summary.latency_figure("p99_s"))
 
 
 def point_choices(session: Session) -> list[PointChoice]:
