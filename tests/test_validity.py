@@ -7,6 +7,7 @@ import pytest
 from tests.factories import h2load_result
 from tui_bench.analysis.verdicts import Verdicts
 from tui_bench.errors import UsageError
+from tui_bench.records.threshold import ThresholdVerdict
 from tui_bench.records.verdict import Reason, Validity
 from tui_bench.report.exit_codes import exit_code
 from tui_bench.result import Result
@@ -165,11 +166,12 @@ def test_percent() -> None:
 
 
 def test_exit_status_failure_then_invalid_then_thresholds() -> None:
-    failed_threshold = [{"passed": False}]
+    failed_threshold = [ThresholdVerdict("p99<1ms", "p99_s", "<", 0.001, 0.002, False)]
     assert exit_code(130, Verdicts(tuple(failed_threshold)), invalid=True) == 130
     assert exit_code(0, Verdicts(tuple(failed_threshold)), invalid=True) == 1
     assert exit_code(0, Verdicts(tuple(failed_threshold))) == 99
-    assert exit_code(0, Verdicts(({"passed": True},))) == 0
+    passed = ThresholdVerdict("p99<1ms", "p99_s", "<", 0.001, 0.0005, True)
+    assert exit_code(0, Verdicts((passed,))) == 0
 
 
 def test_mostly_redirects_are_good_answers_said_to_be_the_redirect_measured() -> None:

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from tui_bench.analysis.thresholds import (
     Op,
     Threshold,
-    ThresholdResult,
+    ThresholdVerdict,
     evaluate,
     find_knee,
     meets,
@@ -191,9 +191,9 @@ def test_evaluate_reports_every_threshold_in_order() -> None:
     thresholds = [parse_threshold(t) for t in ("p99<50ms", "rps>10000", "errors<1%")]
     values = {"p99_s": 0.042, "rps": 9000.0, "error_rate": 0.0}
     assert evaluate(thresholds, values) == [
-        ThresholdResult("p99<50ms", "p99_s", "<", 0.05, 0.042, True),
-        ThresholdResult("rps>10000", "rps", ">", 10000.0, 9000.0, False),
-        ThresholdResult("errors<1%", "error_rate", "<", 0.01, 0.0, True),
+        ThresholdVerdict("p99<50ms", "p99_s", "<", 0.05, 0.042, True),
+        ThresholdVerdict("rps>10000", "rps", ">", 10000.0, 9000.0, False),
+        ThresholdVerdict("errors<1%", "error_rate", "<", 0.01, 0.0, True),
     ]
     assert not meets(thresholds, values)
     assert meets(thresholds[::2], values)

@@ -10,6 +10,7 @@ from tui_bench.engine.replay import timeline
 from tui_bench.engine.sweep_state import SweepState
 from tui_bench.report.text import verdict_lines
 from tui_bench.storage.session import Session
+from tui_bench.storage.threshold_codec import threshold_of
 
 THRESHOLD = {
     "text": "p99<50ms",
@@ -24,7 +25,7 @@ GATE = {"ref": "api@latest", "failed": True, "refused": [], "lines": ["regressio
 
 
 def test_a_saved_runs_verdicts_read_as_they_were_made() -> None:
-    made = Verdicts((THRESHOLD,), BaselineVerdict(GATE))
+    made = Verdicts((threshold_of(THRESHOLD),), BaselineVerdict(GATE))
     doc = {**run(0, 1000), **made.end_fields()}
     read = Verdicts.of_session(Session(doc))
     assert read == made and read.failed
@@ -40,4 +41,5 @@ def test_a_saved_sweep_shows_its_verdicts_again() -> None:
     doc = sweep_document(plan_of(), [], "completed")
     state = SweepState.of_session(Session({**doc, "baseline": GATE}), SESSION)
     assert state.finished is not None
-    assert state.finished.verdicts == Verdicts(tuple(doc["thresholds"]), BaselineVerdict(GATE))
+    kept = tuple(map(threshold_of, doc["thresholds"]))
+    assert state.finished.verdicts == Verdicts(kept, BaselineVerdict(GATE))

@@ -13,6 +13,7 @@ from tui_bench.engine.events import RunFinished
 from tui_bench.records.verdict import Validity
 from tui_bench.records.warning import Warning
 from tui_bench.spec import RunSpec
+from tui_bench.storage.threshold_codec import threshold_of
 
 FAILED_THRESHOLD = {
     "text": "p99<1us",
@@ -40,7 +41,7 @@ def test_a_reader_that_left_does_not_turn_a_failed_threshold_into_0(
         Path("s.json"),
         None,
         Validity("valid"),
-        verdicts=Verdicts((FAILED_THRESHOLD,)),
+        verdicts=Verdicts((threshold_of(FAILED_THRESHOLD),)),
     )
     assert finish_run(finished, RunSpec(urls=("http://127.0.0.1:1/",)), as_json=as_json) == 99
 

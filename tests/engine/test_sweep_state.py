@@ -31,6 +31,7 @@ from tui_bench.spec import RunSpec
 from tui_bench.storage.session import Session
 from tui_bench.storage.session_records import SessionDraft
 from tui_bench.storage.sweep_codec import summary_record
+from tui_bench.storage.threshold_codec import threshold_record
 
 URL = "http://127.0.0.1:8080/"
 # p99 is 2 ms per connection: c=2, 4 and 8 meet it, c=16 does not; req/s grow with c.
@@ -174,7 +175,10 @@ def sweep_document(
         **summary_record(summary),
         "status": status,
         "message": message,
-        "thresholds": point_verdicts(summary.points, [parse_threshold(THRESHOLD)]),
+        "thresholds": [
+            threshold_record(v)
+            for v in point_verdicts(summary.points, [parse_threshold(THRESHOLD)])
+        ],
         "warnings": [{"code": "same-machine", "message": "load generator and target share"}],
     }
 

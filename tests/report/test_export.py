@@ -4,6 +4,7 @@ from tui_bench.formats import fmt_bytes, fmt_compact, fmt_seconds
 from tui_bench.report.export import export, series_csv
 from tui_bench.result import Distribution, Requests, Result
 from tui_bench.storage.session import SCHEMA, Session
+from tui_bench.storage.threshold_codec import threshold_record
 
 
 def session() -> Session:
@@ -176,7 +177,7 @@ def test_markdown_of_a_run_judged_by_thresholds_has_a_row_for_each() -> None:
 
     doc = session().doc
     judged = run_thresholds([parse_threshold("p99<5ms"), parse_threshold("rps>1000")], Session(doc))
-    md = export(Session({**doc, "thresholds": list(judged)}), "md")
+    md = export(Session({**doc, "thresholds": [threshold_record(v) for v in judged]}), "md")
     table = md[md.index("## Thresholds") :].splitlines()
     assert table[2:4] == [
         "| threshold | point | measured | verdict |",

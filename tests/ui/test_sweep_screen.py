@@ -98,7 +98,7 @@ class ScriptedSweep:
         else:
             status, message = "completed", None
         document = sweep_document(plan, entries(plan, ran, status), status, message)
-        judged = Verdicts(tuple(document.get("thresholds") or ()))
+        judged = Verdicts(Session(document).thresholds)
         finished = SweepFinished(status, message, SESSION, Session(document), judged)
         post(finished)
         return finished

@@ -5,12 +5,12 @@ judgement, the knee and the verdicts. Pure."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, replace
-from typing import Any
+from dataclasses import replace
 
 from tui_bench.analysis.thresholds import Threshold, evaluate, find_knee, meets
 from tui_bench.records.plan import RATE, PlannedPoint
 from tui_bench.records.sweep_point import Knee, SweepPoint, SweepSummary
+from tui_bench.records.threshold import ThresholdVerdict
 from tui_bench.records.verdict import Validity
 from tui_bench.storage.session import Session
 from tui_bench.validity import of_point
@@ -160,10 +160,10 @@ def aggregate(
 
 def point_verdicts(
     points: Sequence[SweepPoint], thresholds: Sequence[Threshold]
-) -> list[dict[str, Any]]:
+) -> list[ThresholdVerdict]:
     """Every threshold against every point that ran."""
     return [
-        {"point": p.index, "name": p.name, **asdict(verdict)}
+        replace(verdict, point=p.index, name=p.name)
         for p in points
         if p.runs
         for verdict in evaluate(thresholds, p.figures())

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Literal, cast
 
 from tui_bench.errors import UsageError
+from tui_bench.records.threshold import ThresholdVerdict
 from tui_bench.result import percentile_key, percentile_of_key
 
 Op = Literal["<", "<=", ">", ">="]
@@ -59,20 +60,6 @@ class Threshold:
 
     def holds(self, actual: float) -> bool:
         return _OPS[self.op](actual, self.limit)
-
-
-@dataclass(frozen=True)
-class ThresholdResult:
-    """A clause checked against what a run measured; `reason` says why it failed when the
-    run has no value for the metric (and is None otherwise)."""
-
-    text: str
-    metric: str
-    op: Op
-    limit: float
-    actual: float | None
-    passed: bool
-    reason: str | None = None
 
 
 def parse_threshold(text: str) -> Threshold:
@@ -143,7 +130,7 @@ def _bad(text: str, reason: str) -> UsageError:
 
 def evaluate(
     thresholds: Sequence[Threshold], values: Mapping[str, float | None]
-) -> list[ThresholdResult]:
+) -> list[ThresholdVerdict]:
     """Check each threshold against `values` (result keys to numbers); a missing or
     non-finite value fails the threshold."""
     results = []
@@ -152,7 +139,7 @@ def evaluate(
         if actual is not None and not math.isfinite(actual):
             actual = None
         results.append(
-            ThresholdResult(
+            ThresholdVerdict(
                 text=threshold.text,
                 metric=threshold.metric,
                 op=threshold.op,

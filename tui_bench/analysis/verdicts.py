@@ -5,14 +5,16 @@ the sweep view, a replay, the headless summary, `--json`, the md export) shows t
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from tui_bench.analysis.regression import Judgement
 from tui_bench.analysis.sweep_points import latency_keys, point_verdicts, run_values
 from tui_bench.analysis.thresholds import Threshold, evaluate
 from tui_bench.records.sweep_point import SweepPoint
+from tui_bench.records.threshold import ThresholdVerdict
 from tui_bench.storage.session import Session
+from tui_bench.storage.threshold_codec import threshold_record
 
 
 @dataclass(frozen=True)
@@ -45,20 +47,20 @@ class Verdicts:
     """Each threshold's verdict (a sweep's: one per point that ran, with `point` and
     `name`), and the judgement against the baseline (None: no baseline asked)."""
 
-    thresholds: tuple[Mapping[str, Any], ...] = ()
+    thresholds: tuple[ThresholdVerdict, ...] = ()
     baseline: BaselineVerdict | None = None
 
     @property
     def failed(self) -> bool:
         """A threshold failed or the gated metric regressed (exit status 99)."""
-        failed_threshold = any(not v["passed"] for v in self.thresholds)
+        failed_threshold = any(not v.passed for v in self.thresholds)
         return failed_threshold or bool(self.baseline and self.baseline.failed)
 
     def end_fields(self) -> dict[str, Any]:
         """What the session keeps of them."""
         fields: dict[str, Any] = {}
         if self.thresholds:
-            fields["thresholds"] = [dict(v) for v in self.thresholds]
+            fields["thresholds"] = [threshold_record(v) for v in self.thresholds]
         if self.baseline is not None:
             fields["baseline"] = dict(self.baseline.record)
         return fields
@@ -70,7 +72,7 @@ class Verdicts:
         return cls(session.thresholds, BaselineVerdict(baseline) if baseline else None)
 
 
-def run_thresholds(thresholds: Sequence[Threshold], run: Session) -> tuple[dict[str, Any], ...]:
+def run_thresholds(thresholds: Sequence[Threshold], run: Session) -> tuple[ThresholdVerdict, ...]:
     """Every threshold against one run's session."""
     if not thresholds:
         return ()
@@ -78,15 +80,15 @@ def run_thresholds(thresholds: Sequence[Threshold], run: Session) -> tuple[dict[
     # A percentile of a histogram merged from quantile tables is said to be approximate.
     approx = run.approx
     return tuple(
-        {**asdict(v), "approx": True}
+        replace(v, approx=True)
         if approx and v.actual is not None and v.metric.startswith("p")
-        else asdict(v)
+        else v
         for v in evaluate(thresholds, values)
     )
 
 
 def sweep_thresholds(
     thresholds: Sequence[Threshold], points: Sequence[SweepPoint]
-) -> tuple[dict[str, Any], ...]:
+) -> tuple[ThresholdVerdict, ...]:
     """Every threshold against every point of a sweep that ran."""
     return tuple(point_verdicts(points, thresholds))

@@ -2,23 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from tui_bench.printable import md_cell
+from tui_bench.records.threshold import ThresholdVerdict
 from tui_bench.report.text import measured_text
 
 
-def threshold_markdown(verdicts: Sequence[Mapping[str, Any]]) -> list[str]:
+def threshold_markdown(verdicts: Sequence[ThresholdVerdict]) -> list[str]:
     """The thresholds section of a run's or a sweep's md (nothing without thresholds)."""
     if not verdicts:
         return []
     cells = [
         [
-            str(v.get("text")),
-            str(v.get("name") or "all"),
-            v.get("reason") or measured_text(v),
-            "pass" if v.get("passed") else "**FAIL**",
+            v.text,
+            v.name or "all",
+            v.reason or measured_text(v),
+            "pass" if v.passed else "**FAIL**",
         ]
         for v in verdicts
     ]

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from tui_bench.analysis.verdicts import Verdicts
 from tui_bench.engine.events import RunFinished
@@ -22,6 +21,7 @@ from tui_bench.formats import (
 )
 from tui_bench.printable import printable
 from tui_bench.records.generator import GeneratorRun
+from tui_bench.records.threshold import ThresholdVerdict
 from tui_bench.result import Distribution, Result
 from tui_bench.runners.tools import tool_label
 from tui_bench.spec import RunSpec
@@ -193,18 +193,18 @@ def distribution_text(dist: Distribution) -> str:
 APPROX_MARK = "≈"
 
 
-def measured_text(verdict: Mapping[str, Any]) -> str:
+def measured_text(verdict: ThresholdVerdict) -> str:
     """What a threshold found, `≈` before it when that is approximate."""
-    about = APPROX_MARK if verdict.get("approx") else ""
-    return about + fmt_metric(verdict["metric"], verdict.get("actual"))
+    about = APPROX_MARK if verdict.approx else ""
+    return about + fmt_metric(verdict.metric, verdict.actual)
 
 
-def verdict_line(verdict: Mapping[str, Any]) -> str:
+def verdict_line(verdict: ThresholdVerdict) -> str:
     """`threshold p99<50ms at c=200: FAIL (p99 61.20 ms)`."""
-    where = f" at {verdict['name']}" if verdict.get("name") else ""
-    outcome = "pass" if verdict["passed"] else "FAIL"
-    measured = verdict["reason"] or f"{metric_label(verdict['metric'])} " + measured_text(verdict)
-    return f"threshold {verdict['text']}{where}: {outcome} ({measured})"
+    where = f" at {verdict.name}" if verdict.name else ""
+    outcome = "pass" if verdict.passed else "FAIL"
+    measured = verdict.reason or f"{metric_label(verdict.metric)} " + measured_text(verdict)
+    return f"threshold {verdict.text}{where}: {outcome} ({measured})"
 
 
 def verdict_lines(verdicts: Verdicts) -> list[str]:

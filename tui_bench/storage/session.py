@@ -58,6 +58,7 @@ from tui_bench.histogram import LatencyHistogram
 from tui_bench.records.generator import GeneratorRun
 from tui_bench.records.plan import Plan
 from tui_bench.records.sweep_point import Knee, SweepPoint, SweepSummary
+from tui_bench.records.threshold import ThresholdVerdict
 from tui_bench.records.verdict import Validity
 from tui_bench.records.warning import Warning
 from tui_bench.redaction import RULES, redact, redact_document
@@ -65,6 +66,7 @@ from tui_bench.result import Result
 from tui_bench.spec import RunSpec
 from tui_bench.storage.generator_codec import generator_of
 from tui_bench.storage.sweep_codec import plan_of, summary_of
+from tui_bench.storage.threshold_codec import threshold_of
 from tui_bench.validity import judge_run
 from tui_bench.validity_defaults import DEFAULT_MAX_ERRORS
 
@@ -199,9 +201,10 @@ class Session:
         return tuple(generator_of(g) for g in saved if isinstance(g, Mapping))
 
     @property
-    def thresholds(self) -> tuple[Mapping[str, Any], ...]:
+    def thresholds(self) -> tuple[ThresholdVerdict, ...]:
         """Each threshold as it was judged when the run or sweep ended."""
-        return tuple(v for v in self.doc.get("thresholds") or () if isinstance(v, Mapping))
+        saved = self.doc.get("thresholds") or ()
+        return tuple(threshold_of(v) for v in saved if isinstance(v, Mapping))
 
     @property
     def baseline(self) -> Mapping[str, Any] | None:

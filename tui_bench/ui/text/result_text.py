@@ -78,7 +78,7 @@ def verdict_rows(judged: Verdicts, tones: Tones) -> list[tuple[Text, str]]:
     label in the tone of the outcome, and the line."""
     rows = []
     for verdict in judged.thresholds:
-        tone = verdict_style("pass" if verdict["passed"] else "fail", tones)
+        tone = verdict_style("pass" if verdict.passed else "fail", tones)
         rows.append((Text("threshold", tone), verdict_line(verdict).removeprefix("threshold ")))
     baseline = judged.baseline
     if baseline is not None:
