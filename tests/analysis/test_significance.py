@@ -27,7 +27,8 @@ from tui_bench.errors import UsageError
 from tui_bench.report.comparison import report_markdown
 from tui_bench.result import Distribution
 from tui_bench.storage.refs import split_ref
-from tui_bench.storage.session import SCHEMA, Session, check
+from tui_bench.storage.session import SCHEMA, Session
+from tui_bench.storage.session_file import check
 
 CONTRACT_KEYS = {
     "name",

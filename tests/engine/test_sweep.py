@@ -46,7 +46,8 @@ from tui_bench.runners.tools import Tool
 from tui_bench.spec import RunSpec
 from tui_bench.storage import store
 from tui_bench.storage.journal import JournalWriter
-from tui_bench.storage.session import Session, parse
+from tui_bench.storage.session import Session
+from tui_bench.storage.session_file import parse
 from tui_bench.storage.session_records import SessionDraft
 
 URL = "http://127.0.0.1:9/"

@@ -190,7 +190,7 @@ def indexed_rows(directory: Path | None = None, newest: int | None = None) -> li
 def _read(path: Path) -> tuple[bytes | None, bytes | None, str | None, str | None]:
     """(headline, history facts) as JSON and the --name, or why the file cannot be read."""
     from tui_bench.storage.history_facts import history_facts
-    from tui_bench.storage.session import parse
+    from tui_bench.storage.session_file import parse
 
     try:
         session = parse(path.read_bytes(), str(path))

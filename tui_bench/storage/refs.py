@@ -40,7 +40,8 @@ import orjson
 from tui_bench.errors import SessionError, UsageError
 from tui_bench.storage.atomic import store_error, write_atomic
 from tui_bench.storage.layout import instant
-from tui_bench.storage.session import Session, parse
+from tui_bench.storage.session import Session
+from tui_bench.storage.session_file import parse
 from tui_bench.storage.sweep_doc import (
     best_point,
     narrowed,

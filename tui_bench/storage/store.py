@@ -22,7 +22,8 @@ from tui_bench.storage.layout import by_id as by_id
 from tui_bench.storage.layout import sessions_dir as sessions_dir
 from tui_bench.storage.recovered import recovered_end
 from tui_bench.storage.refs import Located
-from tui_bench.storage.session import SWEEP, Session, parse
+from tui_bench.storage.session import SWEEP, Session
+from tui_bench.storage.session_file import parse
 from tui_bench.storage.session_records import SessionDraft
 
 # Where a sweep's runs are journaled while it goes, beside the sweep's own journal.
