@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tui_bench.engine.file_holes import STEP, allocated_bytes
 from tui_bench.engine.log_feed import LogTail
 from tui_bench.engine.log_ingest import CLOCK_GRACE_US, GRACE_US, LogIngest, SecondStats
 from tui_bench.histogram import RELATIVE_ERROR, LatencyHistogram
@@ -329,3 +330,20 @@ def test_totals_count_each_exact_code_bounded() -> None:
     kept = {str(400 + i): 10 for i in range(MAX_CODES)}
     assert bounded.totals.codes == {"3xx": 1, **kept, "4xx": 1000 - 10 * MAX_CODES}
     assert bounded.totals.status == {"2xx": 0, "3xx": 1, "4xx": 1000, "5xx": 0}
+
+
+def test_log_tail_gives_back_the_disk_of_what_it_read(tmp_path: Path) -> None:
+    # A request log of 12 MiB appended while it is read: what was read is punched out, so
+    # the file holds at most a step of it, and every byte still reads back as written.
+    path = tmp_path / "h2load.log"
+    piece = (GOLDEN.read_bytes() * 40)[: 1 << 20]
+    read = bytearray()
+    with LogTail(path) as tail, path.open("ab") as writer:
+        for _ in range(12):
+            writer.write(piece)
+            writer.flush()
+            while chunk := tail.read_new():
+                read += chunk
+        assert allocated_bytes(path) <= STEP
+        assert path.stat().st_size == 12 << 20
+    assert bytes(read) == piece * 12

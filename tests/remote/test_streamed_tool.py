@@ -76,3 +76,42 @@ def test_the_program_streams_a_tool_and_leaves_no_file(tmp_path: Path) -> None:
     assert frames["L"] == b"1\t200\t3\n"
     assert orjson.loads(frames["X"]) == {"code": 0}
     assert not log.exists(), "the log was a temporary file of the program's own"
+
+
+# Writes 12 MiB of log, then waits (up to 30 s) for the program to have punched out what it
+# sent, and prints what the log still holds on disk.
+_LOG_WRITER = """
+import os, sys, time
+with open(sys.argv[1], "ab") as log:
+    for _ in range(12):
+        log.write(b"1\\t200\\t3\\n" * (1 << 17))
+        log.flush()
+        time.sleep(0.05)
+    deadline = time.monotonic() + 30
+    while os.fstat(log.fileno()).st_blocks * 512 > 4 << 20 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    print(os.fstat(log.fileno()).st_blocks * 512)
+"""
+
+
+def test_the_program_gives_back_the_disk_of_the_log_it_sent(tmp_path: Path) -> None:
+    log = tmp_path / "log.tsv"
+    tool = (sys.executable, "-c", _LOG_WRITER, f"--log-file={log}")
+    argv = program_of(Invocation(tool, log_file=log), 0.2)
+    spec = orjson.loads(argv[3])
+    spec["paths"] = [[3, "", "log"]]
+    argv[3] = orjson.dumps(spec).decode()
+    proc = subprocess.Popen(
+        [sys.executable, *argv[1:]], stdin=subprocess.PIPE, stdout=subprocess.PIPE
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(b"go\n")
+    proc.stdin.flush()
+    out = proc.stdout.read()
+    proc.stdin.close()
+    assert proc.wait(timeout=60) == 0
+    frames: dict[str, bytes] = {}
+    for kind, data in frames_of(out):
+        frames[kind] = frames.get(kind, b"") + data
+    assert frames["L"] == b"1\t200\t3\n" * (12 << 17)
+    assert int(frames["O"]) <= 4 << 20, "what was sent is no longer on the host's disk"

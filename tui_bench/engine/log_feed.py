@@ -8,6 +8,7 @@ import io
 import os
 from types import TracebackType
 
+from tui_bench.engine.file_holes import ReadHoles
 from tui_bench.engine.log_ingest import LogIngest, SecondStats
 from tui_bench.engine.tool_start import LogSource
 
@@ -44,7 +45,8 @@ class LogTail:
 
     Opened on the first call that finds the file, then kept open. Blocking: call it from a
     worker thread. At most `max_bytes` per call, so a backlog is drained over several calls
-    rather than held in memory at once.
+    rather than held in memory at once. What has been read is punched out of the file as it
+    goes (engine.file_holes): a run of any length holds a few MiB of it on disk.
     """
 
     def __init__(self, path: str | os.PathLike[str], max_bytes: int = 4 << 20) -> None:
@@ -52,16 +54,22 @@ class LogTail:
         self._max_bytes = max_bytes
         self._file: io.FileIO | None = None
         self._closed = False
+        self._read = 0
+        self._holes = ReadHoles()
 
     def read_new(self) -> bytes:
         if self._closed:
             raise ValueError("LogTail.read_new() after close()")
         if self._file is None:
             try:
-                self._file = io.FileIO(self._path, "r")
+                # Read and written: punching a hole needs a file open for writing.
+                self._file = io.FileIO(self._path, "r+")
             except FileNotFoundError:
                 return b""
-        return self._file.read(self._max_bytes) or b""
+        data = self._file.read(self._max_bytes) or b""
+        self._read += len(data)
+        self._holes.read_to(self._file.fileno(), self._read)
+        return data
 
     def close(self) -> None:
         self._closed = True

@@ -90,6 +90,19 @@ def halt(now, grace):
         kill_at[0] = now + grace
 
 offset = [0]
+# What was sent is punched out of the log (FALLOC_FL_PUNCH_HOLE | KEEP_SIZE), 4 MiB at a
+# time: the host keeps a few MiB of it however long the run; None where it cannot be.
+punched = [0]
+def punch(fd):
+    end = offset[0] - offset[0] % 4096
+    if punched[0] is None or end - punched[0] < 4 << 20:
+        return
+    if ctypes.CDLL(None).fallocate(fd, 3, ctypes.c_int64(punched[0]),
+                                   ctypes.c_int64(end - punched[0])) == 0:
+        punched[0] = end
+    else:
+        punched[0] = None
+
 def send_log():
     log = files.get("log")
     while log is not None:
@@ -98,6 +111,7 @@ def send_log():
             return
         offset[0] += len(data)
         frame(b"L", data)
+        punch(log.fileno())
 
 tick = os.sysconf("SC_CLK_TCK")
 threads = {}

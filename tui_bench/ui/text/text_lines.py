@@ -9,13 +9,15 @@ from tui_bench.ui.tones import LABEL
 
 
 def clock(seconds: float | None, *, tenths: bool = False) -> str:
+    """`04:07` (`04:07.3` with `tenths`); from an hour on `1:04:07`, as a soak test runs."""
     if seconds is None:
         return "–"
-    if tenths:
-        whole, tenth = divmod(int(seconds * 10 + 1e-6), 10)
-        return f"{whole // 60:02d}:{whole % 60:02d}.{tenth}"
-    whole = int(seconds)
-    return f"{whole // 60:02d}:{whole % 60:02d}"
+    whole, tenth = divmod(int(seconds * 10 + 1e-6), 10) if tenths else (int(seconds), 0)
+    hours, rest = divmod(whole, 3600)
+    text = f"{rest // 60:02d}:{rest % 60:02d}"
+    if hours:
+        text = f"{hours}:{text}"
+    return f"{text}.{tenth}" if tenths else text
 
 
 def pct(value: float | None) -> str:
