@@ -48,12 +48,10 @@ def test_local_files_become_the_program_s_own_temporary_files(tmp_path: Path) ->
     assert orjson.loads(wrk[3])["files"]["lua"] == lua_script().read_text()
 
 
-def test_the_program_streams_a_tool_and_leaves_no_file(tmp_path: Path) -> None:
-    log = tmp_path / "log.tsv"
-    tool = (sys.executable, "-c",
-            "import sys; open(sys.argv[1], 'a').write('1\\t200\\t3\\n'); print('done')",
-            f"--log-file={log}")  # fmt: skip
-    # The stand-in takes the log's path alone, not as --log-file=PATH.
+def streamed(code: str, log: Path) -> dict[str, bytes]:
+    """Run the program here on a stand-in tool (python `code`, given the log's path alone,
+    not as --log-file=PATH): the bytes of each kind of frame it sent, in order."""
+    tool = (sys.executable, "-c", code, f"--log-file={log}")
     argv = program_of(Invocation(tool, log_file=log), 0.2)
     spec = orjson.loads(argv[3])
     spec["paths"] = [[3, "", "log"]]
@@ -67,11 +65,19 @@ def test_the_program_streams_a_tool_and_leaves_no_file(tmp_path: Path) -> None:
     proc.stdin.flush()
     out = proc.stdout.read()
     proc.stdin.close()
-    assert proc.wait(timeout=30) == 0
+    assert proc.wait(timeout=60) == 0
     # A stream may come in several frames: what counts is the bytes of each kind, in order.
     frames: dict[str, bytes] = {}
     for kind, data in frames_of(out):
         frames[kind] = frames.get(kind, b"") + data
+    return frames
+
+
+def test_the_program_streams_a_tool_and_leaves_no_file(tmp_path: Path) -> None:
+    log = tmp_path / "log.tsv"
+    frames = streamed(
+        "import sys; open(sys.argv[1], 'a').write('1\\t200\\t3\\n'); print('done')", log
+    )
     assert frames["O"] == b"done\n"
     assert frames["L"] == b"1\t200\t3\n"
     assert orjson.loads(frames["X"]) == {"code": 0}
@@ -95,23 +101,6 @@ with open(sys.argv[1], "ab") as log:
 
 
 def test_the_program_gives_back_the_disk_of_the_log_it_sent(tmp_path: Path) -> None:
-    log = tmp_path / "log.tsv"
-    tool = (sys.executable, "-c", _LOG_WRITER, f"--log-file={log}")
-    argv = program_of(Invocation(tool, log_file=log), 0.2)
-    spec = orjson.loads(argv[3])
-    spec["paths"] = [[3, "", "log"]]
-    argv[3] = orjson.dumps(spec).decode()
-    proc = subprocess.Popen(
-        [sys.executable, *argv[1:]], stdin=subprocess.PIPE, stdout=subprocess.PIPE
-    )
-    assert proc.stdin is not None and proc.stdout is not None
-    proc.stdin.write(b"go\n")
-    proc.stdin.flush()
-    out = proc.stdout.read()
-    proc.stdin.close()
-    assert proc.wait(timeout=60) == 0
-    frames: dict[str, bytes] = {}
-    for kind, data in frames_of(out):
-        frames[kind] = frames.get(kind, b"") + data
+    frames = streamed(_LOG_WRITER, tmp_path / "log.tsv")
     assert frames["L"] == b"1\t200\t3\n" * (12 << 17)
     assert int(frames["O"]) <= 4 << 20, "what was sent is no longer on the host's disk"
