@@ -1,7 +1,7 @@
 from dataclasses import replace
 
 from tui_bench.sampling.samples import ResourceSample
-from tui_bench.sampling.summaries import client_bound, summarize
+from tui_bench.sampling.summaries import SampleTally, client_bound, summarize
 
 BASE = ResourceSample(
     t_s=0.0,
@@ -69,3 +69,17 @@ def test_summarize() -> None:
 
 def test_summarize_nothing() -> None:
     assert set(summarize([]).values()) == {None}
+
+
+def test_a_tally_as_samples_come_says_what_the_samples_say() -> None:
+    samples = [
+        replace(BASE, server_cpu_pct=10.0 * i, server_rss_bytes=1000 * (i % 3) or None)
+        for i in range(50)
+    ] + [client(180.0, 97.0)] * 30
+    tally = SampleTally(generator_threads=4)
+    for sample in samples:
+        tally.add(sample)
+    assert tally.summary() == summarize(samples)
+    assert tally.summary()["server_rss_max_bytes"] == 10_000_000
+    assert tally.client_bound() is client_bound(samples, 4) is False
+    assert SampleTally().summary() == dict.fromkeys(summarize([]))

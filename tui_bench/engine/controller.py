@@ -39,6 +39,7 @@ from tui_bench.engine.events import (
     RunStarted,
     SecondClosed,
 )
+from tui_bench.engine.kept_seconds import KeptSeconds
 from tui_bench.engine.log_feed import LogFeed, LogTail
 from tui_bench.engine.log_ingest import LogIngest
 from tui_bench.engine.outcome import build_result, ending
@@ -75,7 +76,7 @@ from tui_bench.sampling.host import host_facts
 from tui_bench.sampling.pacing import sample_until
 from tui_bench.sampling.sampler import ResourceSampler
 from tui_bench.sampling.samples import ResourceSample
-from tui_bench.sampling.summaries import client_bound, summarize
+from tui_bench.sampling.summaries import SampleTally
 from tui_bench.spec import RunSpec
 from tui_bench.storage.journal import JournalWriter
 from tui_bench.storage.session_records import RunEnd, SessionDraft
@@ -130,8 +131,9 @@ class RunController:
         self._stalls: StallWatch | None = None
         self._feed: LogFeed | None = None
         self._journal: JournalWriter | None = None
-        self._samples: list[Any] = []
-        self._rows: list[dict[str, Any]] = []
+        # What the run's end reads of its samples and seconds, not the samples and rows.
+        self._samples = SampleTally(spec.threads)
+        self._seconds = KeptSeconds()
         self._output: dict[str, list[str]] = {"stdout": [], "stderr": []}
         self._progress = ToolProgress(spec)
         self._t0 = 0.0
@@ -311,7 +313,7 @@ class RunController:
         sample = self._watch.merged(sample)
         if self._launched is not None:
             sample = self._launched.with_client(sample)
-        self._samples.append(sample)
+        self._samples.add(sample)
         self._series.add_sample(sample)
         assert self._journal is not None
         self._journal.write("sample", asdict(sample))
@@ -357,7 +359,7 @@ class RunController:
         service: LatencyHistogram | None = None,
     ) -> None:
         row = self._series.row(traffic)
-        self._rows.append(row)
+        self._seconds.add(row)
         assert self._journal is not None
         self._journal.write("second", row)
         self._emit(SecondClosed(row, histogram, service))
@@ -382,7 +384,8 @@ class RunController:
             for second, requests in self._counts.finish(end_s, total):
                 window = window_of(second, end_s)
                 self._row(traffic_from_count(second, requests, window))
-        rate = rate_figures(self.spec, self._rows)
+        seconds = self._seconds.rows()
+        rate = rate_figures(self.spec, seconds)
         if result is not None and rate is not None:
             result = result.with_(rate=rate)
         redirect = None
@@ -395,10 +398,10 @@ class RunController:
         warnings = run_warnings(
             self.spec,
             result,
-            self._rows,
+            seconds,
             stdout,
             same_machine=shared,
-            client_bound=client_bound(self._samples, self.spec.threads),
+            client_bound=self._samples.client_bound(),
         )
         warnings += self._run_warnings
         if redirect is not None:
@@ -406,7 +409,7 @@ class RunController:
         if cut is not None:
             warnings.append(cut)
         overall = self._ingest.overall if self._ingest is not None else None
-        warnings += stall_of_run(self.spec, result, self._rows, self._stalls, overall)
+        warnings += stall_of_run(self.spec, result, seconds, self._stalls, overall)
         validity = judge_run(
             self.spec,
             status,
@@ -418,7 +421,7 @@ class RunController:
             unreachable=unreachable is not None,
         )
         resources = {
-            **summarize(self._samples),
+            **self._samples.summary(),
             "server_probe_cpu_mean_pct": self._watch.probe_cpu_mean_pct,
         }
         end = RunEnd(

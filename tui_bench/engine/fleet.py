@@ -53,6 +53,7 @@ from tui_bench.engine.generators import (
     shares_of_run,
     version_warning,
 )
+from tui_bench.engine.kept_seconds import KeptSeconds
 from tui_bench.engine.load_split import split_spec
 from tui_bench.engine.merge import SecondMerger, merged_result
 from tui_bench.engine.recorder import Judge, end_of_run
@@ -115,7 +116,7 @@ class FleetController:
             )
         ]
         self._merger = SecondMerger(len(generators))
-        self._merged_rows: list[Any] = []
+        self._merged_seconds = KeptSeconds()
         self._journal: JournalWriter | None = None
         self._session_id = ""
         self._stopped = False
@@ -247,7 +248,7 @@ class FleetController:
         assert self._journal is not None
         for merged in rows:
             row = {**merged, **self._server.columns(int(merged["t_s"]))}
-            self._merged_rows.append(row)
+            self._merged_seconds.add(row)
             self._journal.write("second", row)
             self._emit(SecondClosed(row))
         if rows:
@@ -321,7 +322,7 @@ class FleetController:
             if results
             else None
         )
-        rate = rate_figures(self.spec, self._merged_rows)
+        rate = rate_figures(self.spec, self._merged_seconds.rows())
         if result is not None and rate is not None:
             result = result.with_(rate=rate)
         warnings += run_warnings(self.spec, result, [], "", same_machine=False, client_bound=False)

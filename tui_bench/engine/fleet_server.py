@@ -19,7 +19,7 @@ from tui_bench.remote.server import ServerOnHost
 from tui_bench.sampling.pacing import sample_until
 from tui_bench.sampling.sampler import ResourceSampler
 from tui_bench.sampling.samples import ResourceSample
-from tui_bench.sampling.summaries import summarize
+from tui_bench.sampling.summaries import SampleTally
 
 SERVER_COLUMNS = ("server_cpu_pct", "server_rss_bytes", "server_procs", "system_cpu_pct")
 
@@ -42,7 +42,7 @@ class FleetServer:
         self._done = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._sampling = False
-        self.samples: list[ResourceSample] = []
+        self._samples = SampleTally()
         # What the watch found (its host unreachable or lost): kept with the session.
         self.warnings: list[Warning] = []
 
@@ -71,7 +71,7 @@ class FleetServer:
         """The run's resources, as a single run's: the server's from these samples, the
         clients' from the busiest generator's (as `on_sample` saw them)."""
         return {
-            **summarize(self.samples),
+            **self._samples.summary(),
             "server_probe_cpu_mean_pct": self._watch.probe_cpu_mean_pct,
         }
 
@@ -81,7 +81,7 @@ class FleetServer:
         return {key: row[key] for key in SERVER_COLUMNS}
 
     def record(self, sample: ResourceSample) -> None:
-        self.samples.append(sample)
+        self._samples.add(sample)
         self._series.add_sample(sample)
 
     async def _loop(self, gate: StartGate) -> None:

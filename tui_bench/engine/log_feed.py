@@ -9,6 +9,7 @@ import os
 from types import TracebackType
 
 from tui_bench.engine.file_holes import ReadHoles
+from tui_bench.engine.heap_trim import HeapTrim
 from tui_bench.engine.log_ingest import LogIngest, SecondStats
 from tui_bench.engine.tool_start import LogSource
 
@@ -19,6 +20,7 @@ class LogFeed:
         self._ingest = ingest
         self._source = source
         self._t0_us = t0_us
+        self._trim = HeapTrim()
 
     def step(self, now_s: float | None = None) -> list[SecondStats]:
         """The seconds the log's new lines close, and with `now_s` (into the run) those the
@@ -26,6 +28,7 @@ class LogFeed:
         closed = self._ingest.feed(self._source.read_new())
         if now_s is not None:
             closed += self._ingest.close_by_clock(self._at(now_s))
+        self._trim.due()
         return closed
 
     def last(self, end_s: float) -> list[SecondStats]:
