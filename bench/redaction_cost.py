@@ -18,7 +18,8 @@ from statistics import median
 
 import orjson
 
-from tui_bench.storage.session import Session, check, parse
+from tui_bench.storage.session import Session
+from tui_bench.storage.session_file import check, parse
 
 EXAMPLES = sorted((Path(__file__).parents[1] / "sessions").glob("*.json"))
 ROUNDS = 15

@@ -10,6 +10,7 @@ out of the request log excluded), which is what fills a tmpfs.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import subprocess
 import sys
@@ -32,10 +33,9 @@ def on_disk(root: Path) -> int:
     total = 0
     for folder, _, names in os.walk(root):
         for name in names:
-            try:
+            # A file the run removed between the listing and now.
+            with contextlib.suppress(FileNotFoundError):
                 total += os.stat(os.path.join(folder, name)).st_blocks * 512
-            except FileNotFoundError:
-                pass
     return total
 
 
@@ -74,7 +74,9 @@ def soak(label: str, args: list[str], duration: float, every: float) -> None:
     after = [r for r in readings if r[0] >= 60]
     if len(after) >= 2:
         hours = (after[-1][0] - after[0][0]) / 3600
-        print(f"RSS growth after the first minute: {(after[-1][1] - after[0][1]) / hours:+.1f} MiB/h")
+        print(
+            f"RSS growth after the first minute: {(after[-1][1] - after[0][1]) / hours:+.1f} MiB/h"
+        )
     print(f"peak temporary files: {peak_temp / MIB:.2f} MiB; session: {size / 1024:.0f} KiB")
 
 

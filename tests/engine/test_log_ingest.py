@@ -1,14 +1,17 @@
 from __future__ import annotations
 
+import io
 from collections import Counter
 from itertools import pairwise
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tui_bench.engine import log_feed
 from tui_bench.engine.file_holes import STEP, allocated_bytes
 from tui_bench.engine.log_feed import LogTail
 from tui_bench.engine.log_ingest import CLOCK_GRACE_US, GRACE_US, LogIngest, SecondStats
@@ -347,3 +350,27 @@ def test_log_tail_gives_back_the_disk_of_what_it_read(tmp_path: Path) -> None:
         assert allocated_bytes(path) <= STEP
         assert path.stat().st_size == 12 << 20
     assert bytes(read) == piece * 12
+
+
+def test_a_log_it_may_only_read_is_read_and_kept_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # As a tool run by another user leaves it (root may write anything: the refusal is
+    # made here as the kernel would make it).
+    path = tmp_path / "h2load.log"
+    piece = (GOLDEN.read_bytes() * 40)[: 1 << 20]
+    path.write_bytes(piece * 6)
+    opened = io.FileIO
+
+    def refusing(name: Any, mode: str = "r", *args: Any) -> io.FileIO:
+        if "+" in mode:
+            raise PermissionError(13, "Permission denied", str(name))
+        return opened(name, mode, *args)
+
+    monkeypatch.setattr(log_feed.io, "FileIO", refusing)
+    read = bytearray()
+    with LogTail(path) as tail:
+        while chunk := tail.read_new():
+            read += chunk
+    assert bytes(read) == piece * 6
+    assert allocated_bytes(path) >= 6 << 20

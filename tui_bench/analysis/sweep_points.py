@@ -121,7 +121,9 @@ def point_validity(runs: Sequence[Session]) -> Validity | None:
 def held(point: SweepPoint, slo: Sequence[Threshold]) -> bool:
     """Whether a point is valid and meets the SLO: as judged when it was recorded, or for a
     point aggregated before that judgement was kept, judged now."""
-    if point.meets_slo is not None or not slo:
+    if not slo:
+        return point.verdict == "valid"
+    if point.meets_slo is not None:
         return point.held
     return point.verdict == "valid" and point.n > 0 and meets(slo, point.figures())
 

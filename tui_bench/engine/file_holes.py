@@ -17,14 +17,19 @@ STEP = 4 << 20
 _BLOCK = 4096
 
 _libc = ctypes.CDLL(None, use_errno=True)
-_fallocate = _libc.fallocate
-_fallocate.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_int64, ctypes.c_int64]
-_fallocate.restype = ctypes.c_int
+# The 64-bit offsets' entry point where there is one (a 32-bit system's `fallocate` takes
+# 32-bit offsets); none on a C library without it.
+_fallocate = getattr(_libc, "fallocate64", None) or getattr(_libc, "fallocate", None)
+if _fallocate is not None:
+    _fallocate.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_int64, ctypes.c_int64]
+    _fallocate.restype = ctypes.c_int
 
 
 def punch_hole(fd: int, offset: int, length: int) -> bool:
-    """Free the blocks of `offset`..`offset + length`; False where the file system cannot
-    (the file then keeps them, as it did before)."""
+    """Free the blocks of `offset`..`offset + length`; False where the file system or the C
+    library cannot (the file then keeps them, as it did before)."""
+    if _fallocate is None:
+        return False
     done: int = _fallocate(fd, _PUNCH_HOLE | _KEEP_SIZE, offset, length)
     return done == 0
 
@@ -35,6 +40,10 @@ class ReadHoles:
     def __init__(self) -> None:
         self._punched = 0
         self._works = True
+
+    def stop(self) -> None:
+        """Punch nothing more: the file is kept whole."""
+        self._works = False
 
     def read_to(self, fd: int, offset: int) -> None:
         """`offset` bytes of the file have been read and are no longer needed."""

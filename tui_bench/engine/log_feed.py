@@ -65,14 +65,22 @@ class LogTail:
             raise ValueError("LogTail.read_new() after close()")
         if self._file is None:
             try:
-                # Read and written: punching a hole needs a file open for writing.
-                self._file = io.FileIO(self._path, "r+")
+                self._file = self._open()
             except FileNotFoundError:
                 return b""
         data = self._file.read(self._max_bytes) or b""
         self._read += len(data)
         self._holes.read_to(self._file.fileno(), self._read)
         return data
+
+    def _open(self) -> io.FileIO:
+        """Read and written: punching a hole needs a file open for writing. A log this
+        process may only read (a tool run as another user) is read, and kept whole."""
+        try:
+            return io.FileIO(self._path, "r+")
+        except PermissionError:
+            self._holes.stop()
+            return io.FileIO(self._path, "r")
 
     def close(self) -> None:
         self._closed = True

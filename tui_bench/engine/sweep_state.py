@@ -122,7 +122,8 @@ class SweepState:
             slo = []  # not what this version reads: the table goes without SLO marks
         state = cls(session.plan, slo=slo, slo_text=text)
         verdicts = Verdicts.of_session(session)
-        state.apply(SweepFinished(session.status, session.message, path, session, verdicts))
+        status = session.status or "interrupted"
+        state.apply(SweepFinished(status, session.message, path, session, verdicts))
         return state
 
     def apply(self, event: StateEvent) -> None:

@@ -97,8 +97,10 @@ def punch(fd):
     end = offset[0] - offset[0] % 4096
     if punched[0] is None or end - punched[0] < 4 << 20:
         return
-    if ctypes.CDLL(None).fallocate(fd, 3, ctypes.c_int64(punched[0]),
-                                   ctypes.c_int64(end - punched[0])) == 0:
+    libc = ctypes.CDLL(None)
+    call = getattr(libc, "fallocate64", None) or getattr(libc, "fallocate", None)
+    if call is not None and call(fd, 3, ctypes.c_int64(punched[0]),
+                                 ctypes.c_int64(end - punched[0])) == 0:
         punched[0] = end
     else:
         punched[0] = None

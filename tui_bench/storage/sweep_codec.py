@@ -51,9 +51,20 @@ def point_of(data: Mapping[str, Any]) -> SweepPoint:
         error_rate=data.get("error_rate"),
         server_cpu_pct=spread_of(data.get("server_cpu_pct")),
         client_cpu_pct=spread_of(data.get("client_cpu_pct")),
-        validity=Validity.from_dict(validity) if isinstance(validity, Mapping) else None,
+        validity=_validity(validity),
         meets_slo=meets if isinstance(meets, bool) else None,
     )
+
+
+def _validity(saved: Any) -> Validity | None:
+    """A point's verdict as kept; None for one this release cannot read (a verdict it does
+    not know): the point is shown without it, as one aggregated before verdicts were kept."""
+    if not isinstance(saved, Mapping):
+        return None
+    try:
+        return Validity.from_dict(saved)
+    except (KeyError, TypeError, ValueError):
+        return None
 
 
 def point_record(point: SweepPoint) -> dict[str, Any]:
