@@ -1,6 +1,6 @@
 import math
 
-from tui_bench.report.ticks import log_ticks, nice_ticks, tick_label
+from tui_bench.report.ticks import log_ticks, nice_ticks, tick_label, time_ticks
 
 
 def test_ticks_are_round_numbers_around_the_data() -> None:
@@ -32,3 +32,15 @@ def test_ticks_step_by_1_2_or_5_times_a_power_of_ten() -> None:
 def test_an_axis_of_zeros_starts_at_zero() -> None:
     assert nice_ticks(0, 0) == [0, 1]
     assert nice_ticks(-2.0, -2.0) == [-2.2, -2.0, -1.8]
+
+
+def test_a_time_axis_reads_in_seconds_minutes_or_hours() -> None:
+    # Short runs read as before: bare seconds from 0 to at least 1.
+    assert time_ticks(5) == ([0.0, 1.0, 2.0, 3.0, 4.0, 5.0], ["0", "1", "2", "3", "4", "5"])
+    assert time_ticks(0.4)[1][-1] == "1.0"
+    assert time_ticks(95)[1] == ["0", "20", "40", "60", "80", "100"]
+    ticks, labels = time_ticks(45 * 60)
+    assert labels == ["0m", "10m", "20m", "30m", "40m", "50m"] and ticks[1] == 600
+    ticks, labels = time_ticks(24 * 3600)
+    assert labels == ["0h", "5h", "10h", "15h", "20h", "25h"] and ticks[-1] == 25 * 3600
+    assert time_ticks(7300)[1][:3] == ["0.0h", "0.5h", "1.0h"]

@@ -28,6 +28,19 @@ def tick_label(value: float, ticks: Sequence[float]) -> str:
     return f"{value:,.{decimals}f}"
 
 
+# A time axis reads in the unit its length calls for, up to this many of it: 90 s, then
+# minutes up to two hours (`45m`), then hours (`6h`): a soak test's chart at a glance.
+_TIME_UNITS = (("", 1.0, 120.0), ("m", 60.0, 7200.0), ("h", 3600.0, math.inf))
+
+
+def time_ticks(end_s: float, most: int = 5) -> tuple[list[float], list[str]]:
+    """Round ticks of a run's seconds from 0 to at or after `end_s` and what they say:
+    seconds as numbers (`30`), minutes with an `m` and hours with an `h`."""
+    unit, scale, _ = next(u for u in _TIME_UNITS if end_s <= u[2])
+    ticks = nice_ticks(0.0, max(end_s / scale, 1.0), most=most)
+    return [t * scale for t in ticks], [tick_label(t, ticks) + unit for t in ticks]
+
+
 def log_ticks(low: float, high: float) -> tuple[list[float], list[str]]:
     """A logarithmic axis from at or below `low` to at or above `high` (both above 0): where
     its ticks go (log10 of their values, the positions of values drawn by their logarithm)

@@ -13,7 +13,7 @@ from textual_plotext import PlotextPlot
 
 from tui_bench.engine.live_state import LiveState
 from tui_bench.formats import fmt_compact
-from tui_bench.report.ticks import nice_ticks, tick_label
+from tui_bench.report.ticks import nice_ticks, tick_label, time_ticks
 from tui_bench.storage.session import shown_window, window_end
 from tui_bench.ui.widgets.text_rows import text_row
 
@@ -130,11 +130,11 @@ class RunChart(PlotextPlot):
         seconds = thin([window_end(r) for r in rows], most)
         rps = thin([float(r["rps"]) for r in rows], most)
         plt.plot(seconds, rps, marker="•")
-        # From the start of the run to a round second at or after its end, a label every
+        # From the start of the run to a round time at or after its end, a label every
         # dozen columns or so.
-        x_ticks = nice_ticks(0.0, max(seconds[-1], 1.0), most=max(2, self.size.width // 12))
+        x_ticks, x_labels = time_ticks(seconds[-1], most=max(2, self.size.width // 12))
         plt.xlim(x_ticks[0], x_ticks[-1])
-        plt.xticks(x_ticks, [tick_label(t, x_ticks) for t in x_ticks])
+        plt.xticks(x_ticks, x_labels)
         # plotext's own hints type `yside` as a number; it takes "left" or "right".
         ylim = cast(Callable[..., None], plt.ylim)
         yticks = cast(Callable[..., None], plt.yticks)
