@@ -342,3 +342,23 @@ async def test_the_log_title_says_whether_lines_are_timed(session: Session, titl
     async with make_app(session).run_test(size=(120, 40)) as pilot:
         screen = await loaded(pilot)
         assert screen.query_one(RichLog).border_title == title
+
+
+async def test_z_spans_the_chart_over_the_whole_run_or_its_last_minutes() -> None:
+    app = make_app()
+    async with app.run_test(size=(160, 48)) as pilot:
+        screen = await at(pilot, 5.0)
+        chart = screen.query_one(RunChart)
+        titles = [str(chart.border_title)]
+        for _ in range(3):
+            await pilot.press("z")
+            await pilot.pause()
+            titles.append(str(chart.border_title))
+        assert titles == [
+            "req/s and p99 over the run (s)",
+            "req/s and p99, the last 10 minutes",
+            "req/s and p99, the last minute",
+            "req/s and p99 over the run (s)",
+        ]
+        await pilot.press("question_mark")
+        assert "its last minute" in text_of(app.screen, "#help")

@@ -25,6 +25,7 @@ from tui_bench.engine.events import (
     RunStarted,
     SecondClosed,
 )
+from tui_bench.engine.folded_series import ChartPoint, FoldedSeries
 from tui_bench.printable import printable, printable_line
 from tui_bench.records.verdict import CUT_SHORT, SERVER_LOST
 from tui_bench.records.warning import Warning
@@ -33,7 +34,7 @@ from tui_bench.result import STATUS_CLASSES, Distribution, Result
 from tui_bench.runners.durations import whole_at
 from tui_bench.sampling.samples import ResourceSample
 from tui_bench.spec import RunSpec
-from tui_bench.storage.session import OVERALL_LATENCY_COLUMNS
+from tui_bench.storage.session import OVERALL_LATENCY_COLUMNS, shown_window, window_end
 
 MAX_ROWS = 600
 MAX_LINES = 500
@@ -61,6 +62,8 @@ class LiveState:
         self.protocol: str | None = None
         self.tls_version: str | None = None
         self.rows: deque[Mapping[str, Any]] = deque(maxlen=max_rows)
+        # The whole run's req/s and p99 for the chart, older seconds folded (bounded).
+        self.whole = FoldedSeries()
         # Bumped only by new rows, so a chart can skip frames where only text changed.
         self.rows_version = 0
         self.status_totals: dict[str, int] = dict.fromkeys(STATUS_CLASSES, 0)
@@ -131,6 +134,10 @@ class LiveState:
     def _add_row(self, row: Mapping[str, Any]) -> None:
         self.rows.append(row)
         self.rows_version += 1
+        if row.get("rps") is not None and shown_window(row):
+            self.whole.add(
+                window_end(row), float(row["rps"]), row.get("p99_s"), row.get("window_s") or 1.0
+            )
         if row.get("rps") is not None:
             # Requests over seconds, so a partial last second weighs what it lasted (a
             # row saved before windows were kept is a whole second of `rps` requests).
@@ -340,6 +347,21 @@ class LiveState:
         if self.fraction:
             return self.elapsed_s * (1 - self.fraction) / self.fraction
         return None
+
+    def chart_points(self, span_s: float | None = None) -> list[ChartPoint]:
+        """req/s and p99 for the chart: the whole run (older seconds folded), or each
+        second of the last `span_s` seconds."""
+        if span_s is None:
+            return self.whole.shown()
+        rows = [r for r in self.rows if r.get("rps") is not None and shown_window(r)]
+        if not rows:
+            return []
+        start = window_end(rows[-1]) - span_s
+        return [
+            ChartPoint(window_end(r), float(r["rps"]), r.get("p99_s"), r.get("window_s") or 1.0)
+            for r in rows
+            if window_end(r) > start
+        ]
 
     def series(self, key: str) -> list[float]:
         """One column of the kept rows, without the seconds that have no value."""

@@ -33,11 +33,15 @@ def tick_label(value: float, ticks: Sequence[float]) -> str:
 _TIME_UNITS = (("", 1.0, 120.0), ("m", 60.0, 7200.0), ("h", 3600.0, math.inf))
 
 
-def time_ticks(end_s: float, most: int = 5) -> tuple[list[float], list[str]]:
-    """Round ticks of a run's seconds from 0 to at or after `end_s` and what they say:
-    seconds as numbers (`30`), minutes with an `m` and hours with an `h`."""
+def time_ticks(
+    end_s: float, most: int = 5, *, start_s: float = 0.0
+) -> tuple[list[float], list[str]]:
+    """Round ticks of a run's seconds from at or before `start_s` to at or after `end_s` and
+    what they say: seconds as numbers (`30`), minutes with an `m`, hours with an `h`, as the
+    length of the run calls for."""
     unit, scale, _ = next(u for u in _TIME_UNITS if end_s <= u[2])
-    ticks = nice_ticks(0.0, max(end_s / scale, 1.0), most=most)
+    low = start_s / scale
+    ticks = nice_ticks(low, max(end_s / scale, low + 1.0), most=most)
     return [t * scale for t in ticks], [tick_label(t, ticks) + unit for t in ticks]
 
 

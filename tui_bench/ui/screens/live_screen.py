@@ -23,7 +23,7 @@ from tui_bench.storage.refs import Located
 from tui_bench.ui.baseline_key import BASELINE_KEY, compare_with_baseline
 from tui_bench.ui.messages import OpenCompare
 from tui_bench.ui.screens.driving_screen import EXIT_CRASHED, DrivingScreen
-from tui_bench.ui.screens.monitor_screen import CHART, EXPAND, HELP, LOG, THEME, MonitorScreen
+from tui_bench.ui.screens.monitor_screen import CHART, EXPAND, HELP, LOG, THEME, ZOOM, MonitorScreen
 from tui_bench.ui.text import monitor_text
 from tui_bench.ui.widgets.dialogs import LabelDialog, Labels
 from tui_bench.ui.widgets.steady_static import SteadyStatic
@@ -48,6 +48,7 @@ class LiveScreen(MonitorScreen, DrivingScreen):
         EXPAND,
         LOG,
         CHART,
+        ZOOM,
         THEME,
         Binding("r", "rerun", "Again", tooltip="run the same spec again (after the end)"),
         Binding(

@@ -22,7 +22,7 @@ from tui_bench.ui.text import monitor_text, result_text, text_lines
 from tui_bench.ui.tones import Tones, follow_theme
 from tui_bench.ui.widgets.dialogs import HelpScreen
 from tui_bench.ui.widgets.metric_panel import MetricPanel
-from tui_bench.ui.widgets.run_chart import READABLE_HEIGHT, RunChart
+from tui_bench.ui.widgets.run_chart import READABLE_HEIGHT, SPANS, RunChart
 from tui_bench.ui.widgets.steady_static import SteadyStatic
 
 # The paint clock's ticks a second: a tick that finds nothing to paint costs nothing.
@@ -72,6 +72,13 @@ def panels_fit(width: int, height: int) -> bool:
 EXPAND = Binding("e", "expand", "Expand", show=False, tooltip="expand the focused panel / back")
 LOG = Binding("l", "toggle_log", "Log", tooltip="show / hide the tool's raw output")
 CHART = Binding("c", "toggle_chart", "Chart", tooltip="show / hide the big chart")
+ZOOM = Binding(
+    "z",
+    "zoom",
+    "Zoom",
+    show=False,
+    tooltip="the chart: the whole run, its last 10 minutes, its last minute",
+)
 THEME = Binding("t", "app.cycle_theme", "Theme", show=False, tooltip="next colour theme")
 HELP = Binding("question_mark", "help", "Help", key_display="?", tooltip="this help")
 
@@ -104,6 +111,8 @@ class MonitorScreen(Screen[None]):
         self.basic = basic
         # The chart as the user asked for it with `c`; None: shown when the screen is tall.
         self._chart_asked: bool | None = None
+        # What the chart spans (`z`): the whole run, or its last seconds.
+        self._span: float | None = SPANS[0]
         self._painted_version = -1
         self._chart_version = -1
         # The sparklines change only with a new second: redrawn then, not every frame.
@@ -313,7 +322,7 @@ class MonitorScreen(Screen[None]):
         if state.running and drawn and recent and not force:
             return
         self._chart_version = self.state.rows_version
-        chart.show(self.state)
+        chart.show(self.state, self._span)
 
     def _paint_log(self) -> None:
         log = self.query_one(RichLog)
@@ -354,6 +363,13 @@ class MonitorScreen(Screen[None]):
             log.clear()
             self._lines_painted = self.state.lines_seen - len(self.state.output)
             self._paint_log()
+
+    def action_zoom(self) -> None:
+        self._span = SPANS[(SPANS.index(self._span) + 1) % len(SPANS)]
+        if not self.query_one(RunChart).display:
+            self.notify("the chart is hidden: c shows it")
+        self._chart_version = -1
+        self._paint_chart()
 
     def action_toggle_chart(self) -> None:
         if self.basic:

@@ -30,6 +30,7 @@ from tui_bench.ui.screens.monitor_screen import (
     LOG,
     NUMBERS_HZ,
     THEME,
+    ZOOM,
     MonitorScreen,
 )
 from tui_bench.ui.text import replay_text
@@ -71,6 +72,7 @@ KEY_HELP = (
     EXPAND,
     LOG,
     CHART,
+    ZOOM,
     THEME,
     HELP,
 )
@@ -104,6 +106,7 @@ class ReplayScreen(MonitorScreen):
         EXPAND,
         LOG,
         CHART,
+        ZOOM,
         THEME,
         HELP,
     ]

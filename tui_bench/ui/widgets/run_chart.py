@@ -14,10 +14,17 @@ from textual_plotext import PlotextPlot
 from tui_bench.engine.live_state import LiveState
 from tui_bench.formats import fmt_compact
 from tui_bench.report.ticks import nice_ticks, tick_label, time_ticks
-from tui_bench.storage.session import shown_window, window_end
 from tui_bench.ui.widgets.text_rows import text_row
 
 TITLE = "req/s and p99 over the run (s)"
+# What `z` cycles through: the whole run (older seconds folded), its last 10 minutes, its
+# last minute; each with its title.
+SPANS: tuple[float | None, ...] = (None, 600.0, 60.0)
+_TITLES = {
+    None: TITLE,
+    600.0: "req/s and p99, the last 10 minutes",
+    60.0: "req/s and p99, the last minute",
+}
 # The legend, in the border (plotext's own would cover the first seconds): each line has
 # its own marker and says its axis in words, not told apart by colour alone.
 LEGEND = "• req/s (left axis)   x p99 ms (right axis)"
@@ -118,21 +125,29 @@ class RunChart(PlotextPlot):
         elif changed:
             self.refresh(*(Region(0, y, self.size.width, 1) for y in changed))
 
-    def show(self, state: LiveState) -> None:
-        rows = [r for r in state.rows if r.get("rps") is not None and shown_window(r)]
+    def show(self, state: LiveState, span_s: float | None = None) -> None:
+        """The whole run, or its last `span_s` seconds."""
+        title = _TITLES.get(span_s, TITLE)
+        if self.border_title != title:
+            # Set only when it changes: setting it paints the whole chart again.
+            self.border_title = title
+        points = state.chart_points(span_s)
         most = 2 * max(self.size.width, 1)
         plot_rows = max(self.size.height - _FRAME_ROWS, 2)
         plt = self.plt
         plt.clear_data()
-        if not rows:
+        if not points:
             self._repaint()
             return
-        seconds = thin([window_end(r) for r in rows], most)
-        rps = thin([float(r["rps"]) for r in rows], most)
+        seconds = thin([p.t_s for p in points], most)
+        rps = thin([p.rps for p in points], most)
         plt.plot(seconds, rps, marker="•")
-        # From the start of the run to a round time at or after its end, a label every
-        # dozen columns or so.
-        x_ticks, x_labels = time_ticks(seconds[-1], most=max(2, self.size.width // 12))
+        # From the start of the run (or of the span) to a round time at or after its end, a
+        # label every dozen columns or so.
+        start = 0.0 if span_s is None else max(0.0, seconds[-1] - span_s)
+        x_ticks, x_labels = time_ticks(
+            seconds[-1], most=max(2, self.size.width // 12), start_s=start
+        )
         plt.xlim(x_ticks[0], x_ticks[-1])
         plt.xticks(x_ticks, x_labels)
         # plotext's own hints type `yside` as a number; it takes "left" or "right".
@@ -141,11 +156,11 @@ class RunChart(PlotextPlot):
         left = from_zero(max(rps), plot_rows)
         ylim(left[0], left[-1], yside="left")
         yticks(left, [fmt_compact(t) for t in left], yside="left")
-        p99 = [r for r in rows if r.get("p99_s") is not None]
+        p99 = [p for p in points if p.p99_s is not None]
         if p99:
-            ms = thin([r["p99_s"] * 1e3 for r in p99], most)
+            ms = thin([p.p99_s * 1e3 for p in p99 if p.p99_s is not None], most)
             plt.plot(
-                thin([window_end(r) for r in p99], most),
+                thin([p.t_s for p in p99], most),
                 ms,
                 marker="x",
                 yside="right",
