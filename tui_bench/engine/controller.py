@@ -30,7 +30,6 @@ from tui_bench.engine.answer_probe import redirects_of
 from tui_bench.engine.count_seconds import CountSeconds
 from tui_bench.engine.cut_short import CutShort
 from tui_bench.engine.events import (
-    Event,
     Listener,
     OutputLine,
     Progress,
@@ -41,7 +40,7 @@ from tui_bench.engine.events import (
 )
 from tui_bench.engine.kept_seconds import KeptSeconds
 from tui_bench.engine.log_feed import LogFeed, LogTail
-from tui_bench.engine.log_ingest import LogIngest
+from tui_bench.engine.log_ingest import LogIngest, SecondStats
 from tui_bench.engine.outcome import build_result, ending
 from tui_bench.engine.recorder import Judge, end_of_run
 from tui_bench.engine.schedule import Schedule
@@ -49,7 +48,6 @@ from tui_bench.engine.series import (
     SeriesBuilder,
     rate_figures,
     traffic_from_count,
-    traffic_from_log,
     window_of,
 )
 from tui_bench.engine.server_watch import WARNINGS as WATCH_WARNINGS
@@ -67,6 +65,7 @@ from tui_bench.engine.tool_start import (
 from tui_bench.engine.workdir import run_workdir
 from tui_bench.histogram import LatencyHistogram
 from tui_bench.parsers.live import LiveLine
+from tui_bench.records.verdict import LOG_LOST
 from tui_bench.records.warning import Warning
 from tui_bench.remote.server import ServerOnHost
 from tui_bench.runners.invocation import STALL_TIMEOUT_S, Invocation, build
@@ -118,7 +117,7 @@ class RunController:
         self.max_errors = max_errors
         self._judge = judge
         self._watch = ServerWatch(server, server_host, interval_s, self._warn)
-        self._listener = listener or (lambda event: None)
+        self._emit: Listener = listener or (lambda event: None)
         self._launcher: Launcher = launcher or LocalLauncher(spawn or spawn_subprocess)
         self._launched: Launched | None = None
         self._stop_requested = False
@@ -147,9 +146,6 @@ class RunController:
         self._stop_requested = True
         if self._launched is not None:
             self._launched.interrupt()
-
-    def _emit(self, event: Event) -> None:
-        self._listener(event)
 
     async def run(self) -> RunFinished:
         with run_workdir() as workdir:
@@ -266,7 +262,7 @@ class RunController:
         """Tell listeners once per kind of warning, as soon as it is known."""
         if warning.code not in self._warned:
             self._warned.add(warning.code)
-            if warning.code in WATCH_WARNINGS:
+            if warning.code in WATCH_WARNINGS or warning.code == LOG_LOST:
                 self._run_warnings.append(warning)
             self._emit(warning)
 
@@ -335,7 +331,7 @@ class RunController:
                 over_s = self._cut.over_s
                 clock_s = elapsed if over_s is None else min(elapsed, over_s)
                 for stats in await asyncio.to_thread(self._feed.step, clock_s):
-                    self._row(traffic_from_log(stats), stats.histogram, stats.service)
+                    self._log_row(stats)
                 self._progress.done = self._ingest.requests
             else:
                 # Tools without a request log report running counts; a row per second.
@@ -349,8 +345,13 @@ class RunController:
         if self._feed is None:
             return
         for stats in await asyncio.to_thread(self._feed.last, end_s):
-            window = window_of(stats.t_s, end_s)
-            self._row(traffic_from_log(stats, window), stats.histogram, stats.service)
+            self._log_row(stats, window_of(stats.t_s, end_s))
+
+    def _log_row(self, stats: SecondStats, window: float = 1.0) -> None:
+        assert self._feed is not None
+        if (lost := self._feed.lost_warning()) is not None:
+            self._warn(lost)
+        self._row(*self._feed.traffic(stats, window))
 
     def _row(
         self,
@@ -385,6 +386,8 @@ class RunController:
                 window = window_of(second, end_s)
                 self._row(traffic_from_count(second, requests, window))
         seconds = self._seconds.rows()
+        if self._feed is not None:
+            seconds = self._feed.measured(seconds)
         rate = rate_figures(self.spec, seconds)
         if result is not None and rate is not None:
             result = result.with_(rate=rate)

@@ -6,12 +6,33 @@ from __future__ import annotations
 
 import io
 import os
+import tempfile
 from types import TracebackType
+from typing import Any
 
 from tui_bench.engine.file_holes import ReadHoles
 from tui_bench.engine.heap_trim import HeapTrim
 from tui_bench.engine.log_ingest import LogIngest, SecondStats
+from tui_bench.engine.series import traffic_from_count, traffic_from_log
 from tui_bench.engine.tool_start import LogSource
+from tui_bench.histogram import LatencyHistogram
+from tui_bench.records.verdict import LOG_LOST
+from tui_bench.records.warning import Warning
+
+# Less free than this where the log is written is a full file system: a write of the log
+# (h2load writes 4 KiB at a time) cannot go through.
+FULL_BELOW = 64 << 10
+
+
+def lost_log(t_s: int) -> Warning:
+    """The run's log is in its working directory, in the system's temporary one."""
+    return Warning(
+        LOG_LOST,
+        f"the file system of the request log ({tempfile.gettempdir()}) filled up {t_s} s "
+        "into the run: "
+        "the seconds from then on and the latencies are unknown, the tool's own totals "
+        "are whole; make room there or point TMPDIR elsewhere",
+    )
 
 
 class LogFeed:
@@ -21,6 +42,8 @@ class LogFeed:
         self._source = source
         self._t0_us = t0_us
         self._trim = HeapTrim()
+        # The second from which the log holds nothing: its file system filled up.
+        self.lost_from: int | None = None
 
     def step(self, now_s: float | None = None) -> list[SecondStats]:
         """The seconds the log's new lines close, and with `now_s` (into the run) those the
@@ -29,13 +52,45 @@ class LogFeed:
         if now_s is not None:
             closed += self._ingest.close_by_clock(self._at(now_s))
         self._trim.due()
+        self._check_room(closed)
         return closed
+
+    def traffic(
+        self, stats: SecondStats, window_s: float = 1.0
+    ) -> tuple[dict[str, Any], LatencyHistogram | None, LatencyHistogram | None]:
+        """A closed second's row and its histograms; unknown from when the log could not
+        be written (not 0 req/s: the tool went on)."""
+        if self.lost_from is None or stats.t_s < self.lost_from:
+            return traffic_from_log(stats, window_s), stats.histogram, stats.service
+        return traffic_from_count(stats.t_s, None, window_s), None, None
+
+    def measured(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The rows of the seconds the log holds: those after it was lost are not the
+        server's (no collapse, no stall, no rate judged on them)."""
+        lost = self.lost_from
+        return [r for r in rows if lost is None or (r["t_s"] or 0) < lost]
+
+    def lost_warning(self) -> Warning | None:
+        return None if self.lost_from is None else lost_log(self.lost_from)
+
+    def _check_room(self, closed: list[SecondStats]) -> None:
+        """A second without a request while the log's file system is full: the tool could
+        not write its log from then on (h2load goes on, and says nothing)."""
+        if self.lost_from is not None:
+            return
+        silent = [s.t_s for s in closed if s.requests == 0]
+        if not silent:
+            return
+        room = self._source.room_left()
+        if room is not None and room < FULL_BELOW:
+            self.lost_from = silent[0]
 
     def last(self, end_s: float) -> list[SecondStats]:
         """Every second left, up to the run's end `end_s`: seconds after the last request
         show as zeros (a stall). The log is closed."""
         closed = self.step()
         closed += self._ingest.close(self._at(end_s))
+        self._check_room(closed)
         self._source.close()
         return closed
 
@@ -81,6 +136,14 @@ class LogTail:
         except PermissionError:
             self._holes.stop()
             return io.FileIO(self._path, "r")
+
+    def room_left(self) -> int | None:
+        """Bytes free (to this user) on the log's file system."""
+        try:
+            found = os.statvfs(os.path.dirname(os.path.abspath(self._path)))
+        except OSError:
+            return None
+        return found.f_bavail * found.f_frsize
 
     def close(self) -> None:
         self._closed = True

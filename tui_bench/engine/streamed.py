@@ -42,6 +42,10 @@ class LogBuffer:
             self._chunks.clear()
         return data
 
+    def room_left(self) -> int | None:
+        # The log is written on the generator's host, whose room is not told here.
+        return None
+
     def close(self) -> None:
         self.read_new()
 

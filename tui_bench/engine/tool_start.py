@@ -47,6 +47,9 @@ class LogSource(Protocol):
 
     def read_new(self) -> bytes: ...
 
+    def room_left(self) -> int | None:
+        """Bytes free where the log is written; None where that is not known here."""
+
     def close(self) -> None: ...
 
 

@@ -18,6 +18,8 @@ REDIRECTED = "redirected"
 SERVER_LOST = "server-lost"
 STALL_TIMEOUT = "stall-timeout"
 CUT_SHORT = (SERVER_LOST, STALL_TIMEOUT)
+# The request log's file system filled up: the seconds after it are unknown.
+LOG_LOST = "log-lost"
 
 # The warnings that make a run invalid or suspect; the others (same-machine) are notes.
 WARNING_VERDICTS: Mapping[str, Verdict] = {
@@ -33,6 +35,7 @@ WARNING_VERDICTS: Mapping[str, Verdict] = {
     # The URL redirects: the run measured the redirect, not the page.
     REDIRECTED: "suspect",
     SERVER_LOST: "invalid",
+    LOG_LOST: "suspect",
     STALL_TIMEOUT: "invalid",
 }
 
