@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.engine.test_replay import make_session
-from tui_bench.engine.folded_series import POINTS, FoldedSeries
+from tui_bench.engine.folded_series import POINTS, ChartPoint, FoldedSeries
 from tui_bench.engine.live_state import LiveState
 from tui_bench.engine.replay import timeline
 
@@ -13,7 +13,7 @@ from tui_bench.engine.replay import timeline
 def test_a_short_run_keeps_each_second_as_it_was() -> None:
     series = FoldedSeries()
     for t in range(1, 11):
-        series.add(float(t), 100.0 * t, 0.001 * t)
+        series.add(ChartPoint(float(t), 100.0 * t, 0.001 * t))
     shown = series.shown()
     assert [(p.t_s, p.rps, p.p99_s) for p in shown] == [
         (float(t), 100.0 * t, 0.001 * t) for t in range(1, 11)
@@ -25,7 +25,7 @@ def test_a_day_keeps_as_many_points_as_ten_minutes_and_no_request_is_lost() -> N
     day = 86_400
     for t in range(1, day + 1):
         # One bad second in the day: its p99 stays on the chart, however folded.
-        series.add(float(t), 1000.0 + (t % 7), 2.5 if t == 50_000 else 0.01)
+        series.add(ChartPoint(float(t), 1000.0 + (t % 7), 2.5 if t == 50_000 else 0.01))
     shown = series.shown()
     assert len(shown) <= POINTS + 1
     assert shown[-1].t_s == day

@@ -39,3 +39,11 @@ def test_the_heap_is_trimmed_once_a_while() -> None:
     assert not trim.due()
     now[0] += EVERY_S / 2
     assert trim.due()
+
+
+def test_the_seconds_before_a_lost_log_are_those_judged() -> None:
+    kept = KeptSeconds()
+    for t in range(5):
+        kept.add({"t_s": t, "window_s": 1.0, "requests": 10 if t < 2 else 0, "rps": 10.0})
+    assert [r["t_s"] for r in kept.rows(before=2)] == [0, 1]
+    assert len(kept.rows()) == 5

@@ -118,14 +118,18 @@ def point_validity(runs: Sequence[Session]) -> Validity | None:
     return of_point(judged, len(runs))
 
 
+def meets_slo(point: SweepPoint, slo: Sequence[Threshold]) -> bool | None:
+    """Whether a point meets the SLO: as judged when it was recorded, or for a point
+    aggregated before that judgement was kept, judged now; None without an SLO or a
+    completed run."""
+    if not slo or not point.n:
+        return None
+    return point.meets_slo if point.meets_slo is not None else meets(slo, point.figures())
+
+
 def held(point: SweepPoint, slo: Sequence[Threshold]) -> bool:
-    """Whether a point is valid and meets the SLO: as judged when it was recorded, or for a
-    point aggregated before that judgement was kept, judged now."""
-    if not slo:
-        return point.verdict == "valid"
-    if point.meets_slo is not None:
-        return point.held
-    return point.verdict == "valid" and point.n > 0 and meets(slo, point.figures())
+    """Whether a point is valid and meets the SLO (valid alone without one)."""
+    return point.verdict == "valid" and (not slo or meets_slo(point, slo) is True)
 
 
 def aggregate(

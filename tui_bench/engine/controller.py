@@ -85,6 +85,9 @@ from tui_bench.validity_defaults import DEFAULT_MAX_ERRORS
 
 TAIL_INTERVAL_S = 0.2
 
+# Warnings known only while the run goes: kept for its end beside what it finds then.
+KEPT_WARNINGS = frozenset({*WATCH_WARNINGS, LOG_LOST})
+
 
 class RunController:
     def __init__(
@@ -262,7 +265,7 @@ class RunController:
         """Tell listeners once per kind of warning, as soon as it is known."""
         if warning.code not in self._warned:
             self._warned.add(warning.code)
-            if warning.code in WATCH_WARNINGS or warning.code == LOG_LOST:
+            if warning.code in KEPT_WARNINGS:
                 self._run_warnings.append(warning)
             self._emit(warning)
 
@@ -385,9 +388,7 @@ class RunController:
             for second, requests in self._counts.finish(end_s, total):
                 window = window_of(second, end_s)
                 self._row(traffic_from_count(second, requests, window))
-        seconds = self._seconds.rows()
-        if self._feed is not None:
-            seconds = self._feed.measured(seconds)
+        seconds = self._seconds.rows(before=self._feed.lost_from if self._feed else None)
         rate = rate_figures(self.spec, seconds)
         if result is not None and rate is not None:
             result = result.with_(rate=rate)

@@ -35,8 +35,7 @@ class FoldedSeries:
         self._pending: ChartPoint | None = None
         self.resolution = 1
 
-    def add(self, t_s: float, rps: float, p99_s: float | None, span_s: float = 1.0) -> None:
-        point = ChartPoint(t_s, rps, p99_s, span_s)
+    def add(self, point: ChartPoint) -> None:
         self._pending = point if self._pending is None else _fold(self._pending, point)
         if self._pending is None or self._count(self._pending) < self.resolution:
             return

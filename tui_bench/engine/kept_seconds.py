@@ -27,13 +27,16 @@ class KeptSeconds:
     def __len__(self) -> int:
         return len(self._columns["t_s"])
 
-    def rows(self) -> list[dict[str, float | int | None]]:
+    def rows(self, *, before: int | None = None) -> list[dict[str, float | int | None]]:
         """The seconds as rows of those figures (None where a second had none): built at
-        the end, for the checks, and let go after them."""
-        return [
+        the end, for the checks, and let go after them. With `before`, only the seconds
+        before it: those after a request log was lost are not the server's (no collapse,
+        no stall, no rate judged on them)."""
+        rows = [
             {
                 name: None if math.isnan(value) else int(value) if name in _COUNTS else value
                 for name, value in zip(COLUMNS, values, strict=True)
             }
             for values in zip(*self._columns.values(), strict=True)
         ]
+        return rows if before is None else [r for r in rows if (r["t_s"] or 0) < before]

@@ -134,10 +134,9 @@ class LiveState:
     def _add_row(self, row: Mapping[str, Any]) -> None:
         self.rows.append(row)
         self.rows_version += 1
-        if row.get("rps") is not None and shown_window(row):
-            self.whole.add(
-                window_end(row), float(row["rps"]), row.get("p99_s"), row.get("window_s") or 1.0
-            )
+        point = _chart_point(row)
+        if point is not None:
+            self.whole.add(point)
         if row.get("rps") is not None:
             # Requests over seconds, so a partial last second weighs what it lasted (a
             # row saved before windows were kept is a whole second of `rps` requests).
@@ -353,15 +352,9 @@ class LiveState:
         second of the last `span_s` seconds."""
         if span_s is None:
             return self.whole.shown()
-        rows = [r for r in self.rows if r.get("rps") is not None and shown_window(r)]
-        if not rows:
-            return []
-        start = window_end(rows[-1]) - span_s
-        return [
-            ChartPoint(window_end(r), float(r["rps"]), r.get("p99_s"), r.get("window_s") or 1.0)
-            for r in rows
-            if window_end(r) > start
-        ]
+        points = [p for p in map(_chart_point, self.rows) if p is not None]
+        start = points[-1].t_s - span_s if points else 0.0
+        return [p for p in points if p.t_s > start]
 
     def series(self, key: str) -> list[float]:
         """One column of the kept rows, without the seconds that have no value."""
@@ -381,3 +374,12 @@ def _distribution(dist: Distribution | None, keys: Sequence[str]) -> dict[str, f
         return dict.fromkeys(keys)
     figures = {**dist.percentiles, "max_s": dist.max_s}
     return {key: figures.get(key) for key in keys}
+
+
+def _chart_point(row: Mapping[str, Any]) -> ChartPoint | None:
+    """A second as the chart draws it; None for one it leaves out (no req/s, a sliver)."""
+    if row.get("rps") is None or not shown_window(row):
+        return None
+    return ChartPoint(
+        window_end(row), float(row["rps"]), row.get("p99_s"), row.get("window_s") or 1.0
+    )

@@ -64,12 +64,6 @@ class LogFeed:
             return traffic_from_log(stats, window_s), stats.histogram, stats.service
         return traffic_from_count(stats.t_s, None, window_s), None, None
 
-    def measured(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """The rows of the seconds the log holds: those after it was lost are not the
-        server's (no collapse, no stall, no rate judged on them)."""
-        lost = self.lost_from
-        return [r for r in rows if lost is None or (r["t_s"] or 0) < lost]
-
     def lost_warning(self) -> Warning | None:
         return None if self.lost_from is None else lost_log(self.lost_from)
 

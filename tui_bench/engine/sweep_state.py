@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tui_bench.analysis.thresholds import Threshold, meets, parse_slo
+from tui_bench.analysis.sweep_points import meets_slo
+from tui_bench.analysis.thresholds import Threshold, parse_slo
 from tui_bench.analysis.verdicts import Verdicts
 from tui_bench.engine.events import Event
 from tui_bench.engine.live_state import LiveState
@@ -251,16 +252,7 @@ class SweepState:
             max_s=values.get("max_s"),
             error_rate=values.get("error_rate"),
             server_cpu_pct=summary.server_cpu_pct.mean if summary and measured else None,
-            meets_slo=self._meets(summary) if measured else None,
+            meets_slo=meets_slo(summary, self.slo) if summary and measured else None,
             knee=index == knee,
             verdict=summary.verdict if summary else None,
         )
-
-    def _meets(self, point: SweepPoint | None) -> bool | None:
-        """As judged when the point was recorded; judged now for a point recorded before
-        that judgement was kept."""
-        if point is None or not self.slo:
-            return None
-        if point.meets_slo is not None:
-            return point.meets_slo
-        return meets(self.slo, point.figures())
