@@ -111,14 +111,14 @@ async def test_a_run_shorter_than_the_interval_still_measures_its_server(
     finally:
         server.kill()
         server.wait()
-    samples = store.load(finished.session_path).doc["samples"]
+    samples = store.load(finished.session_path).samples or []
     assert len(samples) == 2  # the opening and the closing one: the tick never came
     opening, closing = samples
     # Too soon after the start to tell CPU; the memory is known from the first moment.
     assert opening["server_cpu_pct"] is None and opening["server_rss_bytes"] > 0
     assert opening["t_s"] < CPU_WINDOW_S
     assert closing["server_cpu_pct"] > 5  # the busy loop, measured over the run
-    assert closing["client_cpu_pct"] is None  # the tool has exited by then
+    assert closing.get("client_cpu_pct") is None  # the tool has exited by then
     assert RUN_S <= closing["t_s"] < 30.0
 
 

@@ -294,10 +294,11 @@ def test_an_empty_series_with_samples_still_plays() -> None:
 @pytest.mark.parametrize(
     ("key", "damage"),
     [
-        ("samples", [{"t_s": 1.0}]),
         ("samples", [{**sample_doc(1.0), "t_s": "soon"}]),
         ("samples", "not a list"),
+        ("samples", {"t_s": [1.0, 2.0], "server_cpu_pct": [5.0]}),
         ("series", [{"rps": 5}]),
+        ("series", {"t_s": [0, 1], "rps": [5]}),
         ("warnings", [{"code": "x"}]),
         ("spec", {"urls": 5}),
     ],
@@ -327,7 +328,7 @@ def test_example_sessions_play_to_their_recorded_end(path: Path) -> None:
     assert end.result == session.result
     assert len(end.warnings) == len(session.doc["warnings"])
     middle = tl.length_s / 2
-    before = [s["t_s"] for s in session.doc["samples"] if s["t_s"] <= middle]
+    before = [s["t_s"] for s in session.samples or [] if s["t_s"] <= middle]
     sample = tl.state_at(middle).sample
     assert (sample.t_s if sample else None) == (max(before) if before else None)
 

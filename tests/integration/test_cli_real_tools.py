@@ -85,7 +85,7 @@ def test_h2load_duration_with_warm_up_samples_the_server(nginx: DemoTarget, sess
     cpu = [row["server_cpu_pct"] for row in session.series if row["server_cpu_pct"] is not None]
     assert cpu and max(cpu) > 5, session.series
     assert any(row["client_cpu_pct"] for row in session.series)
-    assert session.doc["samples"], "resource samples are kept"
+    assert session.samples, "resource samples are kept"
     csv = tuibench("export", session.id, "--format", "csv").stdout.splitlines()
     assert csv[0].startswith("t_s,window_s,requests,rps,")
     assert len(csv) == len(session.series) + 1

@@ -92,7 +92,7 @@ def test_the_load_splits_and_merges_exactly(
     assert result["traffic"]["total_bytes"] == sum(s.traffic.total_bytes for s in summaries)
     # Every request's time, merged: the histogram counts each generator's requests once.
     assert store.load(result["session_path"]).histogram.count == 3001
-    assert sum(row["requests"] for row in doc["series"]) == 3001
+    assert sum(row["requests"] for row in store.load(result["session_path"]).series) == 3001
     assert sum(g["share"] for g in generators) == pytest.approx(1.0)
     remote = generators[:2]
     assert all(g["start_skew_s"] is not None and abs(g["start_skew_s"]) < 2 for g in remote)

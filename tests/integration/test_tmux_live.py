@@ -185,5 +185,5 @@ def test_a_stalled_server_shows_as_0_req_s_with_the_requests_waiting(
         tmux.send_keys("C-c")
         assert tmux.wait_exit(DEADLINE_S) == 130, tmux.screen()
     (path,) = sessions.glob("*.json")
-    rows = store.load(path).doc["series"]
+    rows = store.load(path).series
     assert any(row["requests"] == 0 for row in rows), rows

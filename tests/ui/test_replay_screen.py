@@ -284,7 +284,7 @@ async def test_a_session_without_series_shows_its_result_and_nothing_to_play() -
 
 async def test_a_damaged_session_says_so_in_one_line() -> None:
     doc = session_doc()
-    doc["samples"] = [{"t_s": 1.0}]
+    doc["samples"] = [{"t_s": "soon"}]
     app = make_app(Session(doc))
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await loaded(pilot)

@@ -495,7 +495,7 @@ def samples_of(screen: SweepScreen, point: int) -> list[Any]:
         return ["no session yet"]
     runs = store.load(finished.session_path).runs
     return [
-        (r.doc.get("resources"), [(s["t_s"], s["server_cpu_pct"]) for s in r.doc["samples"]])
+        (r.doc.get("resources"), [(s["t_s"], s.get("server_cpu_pct")) for s in r.samples or []])
         for r in runs
         if r.doc.get("point") == point or len(runs) == 1
     ] or [[r.doc.get("resources") for r in runs]]

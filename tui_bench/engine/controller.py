@@ -41,27 +41,17 @@ from tui_bench.engine.events import (
 from tui_bench.engine.kept_seconds import KeptSeconds
 from tui_bench.engine.log_feed import LogFeed, LogTail
 from tui_bench.engine.log_ingest import LogIngest, SecondStats
+from tui_bench.engine.minute_histograms import MinuteHistograms
 from tui_bench.engine.outcome import build_result, ending
 from tui_bench.engine.recorder import Judge, end_of_run
 from tui_bench.engine.schedule import Schedule
-from tui_bench.engine.series import (
-    SeriesBuilder,
-    rate_figures,
-    traffic_from_count,
-    window_of,
-)
+from tui_bench.engine.series import SeriesBuilder, rate_figures, traffic_from_count, window_of
 from tui_bench.engine.server_watch import WARNINGS as WATCH_WARNINGS
 from tui_bench.engine.server_watch import ServerWatch
 from tui_bench.engine.stall_watch import StallWatch, stall_of_run
 from tui_bench.engine.tool_output import read_lines, wait_for_exit
 from tui_bench.engine.tool_progress import ToolProgress
-from tui_bench.engine.tool_start import (
-    Launched,
-    Launcher,
-    LocalLauncher,
-    Spawner,
-    spawn_subprocess,
-)
+from tui_bench.engine.tool_start import Launched, Launcher, LocalLauncher, Spawner, spawn_subprocess
 from tui_bench.engine.workdir import run_workdir
 from tui_bench.histogram import LatencyHistogram
 from tui_bench.parsers.live import LiveLine
@@ -136,6 +126,7 @@ class RunController:
         # What the run's end reads of its samples and seconds, not the samples and rows.
         self._samples = SampleTally(spec.threads)
         self._seconds = KeptSeconds()
+        self._minutes = MinuteHistograms()
         self._output: dict[str, list[str]] = {"stdout": [], "stderr": []}
         self._progress = ToolProgress(spec)
         self._t0 = 0.0
@@ -366,6 +357,8 @@ class RunController:
         self._seconds.add(row)
         assert self._journal is not None
         self._journal.write("second", row)
+        if histogram is not None:
+            self._minutes.add(self._journal, int(row["t_s"]), histogram, service)
         self._emit(SecondClosed(row, histogram, service))
 
     async def _finish(
@@ -388,6 +381,7 @@ class RunController:
             for second, requests in self._counts.finish(end_s, total):
                 window = window_of(second, end_s)
                 self._row(traffic_from_count(second, requests, window))
+        self._minutes.close(journal)
         seconds = self._seconds.rows(before=self._feed.lost_from if self._feed else None)
         rate = rate_figures(self.spec, seconds)
         if result is not None and rate is not None:

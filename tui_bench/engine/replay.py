@@ -121,7 +121,10 @@ def timeline(session: Session, path: Path | None = None) -> Timeline:
     except (TypeError, ValueError):
         raise _damaged(session, "spec") from None
     rows = session.series
-    samples = [_sample(session, s) for s in _items(session, "samples")]
+    kept = session.samples
+    if kept is None:
+        raise _damaged(session, "samples")
+    samples = [_sample(session, s) for s in kept]
     warnings = [_warning(session, w) for w in _items(session, "warnings")]
     row_times = [_row_time(session, row) for row in rows]
     output, lines_timed = _output(session, spec.tool)
@@ -226,8 +229,9 @@ def _row_time(session: Session, row: Mapping[str, Any]) -> float:
 
 def _sample(session: Session, data: Any) -> ResourceSample:
     try:
-        # Only the fields this version knows: a newer writer may add some.
-        known = {name: data[name] for name in SAMPLE_FIELDS if name in data}
+        # Only the fields this version knows (a newer writer may add some); one a session
+        # keeps as columns is absent where it was unknown.
+        known = {name: data.get(name) for name in SAMPLE_FIELDS}
         known["system_cpu_pct"] = tuple(float(v) for v in known.get("system_cpu_pct") or ())
         sample = ResourceSample(**known)
     except (TypeError, ValueError, KeyError):

@@ -11,6 +11,7 @@ from typing import Any
 
 from tui_bench.result import STATUS_CLASSES, Distribution, Requests, Result
 from tui_bench.spec import RunSpec
+from tui_bench.storage.columns import Columns
 from tui_bench.validity import judge_run
 
 RECOVERED_MESSAGE = (
@@ -20,15 +21,16 @@ RECOVERED_MESSAGE = (
 
 def recovered_end(
     doc: Mapping[str, Any],
-    series: Sequence[Mapping[str, Any]],
-    samples: Sequence[Mapping[str, Any]],
+    series: Columns,
+    last_sample_s: float | None,
     warnings: Sequence[Mapping[str, Any]],
     raw_times: Mapping[str, Sequence[float]] | None,
 ) -> dict[str, Any]:
     """The end record a run with header `doc` would have written: its end time is its last
     record's, its result the sum of its closed seconds. The tool's exit status is unknown."""
-    last = [float(row["t_s"]) + float(row.get("window_s") or 1.0) for row in series[-1:]]
-    last += [float(sample["t_s"]) for sample in samples[-1:] if "t_s" in sample]
+    last = [float(last_sample_s)] if last_sample_s is not None else []
+    if series.count:
+        last.append(float(series.last("t_s")) + float(series.last("window_s") or 1.0))
     last += [times[-1] for times in (raw_times or {}).values() if times]
     end: dict[str, Any] = {"status": "interrupted", "message": RECOVERED_MESSAGE}
     try:
@@ -47,18 +49,21 @@ def recovered_end(
     return end
 
 
-def result_of_seconds(tool: str, series: Sequence[Mapping[str, Any]]) -> Result | None:
+def result_of_seconds(tool: str, series: Columns) -> Result | None:
     """A result from a run's closed seconds alone: counts and rates add up; the slowest
     request is the slowest second's. Percentiles of seconds do not merge: left unknown."""
-    counted = [row for row in series if row.get("requests") is not None]
+    requests = series.column("requests")
+    counted = [i for i, n in enumerate(requests) if n is not None]
     if not counted:
         return None
-    total = sum(int(row["requests"]) for row in counted)
-    duration = sum(float(row.get("window_s") or 1.0) for row in series)
-    errors = [int(row["errors"]) for row in counted if row.get("errors") is not None]
-    failed = sum(errors) if len(errors) == len(counted) else None
-    maxima = [float(row["max_s"]) for row in counted if row.get("max_s") is not None]
-    status = {c: sum(int(row.get(c) or 0) for row in counted) for c in STATUS_CLASSES}
+    total = sum(int(requests[i]) for i in counted)
+    duration = sum(float(w or 1.0) for w in series.column("window_s"))
+    errors = [series.column("errors")[i] for i in counted]
+    failed = sum(int(e) for e in errors) if None not in errors else None
+    maxima = [float(m) for m in series.column("max_s") if m is not None]
+    classes = {c: series.column(c) for c in STATUS_CLASSES}
+    known = any(classes[c][i] is not None for c in STATUS_CLASSES for i in counted)
+    status = {c: sum(int(classes[c][i] or 0) for i in counted) for c in STATUS_CLASSES}
     return Result(
         tool=tool,
         duration_s=duration,
@@ -69,6 +74,6 @@ def result_of_seconds(tool: str, series: Sequence[Mapping[str, Any]]) -> Result 
             succeeded=None if failed is None else total - failed,
             failed=failed,
         ),
-        status=status if any(c in row for row in counted for c in STATUS_CLASSES) else {},
+        status=status if known else {},
         latency=Distribution(max_s=max(maxima)) if maxima else None,
     )

@@ -64,14 +64,16 @@ from tui_bench.records.warning import Warning
 from tui_bench.redaction import RULES, redact
 from tui_bench.result import Result
 from tui_bench.spec import RunSpec
+from tui_bench.storage.columns import rows_of
 from tui_bench.storage.generator_codec import generator_of
+from tui_bench.storage.minutes import MinuteHistogram, minutes_of
 from tui_bench.storage.sweep_codec import plan_of, summary_of
 from tui_bench.storage.threshold_codec import threshold_of
 from tui_bench.validity import judge_run
 from tui_bench.validity_defaults import DEFAULT_MAX_ERRORS
 
 SCHEMA = "tuibench.session"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 # True in a document whose secrets were redacted as it was written; by which rules.
 REDACTED = "redacted"
 REDACTION = "redaction"
@@ -242,9 +244,26 @@ class Session:
         data = self.doc.get("result")
         return Result.from_dict(data) if data else None
 
-    @property
+    @cached_property
     def series(self) -> list[Mapping[str, Any]]:
-        return list(self.doc.get("series") or [])
+        """One row per second (the last one often partial)."""
+        rows = rows_of(self.doc.get("series") or [])
+        if rows is None:
+            raise SessionError(f"session {self.id} is damaged (bad 'series')")
+        return rows
+
+    @cached_property
+    def samples(self) -> list[Mapping[str, Any]] | None:
+        """The resource samples kept (columns.kept_sample); None when what is there is
+        neither rows nor columns (a damaged file)."""
+        return rows_of(self.doc.get("samples") or [])
+
+    @cached_property
+    def minutes(self) -> tuple[MinuteHistogram, ...]:
+        """The run's latency a minute at a time (none in a session older than them, or of
+        a tool without a request log)."""
+        kept = self.doc.get("minutes")
+        return minutes_of(kept, self.id) if isinstance(kept, list) else ()
 
     @property
     def resources(self) -> dict[str, float | None]:
@@ -359,9 +378,11 @@ class Session:
         return self.summary.knee
 
     def to_json(self) -> bytes:
-        """The document as saved and exported: its secrets redacted (redaction)."""
+        """The document as saved and exported: its secrets redacted (redaction). Not
+        indented: in a day's columns, indenting was over half the file (`jq .` shows it
+        indented)."""
         doc = {**redact(self.doc), REDACTED: True, REDACTION: RULES}
-        return orjson.dumps(doc, option=orjson.OPT_INDENT_2 | orjson.OPT_SERIALIZE_NUMPY)
+        return orjson.dumps(doc, option=orjson.OPT_SERIALIZE_NUMPY)
 
     def as_saved(self) -> Session:
         """The session exactly as its file holds it (redacted, plain JSON values), without

@@ -11,6 +11,7 @@ import orjson
 from tui_bench.errors import SessionError
 from tui_bench.redaction import RULES, redact_document
 from tui_bench.result import Result
+from tui_bench.storage.columns import readable
 from tui_bench.storage.session import (
     REDACTED,
     REDACTION,
@@ -47,9 +48,11 @@ def check(doc: Any, origin: str) -> None:
             f"{origin}: written by a newer tuibench (schema {version}; this one reads "
             f"up to {SCHEMA_VERSION}): upgrade tuibench to open it"
         )
-    for key, kind in (("id", str), ("spec", dict), ("series", list)):
+    for key, kind in (("id", str), ("spec", dict), ("series", list | dict)):
         if not isinstance(doc.get(key), kind):
             raise SessionError(f"{origin}: session file is damaged (bad {key!r})")
+    if not readable(doc["series"]):
+        raise SessionError(f"{origin}: session file is damaged (bad 'series')")
     result = doc.get("result")
     if result is not None:
         try:

@@ -15,6 +15,7 @@ from tui_bench.result import Result
 from tui_bench.spec import RunSpec
 from tui_bench.storage import refs
 from tui_bench.storage.atomic import store_error, write_atomic
+from tui_bench.storage.columns import Columns, kept_sample
 from tui_bench.storage.journal import is_abandoned, read_records
 from tui_bench.storage.layout import JOURNAL_SUFFIX
 from tui_bench.storage.layout import SESSION_SUFFIX as SESSION_SUFFIX
@@ -68,10 +69,13 @@ def document_from_journal(
     path: Path, records: Iterable[dict[str, Any]] | None = None
 ) -> dict[str, Any]:
     """Replay a journal (its `records`, when they are not all on disk) into a session
-    document. One without an end is 'interrupted', its result rebuilt from its seconds."""
+    document. One without an end is 'interrupted', its result rebuilt from its seconds.
+    Records are read one at a time into columns: a day's journal is never held whole."""
     doc: dict[str, Any] | None = None
-    series: list[Any] = []
-    samples: list[Any] = []
+    series = Columns()
+    samples = Columns()
+    last_sample_s: float | None = None
+    minutes: list[Any] = []
     warnings: list[Any] = []
     runs: list[Any] = []
     summary: Mapping[str, Any] = {}
@@ -84,9 +88,13 @@ def document_from_journal(
         if kind == "header":
             doc = record
         elif kind == "second":
-            series.append(record)
+            series.add(record)
         elif kind == "sample":
-            samples.append(record)
+            last_sample_s = record.get("t_s", last_sample_s)
+            if kept_sample(record, samples.last("t_s")):
+                samples.add(record)
+        elif kind == "minute":
+            minutes.append(record)
         elif kind == "warning":
             warnings.append(record)
         elif kind == "out":
@@ -107,10 +115,10 @@ def document_from_journal(
     if doc.get("kind") == SWEEP:
         doc.update(summary, runs=runs)
     if not end:
-        end = recovered_end(doc, series, samples, warnings, raw_times)
+        end = recovered_end(doc, series, last_sample_s, warnings, raw_times)
     doc.update(
-        series=series,
-        samples=samples,
+        series=series.to_json(),
+        samples=samples.to_json(),
         warnings=warnings,
         raw={stream: "".join(lines) for stream, lines in raw.items()},
         status=end.get("status", "interrupted"),
@@ -119,6 +127,8 @@ def document_from_journal(
         result=end.get("result"),
         resources=end.get("resources"),
     )
+    if minutes:
+        doc["minutes"] = minutes
     if raw_times is not None:
         doc["raw_times"] = raw_times
     doc.update({key: end[key] for key in OPTIONAL_END_KEYS if key in end})
