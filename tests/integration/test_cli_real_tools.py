@@ -25,6 +25,7 @@ from tui_bench.engine.reach import target_refused
 from tui_bench.runners.tools import find_tool
 from tui_bench.spec import RunSpec
 from tui_bench.storage import store
+from tui_bench.storage.minutes import latency_between
 
 pytestmark = pytest.mark.real
 
@@ -64,6 +65,8 @@ def test_h2load_h2c_count_mode(nginx: DemoTarget, sessions: Path) -> None:
     assert session.status == "completed"
     assert session.doc["server"]["name"] == "nginx"
     assert sum(row["requests"] for row in session.series) == 20000
+    # Its minute (one, in a run this short) holds every request, as the run's histogram.
+    assert latency_between(session.minutes, 0, 60) == session.histogram
     assert "same-machine" in {w["code"] for w in session.doc["warnings"]}
     # Each line of the output with when it came, in order, for the replay: lines cut at
     # newlines only, as the run reads them.

@@ -1,0 +1,72 @@
+"""A session's series and samples kept as columns."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tui_bench.storage.columns import (
+    SAMPLE_EVERY_S,
+    SAMPLES_WHOLE_S,
+    Columns,
+    kept_sample,
+    readable,
+    rows_of,
+)
+
+
+def test_rows_come_back_as_they_went_in_rounded_to_what_they_mean() -> None:
+    columns = Columns()
+    columns.add({"t_s": 0, "rps": 10.123456, "p99_s": 0.00123456789, "server_cpu_pct": 12.3456})
+    columns.add({"t_s": 1, "rps": 11.0, "p99_s": None, "server_cpu_pct": 50.0})
+    assert rows_of(columns.to_json()) == [
+        {"t_s": 0, "rps": 10.12, "p99_s": 0.0012346, "server_cpu_pct": 12.35},
+        {"t_s": 1, "rps": 11.0, "p99_s": None, "server_cpu_pct": 50.0},
+    ]
+
+
+def test_a_figure_that_comes_late_is_unknown_before_and_one_never_known_is_left_out() -> None:
+    columns = Columns()
+    columns.add({"t_s": 0, "backlog": None})
+    columns.add({"t_s": 1, "backlog": None, "max_s": 0.5})
+    kept = columns.to_json()
+    assert "backlog" not in kept
+    assert kept["max_s"] == [None, 0.5]
+    assert columns.column("nothing") == [None, None]
+    assert columns.last("t_s") == 1
+
+
+def test_per_core_figures_are_rounded_each() -> None:
+    columns = Columns()
+    columns.add({"t_s": 0.123456, "system_cpu_pct": (95.8333333, 3.0)})
+    assert columns.to_json() == {"t_s": [0.123], "system_cpu_pct": [[95.83, 3.0]]}
+
+
+@pytest.mark.parametrize(
+    ("kept", "fine"),
+    [
+        ([{"t_s": 0}], True),
+        ({"t_s": [0, 1], "rps": [1, 2]}, True),
+        ({}, True),
+        ({"t_s": [0, 1], "rps": [1]}, False),
+        ({"t_s": 5}, False),
+        ("rows", False),
+    ],
+)
+def test_what_is_neither_rows_nor_even_columns_is_not_read(kept: Any, fine: bool) -> None:
+    assert readable(kept) is fine
+    assert (rows_of(kept) is not None) is fine
+
+
+def test_samples_are_kept_whole_at_first_then_one_every_few_seconds() -> None:
+    times = [i * 0.5 for i in range(int(2 * SAMPLES_WHOLE_S + 200))]
+    kept: list[float] = []
+    for t in times:
+        if kept_sample({"t_s": t}, kept[-1] if kept else None):
+            kept.append(t)
+    early = [t for t in kept if t < SAMPLES_WHOLE_S]
+    late = [t for t in kept if t >= SAMPLES_WHOLE_S]
+    assert early == [t for t in times if t < SAMPLES_WHOLE_S]
+    assert late == [SAMPLES_WHOLE_S + i * SAMPLE_EVERY_S for i in range(len(late))]
+    assert len(late) == 10  # 100 s after the whole part
