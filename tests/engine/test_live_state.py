@@ -3,6 +3,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tui_bench.engine.events import (
     Event,
     OutputLine,
@@ -113,11 +115,15 @@ def test_client_bound_when_the_busiest_generator_thread_is_saturated() -> None:
     assert not state.client_bound
 
 
-def test_count_mode_eta_follows_the_fraction_done() -> None:
+def test_count_mode_eta_follows_the_fraction_done_then_the_last_seconds_rate() -> None:
     state = LiveState(RunSpec(urls=SPEC.urls, requests=1000))
     assert state.eta_s is None
     state.apply(Progress(2.0, 0.25, 250, None))
     assert state.eta_s == 6.0
+    # The server slowed down: the 750 left go at the last seconds' 25 req/s, not 125.
+    for t, rps in enumerate([200, 50, *[20] * 5, *[30] * 5]):
+        state.apply(SecondClosed({"t_s": t, "rps": rps}))
+    assert state.eta_s == pytest.approx(750 / 25)
 
 
 def test_finished_run_reports_status_and_session() -> None:

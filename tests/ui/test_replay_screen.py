@@ -14,6 +14,7 @@ from textual.widgets import ProgressBar, RichLog, Static
 from tests.engine.test_replay import (
     EXAMPLES,
     imported_doc,
+    long_session,
     make_session,
     server_cpu,
     session_doc,
@@ -148,6 +149,27 @@ async def test_seek_keys_move_by_their_amount_within_the_session() -> None:
         for key, position in expected:
             await pilot.press(key)
             assert screen.position == pytest.approx(position), key
+
+
+async def test_minute_and_hour_keys_seek_a_long_session() -> None:
+    async with make_app(long_session(hours=2.0, per_second=1)).run_test(size=(120, 40)) as pilot:
+        screen = await at(pilot, 0.0)
+        assert screen.length == 7200.0
+        expected = [
+            ("pagedown", 60.0),
+            ("greater_than_sign", 120.0),
+            ("right_curly_bracket", 3720.0),
+            ("right_curly_bracket", 7200.0),
+            ("pageup", 7140.0),
+            ("less_than_sign", 7080.0),
+            ("left_curly_bracket", 3480.0),
+            ("left_curly_bracket", 0.0),
+        ]
+        for key, position in expected:
+            await pilot.press(key)
+            assert screen.position == pytest.approx(position), key
+        screen.paint(force=True)
+        assert "0:00:00" in text_of(screen, "#header")
 
 
 async def test_seek_keys_win_over_a_focused_log() -> None:

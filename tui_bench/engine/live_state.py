@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from itertools import islice
 from pathlib import Path
+from statistics import fmean
 from typing import Any
 
 from tui_bench.analysis.stalls import CountMoves, stalled_live
@@ -37,6 +38,8 @@ from tui_bench.spec import RunSpec
 from tui_bench.storage.session import OVERALL_LATENCY_COLUMNS, shown_window, window_end
 
 MAX_ROWS = 600
+# A request count's time left is at the mean rate of this many last seconds.
+ETA_SECONDS = 10
 MAX_LINES = 500
 LATENCY_KEYS = ("p50_s", "p90_s", "p99_s", "max_s")
 # The busiest generator thread at this share of a core means the generator, not the server,
@@ -343,6 +346,11 @@ class LiveState:
             return 0.0
         if spec.planned_s is not None:
             return max(0.0, spec.planned_s - self.elapsed_s)
+        # A request count: what is left at the rate of the last seconds (a server that
+        # slowed down an hour in is not finished at the pace of its first minutes).
+        recent = [r["rps"] for r in islice(reversed(self.rows), ETA_SECONDS) if r.get("rps")]
+        if spec.requests and self.done is not None and recent:
+            return max(0, spec.requests - self.done) / fmean(recent)
         if self.fraction:
             return self.elapsed_s * (1 - self.fraction) / self.fraction
         return None

@@ -34,9 +34,10 @@ def replay_header(
     if note is not None or length <= 0:
         bottom = Text(note or "nothing to play: the session has no per-second series")
     else:
+        long = length >= 3600
         bottom = pairs(
             *(load_pairs(spec) if spec.urls else ()),
-            ("at", f"{clock(position, tenths=True)} / {clock(length, tenths=True)}"),
+            ("at", f"{clock(position, tenths=True, hours=long)} / {clock(length, tenths=True)}"),
             ("speed", speed),
         )
         bottom.append("  ")
