@@ -1,8 +1,12 @@
+import numpy as np
 import pytest
 
+from tui_bench.errors import SessionError
 from tui_bench.formats import fmt_bytes, fmt_compact, fmt_seconds
+from tui_bench.histogram import LatencyHistogram
 from tui_bench.report.export import export, series_csv
 from tui_bench.result import Distribution, Requests, Result
+from tui_bench.storage.histogram_codec import packed
 from tui_bench.storage.session import SCHEMA, Session
 from tui_bench.storage.threshold_codec import threshold_record
 
@@ -185,3 +189,36 @@ def test_markdown_of_a_run_judged_by_thresholds_has_a_row_for_each() -> None:
     ]
     assert table[4] == "| p99<5ms | all | 10.00 ms | **FAIL** |"
     assert table[5] == "| rps>1000 | all | 1,234 req/s | pass |"
+
+
+def minutes_session(service: bool) -> Session:
+    def minute(start_s: int, base_us: int) -> dict[str, object]:
+        h = LatencyHistogram()
+        h.add(np.arange(base_us, base_us + 1000, dtype=np.int64))
+        record: dict[str, object] = {"t_s": start_s, "histogram": packed(h)}
+        if service:
+            record["service_histogram"] = packed(h)
+        return record
+
+    doc = dict(session().doc)
+    doc["minutes"] = [minute(0, 1000), minute(60, 5000)]
+    return Session(doc)
+
+
+def test_minutes_are_each_minutes_own_percentiles() -> None:
+    lines = export(minutes_session(service=False), "minutes").splitlines()
+    assert lines[0] == "t_s,requests,p50_s,p90_s,p99_s,p999_s,max_s,service_p50_s,service_p99_s"
+    first, second = (line.split(",") for line in lines[1:])
+    assert first[:2] == ["0", "1000"] and second[:2] == ["60", "1000"]
+    # 1000..1999 µs then 5000..5999 µs: each minute's median its own, within a bucket.
+    assert float(first[2]) == pytest.approx(0.0015, rel=0.01)
+    assert float(second[2]) == pytest.approx(0.0055, rel=0.01)
+    assert second[6] == "0.005999"
+    assert first[7:] == ["", ""]  # a closed loop: no send-time latency
+    (_, rate) = export(minutes_session(service=True), "minutes").splitlines()[:2]
+    assert rate.split(",")[7] != ""
+
+
+def test_minutes_of_a_session_without_them_is_one_line_naming_why() -> None:
+    with pytest.raises(SessionError, match=r"sid keeps no minute histograms: .*h2load"):
+        export(session(), "minutes")

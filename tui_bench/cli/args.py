@@ -136,7 +136,9 @@ def build_parser() -> Parser:
     imp.add_argument("--save", action="store_true", help="with --json: also save a session")
     add_labels(imp)
 
-    exp = commands.add_parser("export", help="write a session as json, csv or markdown")
+    exp = commands.add_parser(
+        "export", help="write a session as json, csv, markdown or its minutes' latency"
+    )
     exp.add_argument("session", metavar="SESSION", help=REF_HELP)
     exp.add_argument(
         "--format",

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from tui_bench.errors import SessionError, UsageError
+from tui_bench.histogram import LatencyHistogram
 from tui_bench.printable import printable, printable_lines
 from tui_bench.records.generator import GeneratorRun
 from tui_bench.report.baseline import baseline_markdown
@@ -50,6 +51,10 @@ def write_export(selection: Selection, fmt: str, target: Path, *, force: bool = 
 def export(session: Session, fmt: str) -> str:
     if fmt == "json":
         return _with_validity(session).to_json().decode()
+    if session.is_sweep and fmt == "minutes":
+        raise UsageError(
+            f"{session.id} is a sweep: export it as csv, md or json (minutes are a run's)"
+        )
     if session.is_sweep:
         # Imported here: sweep_export builds on this module's formatters.
         from tui_bench.report.sweep_export import sweep_csv, sweep_markdown
@@ -59,6 +64,8 @@ def export(session: Session, fmt: str) -> str:
         return printable_lines(sweep_markdown(session) + baseline_markdown(session))
     if fmt == "csv":
         return series_csv(session.series)
+    if fmt == "minutes":
+        return minutes_csv(session)
     return printable_lines(result_markdown(session) + baseline_markdown(session))
 
 
@@ -81,6 +88,39 @@ def _with_validity(session: Session) -> Session:
 
 def series_csv(rows: list[Mapping[str, Any]]) -> str:
     return csv_text(SERIES_COLUMNS, ([row.get(c) for c in SERIES_COLUMNS] for row in rows))
+
+
+MINUTE_QUANTILES = (50.0, 90.0, 99.0, 99.9)
+MINUTE_COLUMNS = (
+    "t_s",
+    "requests",
+    *(f"p{q:g}_s".replace(".", "") for q in MINUTE_QUANTILES),
+    "max_s",
+    # A fixed-rate run's, from when each request was sent (the others: from when it was due).
+    "service_p50_s",
+    "service_p99_s",
+)
+
+
+def minutes_csv(session: Session) -> str:
+    """Each whole minute's latency from its own histogram: a minute's p99 is that of its
+    requests, not a mean of its seconds'."""
+    minutes = session.minutes
+    if not minutes:
+        raise SessionError(
+            f"{session.id} keeps no minute histograms: its tool keeps no request log (only "
+            "h2load does), or it was saved before they were kept"
+        )
+
+    def row(
+        start_s: int, histogram: LatencyHistogram, service: LatencyHistogram | None
+    ) -> list[Any]:
+        due = histogram.percentiles_s(MINUTE_QUANTILES)
+        sent = service.percentiles_s((50, 99)) if service is not None else [None, None]
+        top = histogram.max_us
+        return [start_s, histogram.count, *due, None if top is None else top / 1e6, *sent]
+
+    return csv_text(MINUTE_COLUMNS, (row(m.start_s, m.histogram, m.service) for m in minutes))
 
 
 def result_markdown(session: Session) -> str:
