@@ -2,6 +2,12 @@
 
 Loading only parses JSON and checks its shape: nothing in a session is ever executed.
 
+Schema version 2 keeps `series` and `samples` as columns (storage/columns.py: `{name:
+[value per row]}`, rounded to what each figure means, a column unknown everywhere left
+out), the samples whole for the first 10 minutes then one every 10 s, and adds `minutes`:
+`[{"t_s", "histogram", "service_histogram"?}]`, each whole minute's latency histogram packed
+(storage/histogram_codec.py). Version 1 (rows, every sample) reads as before.
+
 Keys added within schema version 1, each optional (a document without them stays valid):
 
 - `histogram`: the run's whole latency histogram (`LatencyHistogram.to_dict()`), warm-up
