@@ -43,7 +43,7 @@ def test_unknown_is_an_empty_cell_and_the_rest_is_text() -> None:
 
 
 def test_a_series_under_a_millisecond_is_written_in_seconds_without_an_exponent() -> None:
-    text = series_csv([{"t_s": 0.0, "rps": 90.5, "p50_s": 4.3e-05, "p99_s": 9e-05}])
+    text = series_csv({"t_s": [0.0], "rps": [90.5], "p50_s": [4.3e-05], "p99_s": [9e-05]})
     header, row = csv.reader(io.StringIO(text))
     cells = dict(zip(header, row, strict=True))
     assert cells["p50_s"] == "0.000043" and cells["p99_s"] == "0.00009"

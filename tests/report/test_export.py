@@ -41,7 +41,7 @@ def session() -> Session:
 
 
 def test_csv_header_is_the_contract_and_rows_follow() -> None:
-    lines = series_csv(session().series).splitlines()
+    lines = series_csv(session().series_columns).splitlines()
     header = lines[0].split(",")
     for column in (
         "t_s",

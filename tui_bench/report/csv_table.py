@@ -14,7 +14,7 @@ from __future__ import annotations
 import csv
 import io
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
 
 # The digits a double holds for certain (DBL_DIG): beyond them lies binary noise.
@@ -30,6 +30,10 @@ def csv_cell(value: object) -> str:
     if isinstance(value, float):
         if not math.isfinite(value):
             return ""
+        shortest = repr(value)
+        # At most 15 digits and no exponent already (a day's series is 2 million cells).
+        if len(shortest) <= SIGNIFICANT + 1 and "e" not in shortest:
+            return shortest
         # Through the float those digits name: its shortest repr keeps `22736.0` a float.
         return format(Decimal(repr(float(f"{value:.{SIGNIFICANT}g}"))), "f")
     return str(value)
@@ -41,4 +45,17 @@ def csv_text(columns: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(columns)
     writer.writerows([csv_cell(value) for value in row] for row in rows)
+    return out.getvalue()
+
+
+def csv_of_columns(columns: Sequence[str], values: Mapping[str, Sequence[object]]) -> str:
+    """`csv_text` of a table kept as columns (`values`, one list per name; a name it lacks
+    is empty in every row): each column formatted at once, a day's series in a second."""
+    count = max((len(v) for v in values.values()), default=0)
+    blank = [""] * count
+    cells = [list(map(csv_cell, values[c])) if c in values else blank for c in columns]
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(columns)
+    writer.writerows(zip(*cells, strict=True))
     return out.getvalue()

@@ -18,7 +18,7 @@ from tui_bench.histogram import LatencyHistogram
 from tui_bench.printable import printable, printable_lines
 from tui_bench.records.generator import GeneratorRun
 from tui_bench.report.baseline import baseline_markdown
-from tui_bench.report.csv_table import csv_text
+from tui_bench.report.csv_table import csv_of_columns, csv_text
 from tui_bench.report.md_tables import threshold_markdown
 from tui_bench.report.text import generator_cells, resource_rows, result_rows
 from tui_bench.storage import store
@@ -63,7 +63,7 @@ def export(session: Session, fmt: str) -> str:
             return sweep_csv(session)
         return printable_lines(sweep_markdown(session) + baseline_markdown(session))
     if fmt == "csv":
-        return series_csv(session.series)
+        return series_csv(session.series_columns)
     if fmt == "minutes":
         return minutes_csv(session)
     return printable_lines(result_markdown(session) + baseline_markdown(session))
@@ -86,8 +86,8 @@ def _with_validity(session: Session) -> Session:
     return Session({**session.doc, "validity": validity.to_dict() if validity else None})
 
 
-def series_csv(rows: list[Mapping[str, Any]]) -> str:
-    return csv_text(SERIES_COLUMNS, ([row.get(c) for c in SERIES_COLUMNS] for row in rows))
+def series_csv(columns: Mapping[str, Sequence[Any]]) -> str:
+    return csv_of_columns(SERIES_COLUMNS, columns)
 
 
 MINUTE_QUANTILES = (50.0, 90.0, 99.0, 99.9)

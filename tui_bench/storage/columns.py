@@ -105,3 +105,13 @@ def rows_of(kept: Any) -> list[Mapping[str, Any]] | None:
         return kept
     names = list(kept)
     return [dict(zip(names, values, strict=True)) for values in zip(*kept.values(), strict=True)]
+
+
+def columns_of(kept: Any) -> dict[str, list[Any]] | None:
+    """A kept series or samples as columns, as `rows_of` reads it as rows."""
+    if not readable(kept):
+        return None
+    if isinstance(kept, Mapping):
+        return dict(kept)
+    names = list(dict.fromkeys(name for row in kept for name in row))
+    return {name: [row.get(name) for row in kept] for name in names}

@@ -70,7 +70,7 @@ from tui_bench.records.warning import Warning
 from tui_bench.redaction import RULES, redact
 from tui_bench.result import Result
 from tui_bench.spec import RunSpec
-from tui_bench.storage.columns import rows_of
+from tui_bench.storage.columns import columns_of, rows_of
 from tui_bench.storage.generator_codec import generator_of
 from tui_bench.storage.minutes import MinuteHistogram, minutes_of
 from tui_bench.storage.sweep_codec import plan_of, summary_of
@@ -257,6 +257,14 @@ class Session:
         if rows is None:
             raise SessionError(f"session {self.id} is damaged (bad 'series')")
         return rows
+
+    @cached_property
+    def series_columns(self) -> dict[str, list[Any]]:
+        """The series as columns (as this format keeps it; an older session's rows turned)."""
+        columns = columns_of(self.doc.get("series") or [])
+        if columns is None:
+            raise SessionError(f"session {self.id} is damaged (bad 'series')")
+        return columns
 
     @cached_property
     def samples(self) -> list[Mapping[str, Any]] | None:
