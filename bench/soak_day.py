@@ -104,7 +104,8 @@ def write_day(store: Path, hours: float, per_second: int, rate: bool) -> Path:
             series.add_sample(taken)
             journal.write("sample", asdict(taken))
         closed = ingest.feed(log_block(start_s, block, per_second, rng))
-        closed += ingest.close_by_clock(T0_US + (start_s + block) * 1_000_000 + 10_000_000)
+        # As the run's clock would: the block's seconds close once it is over.
+        closed += ingest.close_by_clock(T0_US + (start_s + block + 1) * 1_000_000)
         for stats in closed:
             row = series.row(traffic_from_log(stats))
             journal.write("second", row)

@@ -44,3 +44,15 @@ def test_a_time_axis_reads_in_seconds_minutes_or_hours() -> None:
     ticks, labels = time_ticks(24 * 3600)
     assert labels == ["0h", "5h", "10h", "15h", "20h", "25h"] and ticks[-1] == 25 * 3600
     assert time_ticks(7300)[1][:3] == ["0.0h", "0.5h", "1.0h"]
+
+
+def test_the_last_minutes_of_a_long_run_read_as_its_clock_there() -> None:
+    # The last 10 minutes at hour 23: by the minute, h:mm, and nothing past the end.
+    ticks, labels = time_ticks(23 * 3600, most=5, start_s=23 * 3600 - 600)
+    assert labels[0] == "22:50" and labels[-1] == "23:00", labels
+    assert ticks[0] == 23 * 3600 - 600 and ticks[-1] == 23 * 3600
+    # Its last minute: by the second.
+    _, labels = time_ticks(23 * 3600 + 30, most=3, start_s=23 * 3600 - 30)
+    assert labels == ["22:59:20", "22:59:40", "23:00:00", "23:00:20", "23:00:40"], labels
+    # The last minute at minute 30: m:ss.
+    assert time_ticks(1800, most=3, start_s=1740)[1] == ["29:00", "29:20", "29:40", "30:00"]

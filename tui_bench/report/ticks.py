@@ -38,11 +38,24 @@ def time_ticks(
 ) -> tuple[list[float], list[str]]:
     """Round ticks of a run's seconds from at or before `start_s` to at or after `end_s` and
     what they say: seconds as numbers (`30`), minutes with an `m`, hours with an `h`, as the
-    length of the run calls for."""
-    unit, scale, _ = next(u for u in _TIME_UNITS if end_s <= u[2])
+    length of the axis calls for. An axis that starts later in the run (its last minutes)
+    reads as the clock does there: `22:50` (h:mm) by the minute, `1:04:30` or `4:30` by the
+    second."""
+    unit, scale, _ = next(u for u in _TIME_UNITS if end_s - start_s <= u[2])
     low = start_s / scale
     ticks = nice_ticks(low, max(end_s / scale, low + 1.0), most=most)
-    return [t * scale for t in ticks], [tick_label(t, ticks) + unit for t in ticks]
+    seconds = [t * scale for t in ticks]
+    if start_s > 0 and unit == "" and ticks[1] - ticks[0] >= 1:
+        return seconds, [_clock(t, hours=end_s >= 3600) for t in seconds]
+    if start_s > 0 and unit == "m" and end_s >= 3600 and ticks[1] - ticks[0] >= 1:
+        return seconds, [_clock(t, hours=True)[:-3] for t in seconds]
+    return seconds, [tick_label(t, ticks) + unit for t in ticks]
+
+
+def _clock(seconds: float, *, hours: bool) -> str:
+    whole = round(seconds)
+    h, rest = divmod(whole, 3600)
+    return f"{h}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{whole // 60}:{whole % 60:02d}"
 
 
 def log_ticks(low: float, high: float) -> tuple[list[float], list[str]]:
