@@ -32,6 +32,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from bench.common import TUIBENCH
 from tui_bench.engine.log_ingest import LogIngest
 from tui_bench.engine.minute_histograms import MinuteHistograms
+from tui_bench.engine.schedule import Schedule
 from tui_bench.engine.series import SeriesBuilder, traffic_from_log
 from tui_bench.sampling.samples import ResourceSample
 from tui_bench.spec import RunSpec
@@ -62,10 +63,17 @@ def sample(t_s: float, rng: np.random.Generator) -> ResourceSample:
     )
 
 
-def log_block(start_s: int, seconds: int, per_second: int, rng: np.random.Generator) -> bytes:
-    """h2load's request log for `seconds` from `start_s`: start µs, status, duration µs."""
+def log_block(
+    start_s: int, seconds: int, per_second: int, rng: np.random.Generator, *, rate: bool
+) -> bytes:
+    """h2load's request log for `seconds` from `start_s`: start µs, status, duration µs;
+    sent when due at a fixed rate, else at random."""
     n = seconds * per_second
-    starts = T0_US + start_s * 1_000_000 + np.sort(rng.integers(0, seconds * 1_000_000, n))
+    if rate:
+        offsets = np.arange(n, dtype=np.int64) * 1_000_000 // per_second
+    else:
+        offsets = np.sort(rng.integers(0, seconds * 1_000_000, n))
+    starts = T0_US + start_s * 1_000_000 + offsets
     durations = rng.lognormal(7.3, 0.5, n).astype(np.int64)
     status = np.where(rng.random(n) < 0.001, 503, 200)
     lines = np.column_stack((starts, status, durations))
@@ -90,7 +98,7 @@ def write_day(store: Path, hours: float, per_second: int, rate: bool) -> Path:
     )
     path = store / f"{draft.id}.journal"
     journal = JournalWriter(path, draft.header())
-    ingest = LogIngest(T0_US)
+    ingest = LogIngest(T0_US, Schedule.of(spec, T0_US))
     series = SeriesBuilder()
     minutes = MinuteHistograms()
     rng = np.random.default_rng(1)
@@ -103,7 +111,7 @@ def write_day(store: Path, hours: float, per_second: int, rate: bool) -> Path:
             taken = sample(start_s + i / 2, rng)
             series.add_sample(taken)
             journal.write("sample", asdict(taken))
-        closed = ingest.feed(log_block(start_s, block, per_second, rng))
+        closed = ingest.feed(log_block(start_s, block, per_second, rng, rate=rate))
         # As the run's clock would: the block's seconds close once it is over.
         closed += ingest.close_by_clock(T0_US + (start_s + block + 1) * 1_000_000)
         for stats in closed:
