@@ -40,7 +40,7 @@ FILES = sorted(OLDER.glob("*/*.json"))
 
 
 def test_every_release_is_there() -> None:
-    assert RELEASES == ["2026-11-21", "2026-11-24", "2026-11-25", "2026-11-26"]
+    assert RELEASES == ["2026-11-21", "2026-11-24", "2026-11-25", "2026-11-26", "2026-11-28"]
     assert {p.name for p in FILES} >= {
         "h2load-h2load-run.json",
         "wrk-wrk-run.json",
