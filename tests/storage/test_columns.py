@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,6 +15,7 @@ from tui_bench.storage.columns import (
     readable,
     rows_of,
 )
+from tui_bench.storage.journal import JournalWriter, read_records
 
 
 def test_rows_come_back_as_they_went_in_rounded_to_what_they_mean() -> None:
@@ -70,3 +72,13 @@ def test_samples_are_kept_whole_at_first_then_one_every_few_seconds() -> None:
     assert early == [t for t in times if t < SAMPLES_WHOLE_S]
     assert late == [SAMPLES_WHOLE_S + i * SAMPLE_EVERY_S for i in range(len(late))]
     assert len(late) == 10  # 100 s after the whole part
+
+
+def test_the_journal_takes_only_the_samples_the_session_keeps(tmp_path: Path) -> None:
+    journal = JournalWriter(tmp_path / "run.journal", {"id": "r"})
+    for i in range(int(2 * (SAMPLES_WHOLE_S + 60))):
+        journal.write("sample", {"t_s": i / 2})
+    journal.close()
+    times = [r["t_s"] for r in read_records(journal.path) if r["k"] == "sample"]
+    assert len(times) == 2 * SAMPLES_WHOLE_S + 60 / SAMPLE_EVERY_S
+    assert times[-1] == SAMPLES_WHOLE_S + 60 - SAMPLE_EVERY_S

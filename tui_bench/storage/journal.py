@@ -25,9 +25,11 @@ import orjson
 
 from tui_bench.redaction import redact_document
 from tui_bench.storage.atomic import PRIVATE_FILE, private_dir, store_error
+from tui_bench.storage.columns import kept_sample
 
 # Written to the OS when journaled: what a run prints as it goes.
 PROMPT_KINDS = frozenset({"header", "second", "end"})
+SAMPLE = "sample"
 FLUSH_EVERY_S = 1.0
 
 
@@ -37,6 +39,8 @@ class JournalWriter:
         # Lines not yet written; once the store is full, every line from then on.
         self._pending: list[bytes] = []
         self._written = 0
+        # When the last sample journaled was taken.
+        self._sample_s: Any = None
         # Why the journal stopped taking lines (a full disk); None while it takes them.
         self.failure: OSError | None = None
         try:
@@ -55,6 +59,11 @@ class JournalWriter:
             raise store_error(path.parent, exc, "cannot start the run's journal") from None
 
     def write(self, kind: str, record: Mapping[str, Any]) -> None:
+        if kind == SAMPLE:
+            # Only those the session keeps: samples were three quarters of a day's journal.
+            if not kept_sample(record, self._sample_s):
+                return
+            self._sample_s = record.get("t_s")
         entry = {"k": kind, **record}
         line = orjson.dumps(entry, option=orjson.OPT_SERIALIZE_NUMPY)
         redacted = redact_document(entry, line.decode())
