@@ -5,12 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 
 from tui_bench.storage.columns import (
     SAMPLE_EVERY_S,
     SAMPLES_WHOLE_S,
     Columns,
+    columns_of,
+    json_default,
     kept_sample,
     readable,
     rows_of,
@@ -32,9 +35,8 @@ def test_a_figure_that_comes_late_is_unknown_before_and_one_never_known_is_left_
     columns = Columns()
     columns.add({"t_s": 0, "backlog": None})
     columns.add({"t_s": 1, "backlog": None, "max_s": 0.5})
-    kept = columns.to_json()
-    assert "backlog" not in kept
-    assert kept["max_s"] == [None, 0.5]
+    kept = columns_of(columns.to_json())
+    assert kept == {"t_s": [0, 1], "max_s": [None, 0.5]}
     assert columns.column("nothing") == [None, None]
     assert columns.last("t_s") == 1
 
@@ -42,7 +44,25 @@ def test_a_figure_that_comes_late_is_unknown_before_and_one_never_known_is_left_
 def test_per_core_figures_are_rounded_each() -> None:
     columns = Columns()
     columns.add({"t_s": 0.123456, "system_cpu_pct": (95.8333333, 3.0)})
-    assert columns.to_json() == {"t_s": [0.123], "system_cpu_pct": [[95.83, 3.0]]}
+    assert columns_of(columns.to_json()) == {"t_s": [0.123], "system_cpu_pct": [[95.83, 3.0]]}
+
+
+def test_whole_numbers_stay_whole_and_a_column_may_turn_into_anything() -> None:
+    columns = Columns()
+    for row in (
+        {"rps": 5, "rss_bytes": 20_643_840, "cores": None},
+        {"rps": 2.5, "rss_bytes": None, "cores": (1.0, 2.0)},
+        {"rps": 1 << 60, "rss_bytes": 7, "cores": None},
+    ):
+        columns.add(row)
+    kept = columns_of(orjson.loads(orjson.dumps(columns.to_json(), default=json_default)))
+    assert kept == {
+        "rps": [5, 2.5, 1 << 60],
+        "rss_bytes": [20_643_840, None, 7],
+        "cores": [None, [1.0, 2.0], None],
+    }
+    assert [type(v) for v in kept["rps"]] == [int, float, int]
+    assert columns.last("rss_bytes") == 7 and columns.last("cores") is None
 
 
 @pytest.mark.parametrize(

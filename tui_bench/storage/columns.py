@@ -12,6 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import orjson
+
+from tui_bench.storage.packed_column import PackedColumn
+
 # Samples are kept as the sampler took them for this long, then one in each SAMPLE_EVERY_S:
 # the per-second series already holds each second's server and client figures, and the
 # samples' extra detail (USS, PSS, threads, descriptors) moves slowly.
@@ -41,10 +45,11 @@ def _rounded(value: Any, digits: int | None) -> Any:
 
 
 class Columns:
-    """Rows taken one at a time (a journal is read as a stream), kept as columns."""
+    """Rows taken one at a time (a journal is read as a stream), kept as packed columns;
+    written as JSON a column at a time, never a day's values as objects at once."""
 
     def __init__(self) -> None:
-        self._columns: dict[str, list[Any]] = {}
+        self._columns: dict[str, PackedColumn] = {}
         self._rounding: dict[str, int | None] = {}
         self.count = 0
 
@@ -52,7 +57,7 @@ class Columns:
         for name, value in row.items():
             column = self._columns.get(name)
             if column is None:
-                column = self._columns[name] = [None] * self.count
+                column = self._columns[name] = PackedColumn(self.count)
                 self._rounding[name] = _digits(name)
             column.append(_rounded(value, self._rounding[name]))
         self.count += 1
@@ -62,17 +67,39 @@ class Columns:
 
     def last(self, name: str) -> Any:
         column = self._columns.get(name)
-        return column[-1] if column else None
+        return column.last() if column is not None else None
 
     def column(self, name: str) -> Sequence[Any]:
-        return self._columns.get(name) or [None] * self.count
+        column = self._columns.get(name)
+        return column.values() if column is not None else [None] * self.count
 
-    def to_json(self) -> dict[str, list[Any]]:
+    def to_json(self) -> dict[str, ColumnText]:
+        """Each known column as its JSON text, ready to be written."""
         return {
-            name: column
+            name: ColumnText(orjson.dumps(column.values()))
             for name, column in self._columns.items()
-            if any(v is not None for v in column)
+            if column.known()
         }
+
+
+class ColumnText:
+    """A column written as JSON: what a session just built holds (a day's series is 15 MB
+    of text, not 70 MB of objects), read as values where they are asked for."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: bytes) -> None:
+        self.text = text
+
+    def values(self) -> Any:
+        return orjson.loads(self.text)
+
+
+def json_default(value: Any) -> orjson.Fragment:
+    """orjson's `default` for a document that may hold columns as text."""
+    if isinstance(value, ColumnText):
+        return orjson.Fragment(value.text)
+    raise TypeError(f"{type(value).__name__} is not JSON")
 
 
 def kept_sample(sample: Mapping[str, Any], last_kept_s: Any) -> bool:
@@ -86,9 +113,17 @@ def kept_sample(sample: Mapping[str, Any], last_kept_s: Any) -> bool:
     return t_s // SAMPLE_EVERY_S != last_kept_s // SAMPLE_EVERY_S
 
 
+def _plain(kept: Any) -> Any:
+    """Columns as lists: those of a session just built are still their JSON text."""
+    if isinstance(kept, Mapping) and any(isinstance(c, ColumnText) for c in kept.values()):
+        return {name: c.values() if isinstance(c, ColumnText) else c for name, c in kept.items()}
+    return kept
+
+
 def readable(kept: Any) -> bool:
     """Whether a kept series or samples is rows (an older session's, or one built in
     memory) or columns of one length (this format's)."""
+    kept = _plain(kept)
     if isinstance(kept, list):
         return True
     if not isinstance(kept, Mapping) or not all(isinstance(c, list) for c in kept.values()):
@@ -99,6 +134,7 @@ def readable(kept: Any) -> bool:
 def rows_of(kept: Any) -> list[Mapping[str, Any]] | None:
     """The rows of a kept series or samples; None when it is not `readable` (a damaged
     file)."""
+    kept = _plain(kept)
     if not readable(kept):
         return None
     if isinstance(kept, list):
@@ -109,6 +145,7 @@ def rows_of(kept: Any) -> list[Mapping[str, Any]] | None:
 
 def columns_of(kept: Any) -> dict[str, list[Any]] | None:
     """A kept series or samples as columns, as `rows_of` reads it as rows."""
+    kept = _plain(kept)
     if not readable(kept):
         return None
     if isinstance(kept, Mapping):

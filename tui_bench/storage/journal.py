@@ -25,7 +25,7 @@ import orjson
 
 from tui_bench.redaction import redact_document
 from tui_bench.storage.atomic import PRIVATE_FILE, private_dir, store_error
-from tui_bench.storage.columns import kept_sample
+from tui_bench.storage.columns import json_default, kept_sample
 
 # Written to the OS when journaled: what a run prints as it goes.
 PROMPT_KINDS = frozenset({"header", "second", "end"})
@@ -65,10 +65,10 @@ class JournalWriter:
                 return
             self._sample_s = record.get("t_s")
         entry = {"k": kind, **record}
-        line = orjson.dumps(entry, option=orjson.OPT_SERIALIZE_NUMPY)
+        line = orjson.dumps(entry, default=json_default, option=orjson.OPT_SERIALIZE_NUMPY)
         redacted = redact_document(entry, line.decode())
         if redacted is not entry:
-            line = orjson.dumps(redacted, option=orjson.OPT_SERIALIZE_NUMPY)
+            line = orjson.dumps(redacted, default=json_default, option=orjson.OPT_SERIALIZE_NUMPY)
         self._pending.append(line + b"\n")
         if kind in PROMPT_KINDS or time.monotonic() - self._last_flush >= FLUSH_EVERY_S:
             self.flush()

@@ -58,7 +58,8 @@ def result_of_seconds(tool: str, series: Columns) -> Result | None:
         return None
     total = sum(int(requests[i]) for i in counted)
     duration = sum(float(w or 1.0) for w in series.column("window_s"))
-    errors = [series.column("errors")[i] for i in counted]
+    every_errors = series.column("errors")
+    errors = [every_errors[i] for i in counted]
     failed = sum(int(e) for e in errors) if None not in errors else None
     maxima = [float(m) for m in series.column("max_s") if m is not None]
     classes = {c: series.column(c) for c in STATUS_CLASSES}

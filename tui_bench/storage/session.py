@@ -70,7 +70,7 @@ from tui_bench.records.warning import Warning
 from tui_bench.redaction import RULES, redact
 from tui_bench.result import Result
 from tui_bench.spec import RunSpec
-from tui_bench.storage.columns import columns_of, rows_of
+from tui_bench.storage.columns import columns_of, json_default, rows_of
 from tui_bench.storage.generator_codec import generator_of
 from tui_bench.storage.minutes import MinuteHistogram, minutes_of
 from tui_bench.storage.sweep_codec import plan_of, summary_of
@@ -84,6 +84,8 @@ SCHEMA_VERSION = 2
 REDACTED = "redacted"
 REDACTION = "redaction"
 SWEEP = "sweep"
+# The parts of a run's document that are its measured figures, as the journal wrote them.
+MEASURED = ("series", "samples", "minutes")
 
 # Percentiles of the whole run up to the end of each second, in the series' rows; only runs
 # with a request log (h2load) have them.
@@ -395,13 +397,26 @@ class Session:
         """The document as saved and exported: its secrets redacted (redaction). Not
         indented: in a day's columns, indenting was over half the file (`jq .` shows it
         indented)."""
-        doc = {**redact(self.doc), REDACTED: True, REDACTION: RULES}
-        return orjson.dumps(doc, option=orjson.OPT_SERIALIZE_NUMPY)
+        return orjson.dumps(
+            self._redacted(), default=json_default, option=orjson.OPT_SERIALIZE_NUMPY
+        )
 
     def as_saved(self) -> Session:
         """The session exactly as its file holds it (redacted, plain JSON values), without
-        reading the file back."""
-        return Session(orjson.loads(self.to_json()), self.path)
+        reading the file back. Its figures are this one's own: a day's are 2 million
+        values, and its end would otherwise hold them twice."""
+        saved = self._redacted()
+        described = {k: v for k, v in saved.items() if k not in MEASURED}
+        plain = orjson.loads(
+            orjson.dumps(described, default=json_default, option=orjson.OPT_SERIALIZE_NUMPY)
+        )
+        return Session({**plain, **{k: saved[k] for k in MEASURED if k in saved}}, self.path)
+
+    def _redacted(self) -> dict[str, Any]:
+        # What was measured is numbers (and packed histograms): nothing there to redact.
+        described = redact({k: v for k, v in self.doc.items() if k not in MEASURED})
+        figures = {k: self.doc[k] for k in MEASURED if k in self.doc}
+        return {**described, **figures, REDACTED: True, REDACTION: RULES}
 
 
 @dataclass(frozen=True)

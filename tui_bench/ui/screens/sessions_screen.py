@@ -51,13 +51,15 @@ class ConfirmDelete(Confirm):
 
 
 def export_dialog(row: SessionRow, write: Writer) -> SaveDialog:
-    hint = (
-        "json the whole sweep · csv its runs and points · md its tables"
-        if row.kind == "sweep"
-        else "json the whole session · csv the series · md the result"
-    )
+    if row.kind == "sweep":
+        hint = "json the whole sweep · csv its runs and points · md its tables"
+        # Minutes are a run's.
+        formats = tuple(f for f in FORMATS if f != "minutes")
+    else:
+        hint = "json the session · csv the series · md the result · minutes their latency"
+        formats = FORMATS
     title = Text.assemble("Export ", (row_title(row), "bold"))
-    return SaveDialog(title, FORMATS, f"./{row.id}", hint, write)
+    return SaveDialog(title, formats, f"./{row.id}", hint, write)
 
 
 class SessionsScreen(Screen[None]):
