@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -39,14 +40,14 @@ def in_process(capsys: pytest.CaptureFixture[str], *args: str) -> subprocess.Com
     return subprocess.CompletedProcess(list(args), code, out, err)
 
 
-@pytest.fixture
-def small_disk() -> Iterator[Path]:
-    """A 1 MiB tmpfs of the test's own, unmounted after it."""
+@contextlib.contextmanager
+def tmpfs(size: str) -> Iterator[Path]:
+    """A tmpfs of `size` (mount's words: `1m`) of the test's own, unmounted after it."""
     if os.geteuid() != 0:
         pytest.skip("mounting a tmpfs needs root")
     mount = Path(tempfile.mkdtemp(prefix="tuibench-full-"))
     done = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mount)],
+        ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(mount)],
         capture_output=True,
         text=True,
         check=False,
@@ -59,6 +60,13 @@ def small_disk() -> Iterator[Path]:
     finally:
         subprocess.run(["umount", "-l", str(mount)], check=False)
         mount.rmdir()
+
+
+@pytest.fixture
+def small_disk() -> Iterator[Path]:
+    """A 1 MiB tmpfs."""
+    with tmpfs("1m") as mount:
+        yield mount
 
 
 def fill(disk: Path, leave: int) -> None:
