@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -71,12 +72,13 @@ def soak(label: str, args: list[str], duration: float, every: float) -> None:
     print("     t s   RSS MiB   temp MiB")
     for t, rss, temp_mib in readings:
         print(f"{t:8.0f} {rss:9.1f} {temp_mib:10.2f}")
-    after = [r for r in readings if r[0] >= 60]
-    if len(after) >= 2:
-        hours = (after[-1][0] - after[0][0]) / 3600
-        print(
-            f"RSS growth after the first minute: {(after[-1][1] - after[0][1]) / hours:+.1f} MiB/h"
-        )
+    # The slope of a least-squares line: RSS moves by a MiB or two either way as the C heap
+    # is trimmed, so the ends alone say little.
+    for since in (60, 600):
+        after = [r for r in readings if r[0] >= since]
+        if len(after) >= 3:
+            slope = statistics.linear_regression([r[0] for r in after], [r[1] for r in after])
+            print(f"RSS growth from {since // 60} min on: {slope.slope * 3600:+.1f} MiB/h")
     print(f"peak temporary files: {peak_temp / MIB:.2f} MiB; session: {size / 1024:.0f} KiB")
 
 
