@@ -4,8 +4,10 @@ panel's overall req/s is the result's, as the summary prints it."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from statistics import median
+from typing import Any
 
 import pytest
 
@@ -29,6 +31,10 @@ SHAPES = {
 }
 
 
+def known(row: Mapping[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in row.items() if value is not None}
+
+
 @pytest.mark.parametrize("tool", sorted(SHAPES))
 async def test_rows_add_up_to_the_result_and_the_panel_says_its_rate(
     tool: str, nginx: DemoTarget, sessions: Path
@@ -43,7 +49,8 @@ async def test_rows_add_up_to_the_result_and_the_panel_says_its_rate(
     assert total
 
     rows = store.load(finished.session_path).series
-    assert rows == list(state.rows)
+    # The same figures, saved as shown (a figure no second had is not kept for any).
+    assert [known(row) for row in rows] == [known(row) for row in state.rows]
     assert sum(row["requests"] for row in rows) == pytest.approx(total, rel=0.005)
     # Every second is whole but the last, which lasted what the run lasted into it.
     assert [row["window_s"] for row in rows[:-1]] == [1.0] * (len(rows) - 1)
