@@ -58,6 +58,11 @@ def test_h2load_h2c_count_mode(nginx: DemoTarget, sessions: Path) -> None:
     assert result["requests"]["total"] == 20000
     assert result["requests"]["succeeded"] == 20000
     assert result["status"]["2xx"] == 20000
+    # Never steered: one segment, the whole run, its figures the run's.
+    (segment,) = result["segments"]
+    assert segment["cause"] == "start" and segment["connections"] == 10
+    assert segment["target_rps"] is None and segment["achieved_rps"] == result["rps"]
+    assert segment["validity"] == result["validity"]["verdict"]
     latency = result["latency"]
     # Percentiles computed from the request log, bounded by h2load's exact min and max.
     assert latency["min_s"] <= latency["p50_s"] <= latency["p99_s"] <= latency["max_s"]

@@ -14,7 +14,7 @@ from tui_bench.engine.events import SecondClosed
 from tui_bench.engine.live_state import LiveState
 from tui_bench.formats import fmt_compact
 from tui_bench.spec import RunSpec
-from tui_bench.storage.session import window_end
+from tui_bench.storage.series_columns import window_end
 from tui_bench.ui.widgets.metric_panel import MetricPanel
 from tui_bench.ui.widgets.run_chart import LEGEND, RunChart
 from tui_bench.ui.widgets.zero_sparkline import ZeroSparkline, levels

@@ -24,7 +24,8 @@ from tui_bench.errors import UsageError
 from tui_bench.parameter_text import shown
 from tui_bench.records.plan import LABEL, RATE, Plan
 from tui_bench.records.sweep_point import SweepPoint, SweepSummary
-from tui_bench.storage.session import Session, shown_window, window_end
+from tui_bench.storage.series_columns import shown_window, window_end
+from tui_bench.storage.session import Session
 
 # Numbers whose largest is this many times the smallest are spaced by their logarithm.
 LOG_SPAN = 10

@@ -19,7 +19,7 @@ from tui_bench.redaction import redact_text
 from tui_bench.report.text import ended_rows
 from tui_bench.runners.durations import duration_text, stretch_at
 from tui_bench.spec import RunSpec
-from tui_bench.storage.session import shown_window
+from tui_bench.storage.series_columns import shown_window
 from tui_bench.typed_values import format_duration
 
 

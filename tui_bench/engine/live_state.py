@@ -35,7 +35,7 @@ from tui_bench.result import STATUS_CLASSES, Distribution, Result
 from tui_bench.runners.durations import whole_at
 from tui_bench.sampling.samples import ResourceSample
 from tui_bench.spec import RunSpec
-from tui_bench.storage.session import OVERALL_LATENCY_COLUMNS, shown_window, window_end
+from tui_bench.storage.series_columns import OVERALL_LATENCY_COLUMNS, shown_window, window_end
 
 MAX_ROWS = 600
 # A request count's time left is at the mean rate of this many last seconds.

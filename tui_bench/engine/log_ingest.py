@@ -29,7 +29,7 @@ from tui_bench.engine.schedule import OpenLoop, Schedule, split_by
 from tui_bench.histogram import MAX_US, LatencyHistogram
 from tui_bench.result import STATUS_CLASSES
 from tui_bench.status_codes import bounded
-from tui_bench.storage.session import OVERALL_PERCENTILES
+from tui_bench.storage.series_columns import OVERALL_PERCENTILES
 
 # h2load writes a line as its request completes: lines from its threads interleave within
 # milliseconds, far below this.

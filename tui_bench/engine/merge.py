@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 from tui_bench.histogram import LatencyHistogram
 from tui_bench.result import STATUS_CLASSES, Distribution, Requests, Result, Traffic
 from tui_bench.status_codes import bounded
-from tui_bench.storage.session import OVERALL_LATENCY_COLUMNS, OVERALL_PERCENTILES
+from tui_bench.storage.series_columns import OVERALL_LATENCY_COLUMNS, OVERALL_PERCENTILES
 
 _COUNTS = ("requests", "errors", *STATUS_CLASSES, "backlog")
 _RATES = ("rps", "good_rps", "achieved_rps")

@@ -15,7 +15,7 @@ from tui_bench.engine.schedule import slack_us
 from tui_bench.result import STATUS_CLASSES, RateFigures
 from tui_bench.sampling.samples import ResourceSample
 from tui_bench.spec import RunSpec
-from tui_bench.storage.session import OVERALL_LATENCY_COLUMNS
+from tui_bench.storage.series_columns import OVERALL_LATENCY_COLUMNS
 
 GOOD_CLASSES = ("2xx", "3xx")
 # A backlog that grew for this many seconds up to the end of a run was not caught up.

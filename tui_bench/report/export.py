@@ -24,7 +24,8 @@ from tui_bench.report.text import generator_cells, resource_rows, result_rows
 from tui_bench.storage import store
 from tui_bench.storage.atomic import write_new
 from tui_bench.storage.refs import Selection
-from tui_bench.storage.session import SERIES_COLUMNS, Session
+from tui_bench.storage.series_columns import SERIES_COLUMNS
+from tui_bench.storage.session import Session
 
 
 def export_to_file(

@@ -9,6 +9,7 @@ from typing import Any
 from tui_bench.engine.events import RunFinished
 from tui_bench.report.text import GENERATOR_KEYS, generator_lines, verdict_lines
 from tui_bench.result import Result
+from tui_bench.storage.segment_codec import segment_record
 
 
 def run_payload(finished: RunFinished, tool: str) -> dict[str, Any]:
@@ -26,6 +27,10 @@ def run_payload(finished: RunFinished, tool: str) -> dict[str, Any]:
         resources=dict(finished.resources),
     )
     payload.update(finished.verdicts.end_fields())
+    # The run's stretches under one load (one for a run never steered); none when nothing
+    # was saved to read them from.
+    saved = finished.session
+    payload["segments"] = [segment_record(s) for s in saved.segments] if saved else []
     if finished.generators:
         payload["generators"] = [
             {k: getattr(g, k) for k in GENERATOR_KEYS} for g in finished.generators

@@ -152,3 +152,15 @@ def columns_of(kept: Any) -> dict[str, list[Any]] | None:
         return dict(kept)
     names = list(dict.fromkeys(name for row in kept for name in row))
     return {name: [row.get(name) for row in kept] for name in names}
+
+
+def last_value(kept: Any, name: str) -> Any:
+    """Column `name`'s value in the last row of a kept series or samples (None when it has
+    no rows, or none there), reading that column alone."""
+    if isinstance(kept, list):
+        return kept[-1].get(name) if kept and isinstance(kept[-1], Mapping) else None
+    if not isinstance(kept, Mapping):
+        return None
+    column = kept.get(name)
+    values = column.values() if isinstance(column, ColumnText) else column
+    return values[-1] if isinstance(values, list) and values else None

@@ -63,6 +63,7 @@ from tui_bench.errors import SessionError
 from tui_bench.histogram import LatencyHistogram
 from tui_bench.records.generator import GeneratorRun
 from tui_bench.records.plan import Plan
+from tui_bench.records.segment import START, Segment
 from tui_bench.records.sweep_point import Knee, SweepPoint, SweepSummary
 from tui_bench.records.threshold import ThresholdVerdict
 from tui_bench.records.verdict import Validity
@@ -70,9 +71,11 @@ from tui_bench.records.warning import Warning
 from tui_bench.redaction import RULES, redact
 from tui_bench.result import Result
 from tui_bench.spec import RunSpec
-from tui_bench.storage.columns import columns_of, json_default, rows_of
+from tui_bench.storage.columns import columns_of, json_default, last_value, rows_of
 from tui_bench.storage.generator_codec import generator_of
 from tui_bench.storage.minutes import MinuteHistogram, minutes_of
+from tui_bench.storage.segment_codec import segment_of
+from tui_bench.storage.series_columns import window_end
 from tui_bench.storage.sweep_codec import plan_of, summary_of
 from tui_bench.storage.threshold_codec import threshold_of
 from tui_bench.validity import judge_run
@@ -86,63 +89,6 @@ REDACTION = "redaction"
 SWEEP = "sweep"
 # The parts of a run's document that are its measured figures, as the journal wrote them.
 MEASURED = ("series", "samples", "minutes")
-
-# Percentiles of the whole run up to the end of each second, in the series' rows; only runs
-# with a request log (h2load) have them.
-OVERALL_PERCENTILES = (50, 90, 99)
-OVERALL_LATENCY_KEYS = tuple(f"p{q}_s" for q in OVERALL_PERCENTILES)
-
-# Columns of the per-interval series, in export order; the CSV header is this list.
-SERIES_COLUMNS = (
-    "t_s",
-    # How long the row's window is (the last one is usually cut short) and how many
-    # requests completed in it; rps and good_rps are per real second of it.
-    "window_s",
-    "requests",
-    "rps",
-    "good_rps",
-    "errors",
-    "2xx",
-    "3xx",
-    "4xx",
-    "5xx",
-    "n",
-    "p50_s",
-    "p90_s",
-    "p99_s",
-    "max_s",
-    # A fixed-rate run's (`spec.rate`): p50_s ... max_s are then from when each request
-    # was due; these are the requests sent per second, those due but not yet sent at the
-    # window's end, and the percentiles from the send.
-    "achieved_rps",
-    "backlog",
-    "service_p50_s",
-    "service_p99_s",
-    "server_cpu_pct",
-    "server_rss_bytes",
-    "server_procs",
-    "system_cpu_pct",
-    "client_cpu_pct",
-    "client_thread_max_pct",
-    *(f"overall_{key}" for key in OVERALL_LATENCY_KEYS),
-)
-# A window shorter than this is not drawn or printed on its own: a rate over a few
-# milliseconds is noise. Its requests count all the same.
-MIN_SHOWN_WINDOW_S = 0.25
-
-
-def window_end(row: Mapping[str, Any]) -> float:
-    """When a row's window ends, in seconds into the run: 1 for the first second, 3.5 for a
-    last half second (a row saved before windows were kept is a whole second)."""
-    return float(row["t_s"]) + float(row.get("window_s") or 1.0)
-
-
-def shown_window(row: Mapping[str, Any]) -> bool:
-    return float(row.get("window_s") or 1.0) >= MIN_SHOWN_WINDOW_S
-
-
-# The row column of each whole-run percentile, by its key.
-OVERALL_LATENCY_COLUMNS = {key: f"overall_{key}" for key in OVERALL_LATENCY_KEYS}
 
 
 @dataclass(frozen=True)
@@ -334,6 +280,36 @@ class Session:
     @property
     def is_sweep(self) -> bool:
         return self.kind == SWEEP
+
+    @cached_property
+    def segments(self) -> tuple[Segment, ...]:
+        """The run's stretches under one load; a run never steered (and every session
+        saved before segments were kept) is one, its whole. A sweep has none of its own."""
+        kept = self.doc.get("segments")
+        if isinstance(kept, list):
+            try:
+                return tuple(segment_of(s) for s in kept)
+            except (TypeError, ValueError):
+                raise SessionError(f"session {self.id} is damaged (bad 'segments')") from None
+        if self.is_sweep:
+            return ()
+        spec, result, validity = self.spec, self.result, self.validity
+        kept = self.doc.get("series")
+        last_t, window = last_value(kept, "t_s"), last_value(kept, "window_s")
+        end = window_end({"t_s": last_t, "window_s": window}) if last_t is not None else None
+        if end is None and result is not None:
+            end = result.duration_s
+        return (
+            Segment(
+                start_s=0.0,
+                end_s=float(end or 0.0),
+                target_rps=spec.asked_rate,
+                connections=spec.connections,
+                cause=START,
+                achieved_rps=result.rps if result else None,
+                validity=validity.verdict if validity else None,
+            ),
+        )
 
     @property
     def approx(self) -> bool:

@@ -23,6 +23,7 @@ from tui_bench.storage.layout import by_id as by_id
 from tui_bench.storage.layout import sessions_dir as sessions_dir
 from tui_bench.storage.recovered import recovered_end
 from tui_bench.storage.refs import Located
+from tui_bench.storage.segment_codec import segment_record
 from tui_bench.storage.session import SWEEP, Session
 from tui_bench.storage.session_file import parse
 from tui_bench.storage.session_records import SessionDraft
@@ -167,6 +168,9 @@ def finished_session(
     target = journal.with_suffix(SESSION_SUFFIX)
     if judge is not None:
         doc.update(judge(Session(doc, target)))
+    if doc.get("kind") != SWEEP:
+        # Kept in the file as every view reads them, judged run and all.
+        doc["segments"] = [segment_record(s) for s in Session(doc, target).segments]
     return Session(doc, target)
 
 

@@ -1,0 +1,25 @@
+"""A stretch of a run under one load: what the run was asked for and what it got there.
+A run that was never steered is one segment, from its start to its end."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# Why a segment began: the run's start, a key, a pause or resume, a stage.
+START = "start"
+CAUSES = (START, "key", "pause", "stage")
+
+
+@dataclass(frozen=True)
+class Segment:
+    # Seconds into the run.
+    start_s: float
+    end_s: float
+    # The fixed rate asked for; None in a closed loop.
+    target_rps: float | None
+    connections: int
+    cause: str
+    # Requests completed per second over the segment; None when unknown.
+    achieved_rps: float | None
+    # The segment's verdict (valid, suspect, invalid); None when not judged.
+    validity: str | None

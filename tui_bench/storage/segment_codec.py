@@ -1,0 +1,36 @@
+"""A run's segments as a session and `--json` keep them (`segments`): `{start_s, end_s,
+target_rps, connections, cause, achieved_rps, validity}` each, in order."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict
+from typing import Any
+
+from tui_bench.records.segment import CAUSES, Segment
+
+
+def _number(value: Any) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def segment_of(saved: Mapping[str, Any]) -> Segment:
+    """ValueError when `saved` is not a segment."""
+    start, end = _number(saved.get("start_s")), _number(saved.get("end_s"))
+    connections, cause = saved.get("connections"), saved.get("cause")
+    if start is None or end is None or not isinstance(connections, int) or cause not in CAUSES:
+        raise ValueError(f"not a segment: {dict(saved)!r}")
+    validity = saved.get("validity")
+    return Segment(
+        start_s=start,
+        end_s=end,
+        target_rps=_number(saved.get("target_rps")),
+        connections=connections,
+        cause=str(cause),
+        achieved_rps=_number(saved.get("achieved_rps")),
+        validity=validity if isinstance(validity, str) else None,
+    )
+
+
+def segment_record(segment: Segment) -> dict[str, Any]:
+    return asdict(segment)
