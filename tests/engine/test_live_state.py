@@ -212,3 +212,12 @@ def test_the_whole_run_only_grows_through_a_warm_up() -> None:
         state.apply(Progress(elapsed, fraction, 10, None))
         seen.append(state.whole_fraction)
     assert seen == [0.1, 0.2, 0.4, 1.0]
+
+
+def test_a_status_class_unknown_in_a_row_leaves_the_counts_unknown() -> None:
+    # As a saved session's row reads where another second knew its classes (wrk's last).
+    state = LiveState(SPEC)
+    state.apply(SecondClosed({"t_s": 0, "rps": 5, "2xx": None, "5xx": None}))
+    assert state.status_counts is None and state.errors_seen is None
+    state.apply(SecondClosed({"t_s": 1, "rps": 5, "2xx": 4, "5xx": 1}))
+    assert state.status_counts == {"2xx": 4, "3xx": 0, "4xx": 0, "5xx": 1}

@@ -150,7 +150,7 @@ class LiveState:
         self.error_total += row.get("errors") or 0
         for key in STATUS_CLASSES:
             self.status_totals[key] += row.get(key) or 0
-        if any(key in row for key in STATUS_CLASSES):
+        if any(row.get(key) is not None for key in STATUS_CLASSES):
             self.status_known = True
 
     @property

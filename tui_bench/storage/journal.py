@@ -30,6 +30,7 @@ from tui_bench.storage.columns import json_default, kept_sample
 # Written to the OS when journaled: what a run prints as it goes.
 PROMPT_KINDS = frozenset({"header", "second", "end"})
 SAMPLE = "sample"
+END = "end"
 FLUSH_EVERY_S = 1.0
 
 
@@ -39,8 +40,9 @@ class JournalWriter:
         # Lines not yet written; once the store is full, every line from then on.
         self._pending: list[bytes] = []
         self._written = 0
-        # When the last sample journaled was taken.
+        # When the last sample journaled was taken; the last one passed over since.
         self._sample_s: Any = None
+        self._held: Mapping[str, Any] | None = None
         # Why the journal stopped taking lines (a full disk); None while it takes them.
         self.failure: OSError | None = None
         try:
@@ -60,10 +62,18 @@ class JournalWriter:
 
     def write(self, kind: str, record: Mapping[str, Any]) -> None:
         if kind == SAMPLE:
-            # Only those the session keeps: samples were three quarters of a day's journal.
+            # Only those the session keeps (samples were three quarters of a day's journal),
+            # and the run's closing reading: the last one passed over is written at its end.
             if not kept_sample(record, self._sample_s):
+                self._held = record
                 return
-            self._sample_s = record.get("t_s")
+            self._sample_s, self._held = record.get("t_s"), None
+        elif kind == END and self._held is not None:
+            self._append(SAMPLE, self._held)
+            self._held = None
+        self._append(kind, record)
+
+    def _append(self, kind: str, record: Mapping[str, Any]) -> None:
         entry = {"k": kind, **record}
         line = orjson.dumps(entry, default=json_default, option=orjson.OPT_SERIALIZE_NUMPY)
         redacted = redact_document(entry, line.decode())

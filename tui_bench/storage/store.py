@@ -24,7 +24,7 @@ from tui_bench.storage.layout import sessions_dir as sessions_dir
 from tui_bench.storage.recovered import recovered_end
 from tui_bench.storage.refs import Located
 from tui_bench.storage.segment_codec import segment_record
-from tui_bench.storage.session import SWEEP, Session
+from tui_bench.storage.session import SCHEMA_VERSION, SWEEP, Session
 from tui_bench.storage.session_file import parse
 from tui_bench.storage.session_records import SessionDraft
 
@@ -76,6 +76,10 @@ def document_from_journal(
     series = Columns()
     samples = Columns()
     last_sample_s: float | None = None
+    # When the last sample kept was taken (as taken, not as rounded), and the last one
+    # passed over: the run's closing reading is kept whatever its time.
+    kept_s: Any = None
+    held: Mapping[str, Any] | None = None
     minutes: list[Any] = []
     warnings: list[Any] = []
     runs: list[Any] = []
@@ -92,8 +96,11 @@ def document_from_journal(
             series.add(record)
         elif kind == "sample":
             last_sample_s = record.get("t_s", last_sample_s)
-            if kept_sample(record, samples.last("t_s")):
+            if kept_sample(record, kept_s):
+                kept_s, held = record.get("t_s"), None
                 samples.add(record)
+            else:
+                held = record
         elif kind == "minute":
             minutes.append(record)
         elif kind == "warning":
@@ -113,11 +120,15 @@ def document_from_journal(
             end = record
     if doc is None:
         raise SessionError(f"{path}: journal has no header")
+    if held is not None:
+        samples.add(held)
     if doc.get("kind") == SWEEP:
         doc.update(summary, runs=runs)
     if not end:
         end = recovered_end(doc, series, last_sample_s, warnings, raw_times)
     doc.update(
+        # Columns, whatever the version of the release that began the journal.
+        version=SCHEMA_VERSION,
         series=series.to_json(),
         samples=samples.to_json(),
         warnings=warnings,
