@@ -88,3 +88,16 @@ def fmt_metric(metric: str, value: float | None) -> str:
     if metric == "error_rate":
         return fmt_share(value)
     return fmt_latency(value)
+
+
+def fmt_clock(seconds: float | None, *, tenths: bool = False, hours: bool = False) -> str:
+    """`04:07` (`04:07.3` with `tenths`); from an hour on, or with `hours` (beside a time
+    past one), `1:04:07`, as a soak test runs."""
+    if seconds is None:
+        return "–"
+    whole, tenth = divmod(int(seconds * 10 + 1e-6), 10) if tenths else (int(seconds), 0)
+    whole_hours, rest = divmod(whole, 3600)
+    text = f"{rest // 60:02d}:{rest % 60:02d}"
+    if hours or whole_hours:
+        text = f"{whole_hours}:{text}"
+    return f"{text}.{tenth}" if tenths else text

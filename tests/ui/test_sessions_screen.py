@@ -323,6 +323,8 @@ async def test_export_format_follows_the_choice_and_the_extension(
         dialog = app.screen
         assert isinstance(dialog, SaveDialog)
         path = dialog.query_one("#path", Input)
+        dialog.query_one("#format-minutes", RadioButton).value = True
+        await until(pilot, lambda: path.value == f"./{SECOND}.minutes.csv", "a CSV of minutes")
         dialog.query_one("#format-md", RadioButton).value = True
         await until(pilot, lambda: path.value == f"./{SECOND}.md", "the md extension")
         path.value = "series.csv"

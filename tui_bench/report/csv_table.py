@@ -41,11 +41,7 @@ def csv_cell(value: object) -> str:
 
 def csv_text(columns: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
     """The header and the rows, each cell through `csv_cell`."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(columns)
-    writer.writerows([csv_cell(value) for value in row] for row in rows)
-    return out.getvalue()
+    return _table(columns, ([csv_cell(value) for value in row] for row in rows))
 
 
 def csv_of_columns(columns: Sequence[str], values: Mapping[str, Sequence[object]]) -> str:
@@ -54,8 +50,12 @@ def csv_of_columns(columns: Sequence[str], values: Mapping[str, Sequence[object]
     count = max((len(v) for v in values.values()), default=0)
     blank = [""] * count
     cells = [list(map(csv_cell, values[c])) if c in values else blank for c in columns]
+    return _table(columns, zip(*cells, strict=True))
+
+
+def _table(columns: Sequence[str], cells: Iterable[Sequence[str]]) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(columns)
-    writer.writerows(zip(*cells, strict=True))
+    writer.writerows(cells)
     return out.getvalue()

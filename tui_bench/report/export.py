@@ -21,6 +21,7 @@ from tui_bench.report.baseline import baseline_markdown
 from tui_bench.report.csv_table import csv_of_columns, csv_text
 from tui_bench.report.md_tables import threshold_markdown
 from tui_bench.report.text import generator_cells, resource_rows, result_rows
+from tui_bench.result import percentile_key
 from tui_bench.storage import store
 from tui_bench.storage.atomic import write_new
 from tui_bench.storage.refs import Selection
@@ -95,7 +96,7 @@ MINUTE_QUANTILES = (50.0, 90.0, 99.0, 99.9)
 MINUTE_COLUMNS = (
     "t_s",
     "requests",
-    *(f"p{q:g}_s".replace(".", "") for q in MINUTE_QUANTILES),
+    *(percentile_key(q) for q in MINUTE_QUANTILES),
     "max_s",
     # A fixed-rate run's, from when each request was sent (the others: from when it was due).
     "service_p50_s",
@@ -116,10 +117,10 @@ def minutes_csv(session: Session) -> str:
     def row(
         start_s: int, histogram: LatencyHistogram, service: LatencyHistogram | None
     ) -> list[Any]:
-        due = histogram.percentiles_s(MINUTE_QUANTILES)
+        due = histogram.distribution(MINUTE_QUANTILES)
         sent = service.percentiles_s((50, 99)) if service is not None else [None, None]
-        top = histogram.max_us
-        return [start_s, histogram.count, *due, None if top is None else top / 1e6, *sent]
+        quantiles = [due.percentiles.get(percentile_key(q)) for q in MINUTE_QUANTILES]
+        return [start_s, histogram.count, *quantiles, due.max_s, *sent]
 
     return csv_text(MINUTE_COLUMNS, (row(m.start_s, m.histogram, m.service) for m in minutes))
 

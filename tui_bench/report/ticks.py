@@ -6,6 +6,8 @@ import math
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 
+from tui_bench.formats import fmt_clock
+
 
 def nice_ticks(low: float, high: float, most: int = 5) -> list[float]:
     """Round ticks (1, 2 or 5 times a power of ten apart) from at or below `low` to at or
@@ -46,16 +48,11 @@ def time_ticks(
     ticks = nice_ticks(low, max(end_s / scale, low + 1.0), most=most)
     seconds = [t * scale for t in ticks]
     if start_s > 0 and unit == "" and ticks[1] - ticks[0] >= 1:
-        return seconds, [_clock(t, hours=end_s >= 3600) for t in seconds]
+        return seconds, [fmt_clock(t, hours=end_s >= 3600) for t in seconds]
     if start_s > 0 and unit == "m" and end_s >= 3600 and ticks[1] - ticks[0] >= 1:
-        return seconds, [_clock(t, hours=True)[:-3] for t in seconds]
+        # h:mm, the seconds (all :00 on a minute's tick) left off.
+        return seconds, [fmt_clock(t, hours=True)[:-3] for t in seconds]
     return seconds, [tick_label(t, ticks) + unit for t in ticks]
-
-
-def _clock(seconds: float, *, hours: bool) -> str:
-    whole = round(seconds)
-    h, rest = divmod(whole, 3600)
-    return f"{h}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{whole // 60}:{whole % 60:02d}"
 
 
 def log_ticks(low: float, high: float) -> tuple[list[float], list[str]]:

@@ -16,12 +16,6 @@ import orjson
 
 from tui_bench.storage.packed_column import PackedColumn
 
-# Samples are kept as the sampler took them for this long, then one in each SAMPLE_EVERY_S:
-# the per-second series already holds each second's server and client figures, and the
-# samples' extra detail (USS, PSS, threads, descriptors) moves slowly.
-SAMPLES_WHOLE_S = 600.0
-SAMPLE_EVERY_S = 10.0
-
 
 def _digits(name: str) -> int | None:
     """How many decimals a float of column `name` keeps; None: as it is."""
@@ -100,17 +94,6 @@ def json_default(value: Any) -> orjson.Fragment:
     if isinstance(value, ColumnText):
         return orjson.Fragment(value.text)
     raise TypeError(f"{type(value).__name__} is not JSON")
-
-
-def kept_sample(sample: Mapping[str, Any], last_kept_s: Any) -> bool:
-    """Whether a session keeps `sample`, the last it kept taken at `last_kept_s`: every one
-    of the first SAMPLES_WHOLE_S, then the first of each SAMPLE_EVERY_S."""
-    t_s = sample.get("t_s")
-    if not isinstance(t_s, int | float) or t_s < SAMPLES_WHOLE_S:
-        return True
-    if not isinstance(last_kept_s, int | float):
-        return True
-    return t_s // SAMPLE_EVERY_S != last_kept_s // SAMPLE_EVERY_S
 
 
 def _plain(kept: Any) -> Any:

@@ -25,13 +25,18 @@ import orjson
 
 from tui_bench.redaction import redact_document
 from tui_bench.storage.atomic import PRIVATE_FILE, private_dir, store_error
-from tui_bench.storage.columns import json_default, kept_sample
+from tui_bench.storage.columns import json_default
 
 # Written to the OS when journaled: what a run prints as it goes.
 PROMPT_KINDS = frozenset({"header", "second", "end"})
 SAMPLE = "sample"
 END = "end"
 FLUSH_EVERY_S = 1.0
+# Samples are kept as the sampler took them for this long, then one in each SAMPLE_EVERY_S:
+# the per-second series already holds each second's server and client figures, and the
+# samples' extra detail (USS, PSS, threads, descriptors) moves slowly.
+SAMPLES_WHOLE_S = 600.0
+SAMPLE_EVERY_S = 10.0
 
 
 class JournalWriter:
@@ -154,3 +159,14 @@ def _records(lines: Iterable[bytes]) -> Iterator[dict[str, Any]]:
             continue
         if isinstance(record, dict) and "k" in record:
             yield record
+
+
+def kept_sample(sample: Mapping[str, Any], last_kept_s: Any) -> bool:
+    """Whether a session keeps `sample`, the last it kept taken at `last_kept_s`: every one
+    of the first SAMPLES_WHOLE_S, then the first of each SAMPLE_EVERY_S."""
+    t_s = sample.get("t_s")
+    if not isinstance(t_s, int | float) or t_s < SAMPLES_WHOLE_S:
+        return True
+    if not isinstance(last_kept_s, int | float):
+        return True
+    return t_s // SAMPLE_EVERY_S != last_kept_s // SAMPLE_EVERY_S

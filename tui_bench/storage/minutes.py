@@ -43,11 +43,10 @@ def latency_between(
     """The latency of the whole minutes that start in [start_s, end_s); None when the session
     keeps none there."""
     chosen = [m for m in minutes if start_s <= m.start_s < end_s]
-    parts = [m.service if service else m.histogram for m in chosen]
-    if not parts or any(p is None for p in parts):
+    parts = [p for m in chosen if (p := m.service if service else m.histogram) is not None]
+    if not parts or len(parts) < len(chosen):
         return None
     merged = LatencyHistogram()
     for part in parts:
-        assert part is not None
         merged.merge(part)
     return merged

@@ -12,6 +12,7 @@ from typing import Any
 from tui_bench.result import STATUS_CLASSES, Distribution, Requests, Result
 from tui_bench.spec import RunSpec
 from tui_bench.storage.columns import Columns
+from tui_bench.storage.series_columns import window_end
 from tui_bench.validity import judge_run
 
 RECOVERED_MESSAGE = (
@@ -30,7 +31,7 @@ def recovered_end(
     record's, its result the sum of its closed seconds. The tool's exit status is unknown."""
     last = [float(last_sample_s)] if last_sample_s is not None else []
     if series.count:
-        last.append(float(series.last("t_s")) + float(series.last("window_s") or 1.0))
+        last.append(window_end({"t_s": series.last("t_s"), "window_s": series.last("window_s")}))
     last += [times[-1] for times in (raw_times or {}).values() if times]
     end: dict[str, Any] = {"status": "interrupted", "message": RECOVERED_MESSAGE}
     try:

@@ -216,7 +216,7 @@ class Session:
 
     @cached_property
     def samples(self) -> list[Mapping[str, Any]] | None:
-        """The resource samples kept (columns.kept_sample); None when what is there is
+        """The resource samples kept (journal.kept_sample); None when what is there is
         neither rows nor columns (a damaged file)."""
         return rows_of(self.doc.get("samples") or [])
 
@@ -373,26 +373,22 @@ class Session:
         """The document as saved and exported: its secrets redacted (redaction). Not
         indented: in a day's columns, indenting was over half the file (`jq .` shows it
         indented)."""
-        return orjson.dumps(
-            self._redacted(), default=json_default, option=orjson.OPT_SERIALIZE_NUMPY
-        )
+        described, figures = self._saved_parts()
+        return _dumps({**described, **figures})
 
     def as_saved(self) -> Session:
         """The session exactly as its file holds it (redacted, plain JSON values), without
         reading the file back. Its figures are this one's own: a day's are 2 million
         values, and its end would otherwise hold them twice."""
-        saved = self._redacted()
-        described = {k: v for k, v in saved.items() if k not in MEASURED}
-        plain = orjson.loads(
-            orjson.dumps(described, default=json_default, option=orjson.OPT_SERIALIZE_NUMPY)
-        )
-        return Session({**plain, **{k: saved[k] for k in MEASURED if k in saved}}, self.path)
+        described, figures = self._saved_parts()
+        return Session({**orjson.loads(_dumps(described)), **figures}, self.path)
 
-    def _redacted(self) -> dict[str, Any]:
-        # What was measured is numbers (and packed histograms): nothing there to redact.
+    def _saved_parts(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        """What describes the run, redacted, and what it measured: numbers (and packed
+        histograms), with nothing to redact."""
         described = redact({k: v for k, v in self.doc.items() if k not in MEASURED})
         figures = {k: self.doc[k] for k in MEASURED if k in self.doc}
-        return {**described, **figures, REDACTED: True, REDACTION: RULES}
+        return {**described, REDACTED: True, REDACTION: RULES}, figures
 
 
 @dataclass(frozen=True)
@@ -416,6 +412,10 @@ class SweepEntry:
 # The session's histogram says so of itself when it was merged from the quantile tables of
 # several generators' tools (which keep none): its percentiles are approximate.
 APPROX = "approx"
+
+
+def _dumps(doc: Mapping[str, Any]) -> bytes:
+    return orjson.dumps(doc, default=json_default, option=orjson.OPT_SERIALIZE_NUMPY)
 
 
 def histogram_of(data: Any, origin: str) -> LatencyHistogram:

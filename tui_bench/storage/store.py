@@ -15,7 +15,7 @@ from tui_bench.result import Result
 from tui_bench.spec import RunSpec
 from tui_bench.storage import refs
 from tui_bench.storage.atomic import store_error, write_atomic
-from tui_bench.storage.columns import Columns, kept_sample
+from tui_bench.storage.columns import Columns
 from tui_bench.storage.journal import is_abandoned, read_records
 from tui_bench.storage.layout import JOURNAL_SUFFIX
 from tui_bench.storage.layout import SESSION_SUFFIX as SESSION_SUFFIX
@@ -76,10 +76,6 @@ def document_from_journal(
     series = Columns()
     samples = Columns()
     last_sample_s: float | None = None
-    # When the last sample kept was taken (as taken, not as rounded), and the last one
-    # passed over: the run's closing reading is kept whatever its time.
-    kept_s: Any = None
-    held: Mapping[str, Any] | None = None
     minutes: list[Any] = []
     warnings: list[Any] = []
     runs: list[Any] = []
@@ -95,12 +91,9 @@ def document_from_journal(
         elif kind == "second":
             series.add(record)
         elif kind == "sample":
+            # Those the journal kept (journal.kept_sample): every one a session keeps.
             last_sample_s = record.get("t_s", last_sample_s)
-            if kept_sample(record, kept_s):
-                kept_s, held = record.get("t_s"), None
-                samples.add(record)
-            else:
-                held = record
+            samples.add(record)
         elif kind == "minute":
             minutes.append(record)
         elif kind == "warning":
@@ -120,8 +113,6 @@ def document_from_journal(
             end = record
     if doc is None:
         raise SessionError(f"{path}: journal has no header")
-    if held is not None:
-        samples.add(held)
     if doc.get("kind") == SWEEP:
         doc.update(summary, runs=runs)
     if not end:

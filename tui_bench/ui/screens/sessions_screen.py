@@ -56,7 +56,7 @@ def export_dialog(row: SessionRow, write: Writer) -> SaveDialog:
         # Minutes are a run's.
         formats = tuple(f for f in FORMATS if f != "minutes")
     else:
-        hint = "json the session · csv the series · md the result · minutes their latency"
+        hint = "json all · csv the series · md the result · minutes each minute's latency"
         formats = FORMATS
     title = Text.assemble("Export ", (row_title(row), "bold"))
     return SaveDialog(title, formats, f"./{row.id}", hint, write)

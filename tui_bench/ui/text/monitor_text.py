@@ -11,13 +11,13 @@ from rich.text import Text
 
 from tui_bench.analysis.compare import protocol_label
 from tui_bench.engine.live_state import CLIENT_BOUND_PCT, LiveState
-from tui_bench.formats import fmt_bytes, fmt_compact, fmt_count, fmt_latency, fmt_metric
+from tui_bench.formats import fmt_bytes, fmt_clock, fmt_compact, fmt_count, fmt_latency, fmt_metric
 from tui_bench.report.text import APPROX_MARK, FROM_DUE, FROM_SEND
 from tui_bench.result import STATUS_CLASSES, Distribution
 from tui_bench.runners.durations import duration_text
 from tui_bench.spec import RunSpec
 from tui_bench.ui.text.run_title import run_title
-from tui_bench.ui.text.text_lines import clock, pairs, pct, stacked
+from tui_bench.ui.text.text_lines import pairs, pct, stacked
 from tui_bench.ui.tones import LABEL, Tones
 
 BLOCKS = "▁▂▃▄▅▆▇█"
@@ -87,7 +87,7 @@ def header(
     if phase and state.running:
         status += f" ({phase})"
     load = pairs(*load_pairs(state.spec))
-    progress = pairs(("elapsed", clock(state.elapsed_s)), ("ETA", clock(state.eta_s)))
+    progress = pairs(("elapsed", fmt_clock(state.elapsed_s)), ("ETA", fmt_clock(state.eta_s)))
     now = Text.assemble(status, *_badges(state, paused))
     bottom = Text.assemble(load, "  ", progress, "  ", now)
     if width is not None and bottom.cell_len > width:

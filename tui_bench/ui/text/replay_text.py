@@ -5,10 +5,11 @@ from __future__ import annotations
 from rich.text import Text
 
 from tui_bench.engine.live_state import LiveState
+from tui_bench.formats import fmt_clock
 
 # The header's parts are the live header's, so both read alike.
 from tui_bench.ui.text.monitor_text import load_pairs, run_title_of
-from tui_bench.ui.text.text_lines import clock, pairs, stacked
+from tui_bench.ui.text.text_lines import pairs, stacked
 
 
 def replay_header(
@@ -34,10 +35,11 @@ def replay_header(
     if note is not None or length <= 0:
         bottom = Text(note or "nothing to play: the session has no per-second series")
     else:
-        long = length >= 3600
+        # Beside a length past an hour, the position reads in hours too.
+        at = fmt_clock(position, tenths=True, hours=length >= 3600)
         bottom = pairs(
             *(load_pairs(spec) if spec.urls else ()),
-            ("at", f"{clock(position, tenths=True, hours=long)} / {clock(length, tenths=True)}"),
+            ("at", f"{at} / {fmt_clock(length, tenths=True)}"),
             ("speed", speed),
         )
         bottom.append("  ")

@@ -9,13 +9,12 @@ from rich.table import Table
 from rich.text import Text
 
 from tui_bench.engine.sweep_state import SweepState, SweepTitle
-from tui_bench.formats import fmt_count, fmt_latency
+from tui_bench.formats import fmt_clock, fmt_count, fmt_latency
 from tui_bench.parameter_text import shown
 from tui_bench.printable import printable
 from tui_bench.redaction import redact_text
 from tui_bench.report.text import run_count, run_line
 from tui_bench.ui.text.result_text import verdict_rows
-from tui_bench.ui.text.text_lines import clock
 from tui_bench.ui.tones import LABEL, Tones
 from tui_bench.ui.widgets.sweep_chart import KNEE_MARKER
 
@@ -62,7 +61,7 @@ def where(state: SweepState, *, stopping: bool) -> Text:
     else:
         parts = [f"{state.done} runs" if state.open_ended else f"{state.done}/{state.total} runs"]
     if state.running:
-        parts.append(f"ETA {clock(state.eta_now)}")
+        parts.append(f"ETA {fmt_clock(state.eta_now)}")
     if stopping and state.running:
         status = "stopping…"
     elif state.cooling_s is not None:
@@ -82,7 +81,7 @@ def now(state: SweepState, tones: Tones) -> Text:
         text.append("  errors ", LABEL)
         text.append(f"{live.error_total:,}", f"bold {tones.error}" if live.error_total else "")
         text.append("  elapsed ", LABEL)
-        text.append(clock(live.elapsed_s))
+        text.append(fmt_clock(live.elapsed_s))
         return text
     if state.last is not None:
         # The time left is on the line above.

@@ -20,6 +20,7 @@ from textual.widgets import Input, RadioButton, RadioSet, Static
 
 from tui_bench.errors import TuibenchError
 from tui_bench.printable import printable
+from tui_bench.report.export_formats import extension
 from tui_bench.ui.widgets.dialogs import DIALOG_CSS, Confirm
 
 
@@ -76,7 +77,7 @@ class SaveDialog(ModalScreen[Path | None]):
         super().__init__()
         self.title_text = title
         self.formats = tuple(formats)
-        self.path = f"{stem}.{self.formats[0]}"
+        self.path = f"{stem}.{extension(self.formats[0])}"
         self.hint = hint
         self._write = write
 
@@ -104,16 +105,21 @@ class SaveDialog(ModalScreen[Path | None]):
     @on(RadioSet.Changed)
     def _format_changed(self) -> None:
         path = self.query_one("#path", Input)
-        stem, dot, ext = path.value.rpartition(".")
-        if dot and ext in self.formats:
-            path.value = f"{stem}.{self.fmt}"
+        old = self._format_of(path.value)
+        if old is not None:
+            path.value = path.value.removesuffix(extension(old)) + extension(self.fmt)
 
     @on(Input.Changed, "#path")
     def _path_changed(self, event: Input.Changed) -> None:
         self._say("")
-        ext = event.value.rpartition(".")[2]
-        if ext in self.formats and ext != self.fmt:
-            self.query_one(f"#format-{ext}", RadioButton).value = True
+        fmt = self._format_of(event.value)
+        if fmt is not None and fmt != self.fmt:
+            self.query_one(f"#format-{fmt}", RadioButton).value = True
+
+    def _format_of(self, path: str) -> str | None:
+        """The format whose extension `path` ends with (`x.minutes.csv`: minutes, not csv)."""
+        found = [f for f in self.formats if path.endswith("." + extension(f))]
+        return max(found, key=lambda f: len(extension(f)), default=None)
 
     @on(Input.Submitted, "#path")
     def _submitted(self, event: Input.Submitted) -> None:
