@@ -13,6 +13,7 @@ from tui_bench.body import MAX_BODY_BYTES, Body, content_type_for, too_large
 from tui_bench.errors import UsageError
 from tui_bench.printable import is_control
 from tui_bench.redaction import check_no_redacted, redact_text
+from tui_bench.stages import Stage, stages_text, total_s
 from tui_bench.typed_values import MAX_COUNT, format_duration, parse_positive_int
 
 TOOLS = ("h2load", "wrk", "ab")
@@ -111,6 +112,8 @@ class RunSpec:
     body_size: int | None = None
     body_sha256: str | None = None
     body: bytes | None = field(default=None, repr=False, compare=False)
+    # `--stages`: the rates the run goes through (stages.py); its -d is their total.
+    stages: tuple[Stage, ...] = ()
 
     @property
     def request_method(self) -> str:
@@ -203,6 +206,7 @@ class RunSpec:
         known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
         for key in ("urls", "headers"):
             known[key] = tuple(known.get(key, ()))
+        known["stages"] = tuple(Stage(**stage) for stage in known.get("stages") or ())
         spec = cls(**known)
         # Kept as sent (to_dict); read back as asked, so that the body's own type and the
         # tool's own method stay what they would be for another body.
@@ -284,9 +288,30 @@ class RunSpec:
                 f"-n {self.requests} is fewer than -c {self.connections}: every connection "
                 "needs at least one request"
             )
+        self._validate_stages()
         self._validate_rate()
         self._validate_request()
         return self
+
+    def _validate_stages(self) -> None:
+        if not self.stages:
+            return
+        if self.tool != "h2load":
+            raise UsageError(
+                f"--stages needs h2load: {self.tool} cannot change its rate while it runs"
+            )
+        if self.duration_s != total_s(self.stages):
+            raise UsageError(
+                f"--stages {stages_text(self.stages)} sets the run's length: drop -n and -d"
+            )
+        if self.warm_up_s:
+            raise UsageError("--stages and --warm-up: give the warm-up as a first stage")
+        for stage in self.stages:
+            if stage.rate < self.connections:
+                raise UsageError(
+                    f"stage {stage.rate:g}:{format_duration(stage.duration_s)} asks less than "
+                    f"1 req/s of each of -c {self.connections} connections: lower -c"
+                )
 
     def _validate_request(self) -> None:
         method = read_method(self.request_method)

@@ -8,6 +8,7 @@ from typing import TypeVar
 
 from tui_bench.errors import UsageError
 from tui_bench.spec import read_connections, read_threads
+from tui_bench.stages import Stage, parse_stages
 from tui_bench.typed_values import parse_duration, parse_percent, parse_positive_int, parse_rate
 
 T = TypeVar("T")
@@ -16,6 +17,10 @@ T = TypeVar("T")
 def duration(text: str) -> float:
     """`10`, `10s`, `500ms`, `2m`, `1h` -> seconds."""
     return argparse_type(parse_duration, text)
+
+
+def stages(text: str) -> tuple[Stage, ...]:
+    return argparse_type(parse_stages, text)
 
 
 def positive_int(text: str) -> int:

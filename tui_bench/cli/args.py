@@ -17,6 +17,7 @@ from tui_bench.analysis.names import (
 from tui_bench.cli.arg_types import (
     duration,
     positive_int,
+    stages,
 )
 from tui_bench.cli.capacity_args import CAPACITY_DESCRIPTION, add_capacity_options
 from tui_bench.cli.command_help import (
@@ -101,6 +102,14 @@ def build_parser() -> Parser:
 
     run = commands.add_parser("run", help="run a load test and save it as a session")
     add_run_options(run)
+    run.add_argument(
+        "--stages",
+        type=stages,
+        default=(),
+        metavar="RATE:DUR,...",
+        help="h2load: go through these rates, each reached linearly over its duration from "
+        "the one before (from --rate, else the first holds): '1000:30s,5000:1m,5000:5m'",
+    )
     add_threshold_option(run)
     add_baseline_options(run)
     run.add_argument("urls", nargs="+", metavar="URL")

@@ -42,6 +42,7 @@ def asked_of(args: argparse.Namespace) -> RunRequest:
         headers=tuple(args.header),
         compress=args.compress,
         rate=args.rate,
+        stages=getattr(args, "stages", ()),
     )
     return RunRequest(
         with_request(spec, args),

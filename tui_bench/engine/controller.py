@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import time
 from collections.abc import Sequence
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
@@ -37,24 +37,35 @@ from tui_bench.engine.events import (
     RunFinished,
     RunStarted,
     SecondClosed,
+    SegmentStarted,
 )
 from tui_bench.engine.kept_seconds import KeptSeconds
-from tui_bench.engine.log_feed import LogFeed, LogTail
+from tui_bench.engine.log_feed import LogFeed, LogTail, NoLog
 from tui_bench.engine.log_ingest import LogIngest, SecondStats
 from tui_bench.engine.minute_histograms import MinuteHistograms
 from tui_bench.engine.outcome import build_result, ending
 from tui_bench.engine.recorder import Judge, end_of_run
 from tui_bench.engine.schedule import Schedule
+from tui_bench.engine.segment_track import SegmentTrack, segment_started
 from tui_bench.engine.series import SeriesBuilder, rate_figures, traffic_from_count, window_of
 from tui_bench.engine.server_watch import WARNINGS as WATCH_WARNINGS
 from tui_bench.engine.server_watch import ServerWatch
 from tui_bench.engine.stall_watch import StallWatch, stall_of_run
+from tui_bench.engine.steering import PAUSE, Load, SegmentPlan, steered
 from tui_bench.engine.tool_output import read_lines, wait_for_exit
 from tui_bench.engine.tool_progress import ToolProgress
-from tui_bench.engine.tool_start import Launched, Launcher, LocalLauncher, Spawner, spawn_subprocess
+from tui_bench.engine.tool_start import (
+    Launched,
+    Launcher,
+    LocalLauncher,
+    Process,
+    Spawner,
+    spawn_subprocess,
+)
 from tui_bench.engine.workdir import run_workdir
 from tui_bench.histogram import LatencyHistogram
 from tui_bench.parsers.live import LiveLine
+from tui_bench.records.segment import KEY, PAUSE_CAUSE, STAGE, START
 from tui_bench.records.verdict import LOG_LOST
 from tui_bench.records.warning import Warning
 from tui_bench.remote.server import ServerOnHost
@@ -68,12 +79,17 @@ from tui_bench.sampling.samples import ResourceSample
 from tui_bench.sampling.summaries import SampleTally
 from tui_bench.spec import RunSpec
 from tui_bench.storage.journal import JournalWriter
+from tui_bench.storage.segment_codec import begun_record
 from tui_bench.storage.session_records import RunEnd, SessionDraft
 from tui_bench.storage.store import journal_path, new_session_id
 from tui_bench.validity import judge_run
 from tui_bench.validity_defaults import DEFAULT_MAX_ERRORS
 
 TAIL_INTERVAL_S = 0.2
+# A segment shorter than this is not started: the run ends instead.
+MIN_SEGMENT_S = 0.5
+# A stage's tool that has not ended this long after its step's end is stopped.
+STEP_GRACE_S = 1.0
 
 # Warnings known only while the run goes: kept for its end beside what it finds then.
 KEPT_WARNINGS = frozenset({*WATCH_WARNINGS, LOG_LOST})
@@ -134,12 +150,58 @@ class RunController:
         # The run's start on the clock of the tool's request log.
         self._log_t0_us = 0
         self._counts = CountSeconds()
+        self._steps = SegmentPlan(spec)
+        self._track = SegmentTrack(self._steps.first)
+        # The load a key asked for, started as the tool going now stops; why it changed.
+        self._asked: tuple[Load, str] | None = None
+        self._resumed = asyncio.Event()
+        # The tool going was stopped for the next segment (its exit status is not the run's).
+        self._changing = False
+        self._readers: list[asyncio.Task[None]] = []
+        self._workdir: Path | None = None
+        self._sampler: ResourceSampler | None = None
 
     def stop(self) -> None:
         """Stop the run early; what was measured so far is kept (status "interrupted")."""
         self._stop_requested = True
+        self._resumed.set()
         if self._launched is not None:
             self._launched.interrupt()
+
+    def steer(self, change: str, value: float | None = None) -> str | None:
+        """Change the load (steering.py): None when it will be, else why not, in a line."""
+        refused = self._unsteerable()
+        if refused is not None:
+            return refused
+        load = steered(self.spec, (self._asked or (self._track.load, ""))[0], change, value)
+        if isinstance(load, str):
+            return load
+        self._asked = (load, PAUSE_CAUSE if change == PAUSE and load.paused else KEY)
+        self._resumed.set()
+        return None
+
+    def _unsteerable(self) -> str | None:
+        launched = self._launched
+        if launched is None or self._feed is None or self._stop_requested:
+            return "the load can change only while the run goes"
+        if not launched.local:
+            return "a generator on another host cannot be steered"
+        elapsed = self._run_s()
+        if self.spec.warm_up_s and elapsed < self.spec.warm_up_s:
+            return "the warm-up is not over: steer after it"
+        if self._ending(elapsed):
+            return "too little of the run is left to change its load"
+        return None
+
+    def _ending(self, elapsed_s: float) -> bool:
+        """Too little is left of the run for another segment: under MIN_SEGMENT_S, or
+        fewer requests of a count than connections."""
+        if self.spec.count_mode:
+            assert self.spec.requests is not None and self._ingest is not None
+            left = self.spec.requests - self._ingest.requests
+            return left < self._track.load.connections
+        assert self.spec.planned_s is not None
+        return self.spec.planned_s - elapsed_s < MIN_SEGMENT_S
 
     async def run(self) -> RunFinished:
         with run_workdir() as workdir:
@@ -150,14 +212,8 @@ class RunController:
                 await self._watch.stop()
 
     async def _run(self, workdir: Path) -> RunFinished:
-        invocation = build(
-            self.spec,
-            self.tool.path,
-            self.tool.version,
-            workdir,
-            live_hook=self.live_hook,
-            stall_timeout_s=self._cut.stall_timeout_s,
-        )
+        self._workdir = workdir
+        invocation = self._invocation(self._segment_spec(self._track.load, 0.0), workdir)
         started = datetime.now(UTC)
         session_id = new_session_id(started.astimezone(), self.spec.tool, self.name)
         draft = SessionDraft(
@@ -176,7 +232,7 @@ class RunController:
         )
         self._t0_us = time.time_ns() // 1000
         self._t0 = time.monotonic()
-        sampler = ResourceSampler(
+        sampler = self._sampler = ResourceSampler(
             self.server, None, self.interval_s, clock=lambda: time.monotonic() - self._t0
         )
         launched = self._launched = await self._launcher.launch(invocation)
@@ -185,7 +241,7 @@ class RunController:
         self._log_t0_us = self._t0_us + launched.clock_offset_us
         if invocation.log_file is not None:
             self._stalls = StallWatch(self._log_t0_us)
-            schedule = Schedule.of(self.spec, self._log_t0_us)
+            schedule = Schedule.of(self._segment_spec(self._track.load, 0.0), self._log_t0_us)
             self._ingest = LogIngest(self._log_t0_us, schedule, self._stalls.observe)
             source = launched.log or LogTail(invocation.log_file)
             self._feed = LogFeed(self._ingest, source, self._log_t0_us)
@@ -200,14 +256,12 @@ class RunController:
         if self._stop_requested:
             launched.interrupt()
         self._emit(RunStarted(session_id, invocation.argv, proc.pid, draft.server))
+        self._began(segment_started(0, 0.0, self._track.load, START))
         for warning in whole_seconds(self.spec):
             self._warn(warning)
         if shared:
             self._warn(SAME_MACHINE)
-        readers = [
-            asyncio.create_task(read_lines(proc.stdout, partial(self._line, "stdout"))),
-            asyncio.create_task(read_lines(proc.stderr, partial(self._line, "stderr"))),
-        ]
+        self._read(proc)
         tool_ended = asyncio.Event()
         sampling = asyncio.create_task(self._sample_loop(sampler, tool_ended))
         traffic = asyncio.create_task(self._traffic_loop(tool_ended))
@@ -218,8 +272,11 @@ class RunController:
             else _idle()
         )
         try:
-            exit_code = await wait_for_exit(launched, self._should_stop)
+            exit_code = await self._follow(launched)
+            while (going_on := await self._next_segment()) is not None:
+                launched, exit_code = going_on
         finally:
+            proc = launched.process
             self._cut.stop_watching()
             reach.cancel()
             if proc.returncode is None:
@@ -229,7 +286,7 @@ class RunController:
             if proc.returncode is None:
                 launched.kill()
                 await proc.wait()
-        await asyncio.gather(*readers, return_exceptions=True)
+        await asyncio.gather(*self._readers, return_exceptions=True)
         # The run ends when the tool did, not when its last output and log were read; a
         # tool stopped after it said its time was over, when it said so.
         end_s = (proc.exited_at or time.monotonic()) - self._t0
@@ -243,9 +300,116 @@ class RunController:
         self._emit(Progress(end_s, fraction, self._progress.done, phase))
         return await self._finish(invocation, journal, exit_code, shared, end_s)
 
+    def _invocation(self, spec: RunSpec, workdir: Path) -> Invocation:
+        return build(
+            spec,
+            self.tool.path,
+            self.tool.version,
+            workdir,
+            live_hook=self.live_hook,
+            stall_timeout_s=self._cut.stall_timeout_s,
+        )
+
+    def _read(self, proc: Process) -> None:
+        self._readers += [
+            asyncio.create_task(read_lines(proc.stdout, partial(self._line, "stdout"))),
+            asyncio.create_task(read_lines(proc.stderr, partial(self._line, "stderr"))),
+        ]
+
+    def _segment_spec(self, load: Load, elapsed_s: float) -> RunSpec:
+        """What the tool of a segment starting `elapsed_s` into the run runs: the run's
+        spec, under `load`, for what is left of the run (or of its stage)."""
+        if elapsed_s == 0.0 and not self.spec.stages:
+            return self.spec
+        spec = replace(load.spec(self.spec), stages=(), warm_up_s=None)
+        if self.spec.count_mode:
+            assert self.spec.requests is not None and self._ingest is not None
+            left = self.spec.requests - self._ingest.requests
+            return replace(spec, requests=max(left, load.connections))
+        assert self.spec.planned_s is not None
+        end_s = self._steps.step_end_s() or self.spec.planned_s
+        return replace(spec, duration_s=round(max(end_s - elapsed_s, MIN_SEGMENT_S), 3))
+
+    async def _next_segment(self) -> tuple[Launched, int] | None:
+        """After the tool going ended: the next segment's, started, and its exit status
+        once it ended; None when the run is over."""
+        asked, self._asked = self._asked, None
+        load, cause = asked or (self._steps.next_step(), STAGE)
+        if load is None or self._stop_requested or self._cut.warning is not None:
+            return None
+        assert self._launched is not None and self._feed is not None
+        ended_s = (self._launched.process.exited_at or time.monotonic()) - self._t0
+        if load.paused:
+            self._began(self._track.begin(ended_s, ended_s, load, cause))
+            self._feed.next_source(NoLog(), None, self._log_us(ended_s))
+            ended_s = await self._paused()
+            if self._asked is None or self._stop_requested:
+                return None
+            load, cause = self._asked
+            self._asked = None
+        elapsed = self._run_s()
+        if self._ending(elapsed):
+            return None
+        spec = self._segment_spec(load, elapsed)
+        assert self._workdir is not None
+        workdir = self._workdir / f"segment-{self._track.count}"
+        workdir.mkdir()
+        invocation = self._invocation(spec, workdir)
+        launched = self._launched = await self._launcher.launch(invocation)
+        start_s = self._run_s()
+        assert invocation.log_file is not None
+        self._began(self._track.begin(ended_s, start_s, load, cause))
+        from_us = self._log_us(start_s)
+        self._feed.next_source(LogTail(invocation.log_file), Schedule.of(spec, from_us), from_us)
+        assert self._sampler is not None
+        self._sampler.set_client(launched.process.pid)
+        self._progress.next_tool()
+        self._cut.next_tool()
+        self._read(launched.process)
+        return launched, await self._follow(launched)
+
+    async def _follow(self, launched: Launched) -> int:
+        """The tool's exit status; 0 when it was stopped for the next segment."""
+        self._changing = False
+        exit_code = await wait_for_exit(launched, self._should_stop)
+        return 0 if self._changing and not self._stop_requested else exit_code
+
+    async def _paused(self) -> float:
+        """Until a key resumes the load, the run is stopped or its time is over: when."""
+        self._resumed.clear()
+        planned = self.spec.planned_s
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(
+                self._resumed.wait(), None if planned is None else planned - self._run_s()
+            )
+        return self._run_s()
+
+    def _began(self, segment: SegmentStarted) -> None:
+        assert self._journal is not None
+        self._journal.write(
+            "segment",
+            begun_record(
+                segment.start_s,
+                0.0 if segment.paused and segment.target_rps is not None else segment.target_rps,
+                0 if segment.paused else segment.connections,
+                segment.cause,
+            ),
+        )
+        self._emit(segment)
+
+    def _log_us(self, run_s: float) -> int:
+        return self._log_t0_us + int(run_s * 1e6)
+
     def _should_stop(self, launched: Launched) -> bool:
-        """Asked to stop, or cut short (the tool is then interrupted here)."""
+        """Asked to stop, cut short, its load changed or its stage over (the tool is then
+        interrupted here)."""
         if self._stop_requested:
+            return True
+        step_end_s = self._steps.step_end_s()
+        late = step_end_s is not None and self._run_s() > step_end_s + STEP_GRACE_S
+        if self._asked is not None or late:
+            self._changing = True
+            launched.interrupt()
             return True
         if self._cut.due(self._progress.done, counted=self._ingest is not None):
             launched.interrupt()
@@ -371,8 +535,16 @@ class RunController:
     ) -> RunFinished:
         stdout = "".join(self._output["stdout"])
         stderr = "".join(self._output["stderr"])
+        # Each tool of a steered run summed up its own segment: the run's result is the log's.
+        steered = self._track.steered or bool(self.spec.stages)
         result = build_result(
-            self.spec, self.tool, stdout, stderr, invocation.json_file, self._ingest, end_s
+            self.spec,
+            self.tool,
+            "" if steered else stdout,
+            "" if steered else stderr,
+            None if steered else invocation.json_file,
+            self._ingest,
+            end_s,
         )
         if self._ingest is None:
             # The seconds left of a tool that only reports running counts, the last one
@@ -383,7 +555,7 @@ class RunController:
                 self._row(traffic_from_count(second, requests, window))
         self._minutes.close(journal)
         seconds = self._seconds.rows(before=self._feed.lost_from if self._feed else None)
-        rate = rate_figures(self.spec, seconds)
+        rate = None if steered else rate_figures(self.spec, seconds)
         if result is not None and rate is not None:
             result = result.with_(rate=rate)
         redirect = None
@@ -408,16 +580,22 @@ class RunController:
             warnings.append(cut)
         overall = self._ingest.overall if self._ingest is not None else None
         warnings += stall_of_run(self.spec, result, seconds, self._stalls, overall)
-        validity = judge_run(
+        judged = partial(
+            judge_run,
             self.spec,
             status,
             message,
             result,
-            [asdict(w) for w in warnings],
-            stdout,
+            stdout=stdout,
             max_errors=self.max_errors,
             unreachable=unreachable is not None,
         )
+        validity = judged([asdict(w) for w in warnings])
+        segments = None
+        if steered:
+            segments, missed = self._track.segments(self.spec, seconds, end_s, validity.verdict)
+            warnings += missed
+            validity = judged([asdict(w) for w in warnings])
         resources = {
             **self._samples.summary(),
             "server_probe_cpu_mean_pct": self._watch.probe_cpu_mean_pct,
@@ -434,6 +612,7 @@ class RunController:
             # h2load logs no warm-up request: the histogram is of the measured requests.
             histogram=overall,
             service_histogram=self._ingest.service_overall if self._ingest else None,
+            segments=segments,
         )
         finished, _ = await end_of_run(journal, end, warnings, self._judge, self._warn)
         self._emit(finished)

@@ -99,6 +99,12 @@ class CutShort:
         if seen is not None:
             self.cut(server_lost(self._clock(), seen))
 
+    def next_tool(self) -> None:
+        """A steered run's next tool: its time and its silence are its own."""
+        self.over_s = None
+        self.ended_on_time = False
+        self._count = CountMoves(start_s=self._clock())
+
     def said_over(self, at_s: float) -> None:
         """The tool said its time is over, `at_s` into the run (every thread of it)."""
         if self.over_s is None:

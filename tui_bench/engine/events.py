@@ -97,6 +97,21 @@ class RunFinished:
 
 
 @dataclass(frozen=True)
+class SegmentStarted:
+    """The run's load changed: a new segment from `start_s` (seconds into the run), after
+    `gap_s` without load since the last one ended (None for the first, or after a pause).
+    `target_rps` None: a closed loop; `paused`: no load until the next."""
+
+    index: int
+    start_s: float
+    target_rps: float | None
+    connections: int
+    cause: str
+    paused: bool = False
+    gap_s: float | None = None
+
+
+@dataclass(frozen=True)
 class GeneratorView:
     """One of several load generators as a live view shows it."""
 
@@ -128,6 +143,7 @@ Event = (
     | RunWarning
     | RunFinished
     | GeneratorsSeen
+    | SegmentStarted
 )
 
 # Who is told of a run's events, in order, on the event loop.

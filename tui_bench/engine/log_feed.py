@@ -13,6 +13,7 @@ from typing import Any
 from tui_bench.engine.file_holes import ReadHoles
 from tui_bench.engine.heap_trim import HeapTrim
 from tui_bench.engine.log_ingest import LogIngest, SecondStats
+from tui_bench.engine.schedule import Schedule
 from tui_bench.engine.series import traffic_from_count, traffic_from_log
 from tui_bench.engine.tool_start import LogSource
 from tui_bench.histogram import LatencyHistogram
@@ -44,15 +45,35 @@ class LogFeed:
         self._trim = HeapTrim()
         # The second from which the log holds nothing: its file system filled up.
         self.lost_from: int | None = None
+        # Where the log goes on (next_source), taken up by the next step in its thread.
+        self._next: tuple[LogSource, Schedule | None, int] | None = None
+
+    def next_source(self, source: LogSource, schedule: Schedule | None, from_us: int) -> None:
+        """The log goes on in `source` (a steered run's next h2load) once the one read now
+        is read to its end, sent from `from_us` (log clock) on under `schedule`. Called from
+        the event loop: the step running in a thread takes it up."""
+        self._next = (source, schedule, from_us)
 
     def step(self, now_s: float | None = None) -> list[SecondStats]:
         """The seconds the log's new lines close, and with `now_s` (into the run) those the
         clock closes: a second nothing completed in is a second of 0 req/s, shown as such."""
         closed = self._ingest.feed(self._source.read_new())
+        if (going_on := self._next) is not None:
+            self._next = None
+            closed += self._drain()
+            self._source.close()
+            self._source, schedule, from_us = going_on
+            self._ingest.next_file(schedule, from_us)
         if now_s is not None:
             closed += self._ingest.close_by_clock(self._at(now_s))
         self._trim.due()
         self._check_room(closed)
+        return closed
+
+    def _drain(self) -> list[SecondStats]:
+        closed: list[SecondStats] = []
+        while chunk := self._source.read_new():
+            closed += self._ingest.feed(chunk)
         return closed
 
     def traffic(
@@ -90,6 +111,19 @@ class LogFeed:
 
     def _at(self, run_s: float) -> int:
         return self._t0_us + int(run_s * 1e6)
+
+
+class NoLog:
+    """The log of no tool: a steered run's load paused."""
+
+    def read_new(self) -> bytes:
+        return b""
+
+    def room_left(self) -> int | None:
+        return None
+
+    def close(self) -> None:
+        pass
 
 
 class LogTail:

@@ -254,6 +254,16 @@ class LogIngest:
             return []
         return self._emit_through((now_us - self._t0_us - CLOCK_GRACE_US) // _US_PER_S - 1)
 
+    def next_file(self, schedule: Schedule | None, from_us: int) -> None:
+        """The log goes on in another file (a steered run's next h2load), sent from
+        `from_us` on under `schedule` (None: nothing due, the load paused). The last file's
+        unterminated last line is read as close() would."""
+        if self._partial and not self._discarding:
+            self._ingest(self._partial + b"\n")
+        self._partial, self._discarding = b"", False
+        if self._open_loop is not None:
+            self._open_loop.switch(schedule, from_us)
+
     def close(self, end_us: int | None = None) -> list[SecondStats]:
         """Reads an unterminated last line and emits every second still open. With `end_us`
         (when the run stopped) the seconds up to it are emitted too, as zeros if empty, so a

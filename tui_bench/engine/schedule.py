@@ -151,10 +151,36 @@ class OpenLoop:
     second already timed joins the oldest one still held."""
 
     def __init__(self, schedule: Schedule, t0_us: int) -> None:
-        self._schedule = schedule
+        # Each schedule with when it begins (µs, log clock): a steered run starts a new
+        # h2load, and a new schedule, at each change; None while its load is paused.
+        self._schedules: list[tuple[int, Schedule | None]] = [(0, schedule)]
         self._t0_us = t0_us
         self._held: dict[int, list[Int64Array]] = {}
         self._next = 0
+
+    def switch(self, schedule: Schedule | None, from_us: int) -> None:
+        """Requests sent from `from_us` on follow `schedule` (None: nothing is due)."""
+        self._schedules.append((from_us, schedule))
+
+    def _lateness(self, starts_us: Int64Array) -> Int64Array:
+        """Each request's lateness by the schedule it was sent under (`starts_us` sorted)."""
+        if len(self._schedules) == 1:
+            schedule = self._schedules[0][1]
+            assert schedule is not None
+            return schedule.lateness(starts_us)
+        late = np.zeros(starts_us.size, dtype=np.int64)
+        bounds = [int(np.searchsorted(starts_us, f)) for f, _ in self._schedules[1:]]
+        for (_, schedule), lo, hi in zip(
+            self._schedules, [0, *bounds], [*bounds, starts_us.size], strict=True
+        ):
+            if schedule is not None and hi > lo:
+                late[lo:hi] = schedule.lateness(starts_us[lo:hi])
+        return late
+
+    def _backlog_at(self, t_us: int) -> int | None:
+        """By the schedule going at `t_us`; 0 while paused (nothing is due)."""
+        schedule = next(s for f, s in reversed(self._schedules) if f <= t_us)
+        return 0 if schedule is None else schedule.backlog_at(t_us)
 
     def hold(self, rows: Int64Array) -> None:
         """`rows` of (start_us, status, duration_us)."""
@@ -171,7 +197,7 @@ class OpenLoop:
             rows = np.concatenate(parts) if parts else np.zeros((0, 3), dtype=np.int64)
             rows = rows[np.argsort(rows[:, 0], kind="stable")]
             start, status, duration = rows[:, 0], rows[:, 1], rows[:, 2]
-            intended = duration + self._schedule.lateness(start)
+            intended = duration + self._lateness(start)
             completed = (start + duration - self._t0_us) // _US_PER_S
             done = status >= 0
             second_end = self._t0_us + (t_s + 1) * _US_PER_S
@@ -179,9 +205,7 @@ class OpenLoop:
                 SentSecond(
                     t_s,
                     int(start.size),
-                    self._schedule.backlog_at(
-                        second_end if end_us is None else min(second_end, end_us)
-                    ),
+                    self._backlog_at(second_end if end_us is None else min(second_end, end_us)),
                     completed[done],
                     intended[done],
                 )

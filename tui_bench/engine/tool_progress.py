@@ -33,6 +33,11 @@ class ToolProgress:
                 self._over.add(live.thread)
         return live.done is not None
 
+    def next_tool(self) -> None:
+        """A steered run's next tool: its threads count and end anew."""
+        self._threads.clear()
+        self._over.clear()
+
     @property
     def time_over(self) -> bool:
         """Whether every thread of the tool said its time is over (h2load runs no more

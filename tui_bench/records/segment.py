@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 # Why a segment began: the run's start, a key, a pause or resume, a stage.
-START = "start"
-CAUSES = (START, "key", "pause", "stage")
+START, KEY, PAUSE_CAUSE, STAGE = "start", "key", "pause", "stage"
+CAUSES = (START, KEY, PAUSE_CAUSE, STAGE)
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,8 @@ WARNING_VERDICTS: Mapping[str, Verdict] = {
     "few-samples": "suspect",
     "protocol-mismatch": "suspect",
     "client-bound": "suspect",
+    # A steered run's segment past capacity: that segment is invalid, the run's others stand.
+    "segment-rate-not-held": "suspect",
     # One of several generators dropped out: the load was less than asked from then on.
     "generator-lost": "suspect",
     # Connections waited on a stalled server: closed-loop percentiles understate it.

@@ -34,3 +34,30 @@ def segment_of(saved: Mapping[str, Any]) -> Segment:
 
 def segment_record(segment: Segment) -> dict[str, Any]:
     return asdict(segment)
+
+
+def begun_record(
+    start_s: float, target_rps: float | None, connections: int, cause: str
+) -> dict[str, Any]:
+    """A segment as it begins, journaled: what a run that dies before its end keeps."""
+    return {
+        "start_s": round(start_s, 3),
+        "target_rps": target_rps,
+        "connections": connections,
+        "cause": cause,
+    }
+
+
+def segments_begun(begun: list[dict[str, Any]], end_s: float | None) -> list[dict[str, Any]]:
+    """The journaled beginnings as segments, each ending where the next begins (the last
+    at `end_s`): what was achieved and judged is unknown."""
+    ends = [b.get("start_s") for b in begun[1:]] + [end_s]
+    return [
+        {
+            **b,
+            "end_s": end if end is not None else b.get("start_s"),
+            "achieved_rps": None,
+            "validity": None,
+        }
+        for b, end in zip(begun, ends, strict=True)
+    ]

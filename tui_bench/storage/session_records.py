@@ -10,10 +10,12 @@ from typing import Any
 
 from tui_bench.histogram import LatencyHistogram
 from tui_bench.records.generator import GeneratorRun
+from tui_bench.records.segment import Segment
 from tui_bench.records.verdict import Validity
 from tui_bench.result import Result
 from tui_bench.spec import RunSpec
 from tui_bench.storage.generator_codec import generator_record
+from tui_bench.storage.segment_codec import segment_record
 from tui_bench.storage.session import APPROX, SCHEMA, SCHEMA_VERSION, Session
 
 
@@ -84,6 +86,8 @@ class RunEnd:
     generators: Sequence[GeneratorEntry] | None = None
     server: Mapping[str, Any] | None = None
     argv: Sequence[str] | None = None
+    # A steered run's; None: one, the whole run (Session.segments).
+    segments: Sequence[Segment] | None = None
 
     def to_record(self) -> dict[str, Any]:
         record: dict[str, Any] = {
@@ -107,6 +111,8 @@ class RunEnd:
             record["server"] = dict(self.server)
         if self.argv is not None:
             record["argv"] = list(self.argv)
+        if self.segments is not None:
+            record["segments"] = [segment_record(s) for s in self.segments]
         return record
 
 

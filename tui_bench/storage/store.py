@@ -23,7 +23,8 @@ from tui_bench.storage.layout import by_id as by_id
 from tui_bench.storage.layout import sessions_dir as sessions_dir
 from tui_bench.storage.recovered import recovered_end
 from tui_bench.storage.refs import Located
-from tui_bench.storage.segment_codec import segment_record
+from tui_bench.storage.segment_codec import segment_record, segments_begun
+from tui_bench.storage.series_columns import window_end
 from tui_bench.storage.session import SCHEMA_VERSION, SWEEP, Session
 from tui_bench.storage.session_file import parse
 from tui_bench.storage.session_records import SessionDraft
@@ -84,6 +85,8 @@ def document_from_journal(
     # When each line came, by stream; None once a line has no time (an older writer's).
     raw_times: dict[str, list[float]] | None = {"stdout": [], "stderr": []}
     end: Mapping[str, Any] = {}
+    # A steered run's segments as they began: what a run that died before its end keeps.
+    begun: list[dict[str, Any]] = []
     for record in read_records(path) if records is None else records:
         kind = record.pop("k")
         if kind == "header":
@@ -109,6 +112,8 @@ def document_from_journal(
         elif kind == "summary":
             # A sweep's aggregates so far; each record replaces the one before.
             summary = record
+        elif kind == "segment":
+            begun.append(record)
         elif kind == "end":
             end = record
     if doc is None:
@@ -132,6 +137,16 @@ def document_from_journal(
     )
     if minutes:
         doc["minutes"] = minutes
+    if "segments" in end:
+        doc["segments"] = end["segments"]
+    elif len(begun) > 1:
+        last_t = series.last("t_s")
+        run_end = (
+            None
+            if last_t is None
+            else window_end({"t_s": last_t, "window_s": series.last("window_s")})
+        )
+        doc["segments"] = segments_begun(begun, run_end)
     if raw_times is not None:
         doc["raw_times"] = raw_times
     doc.update({key: end[key] for key in OPTIONAL_END_KEYS if key in end})

@@ -1,0 +1,158 @@
+"""A steered run's segments as they begin and end, and at the run's end each one's record
+and verdict: achieved from the seconds it spans, judged on its own rate."""
+
+from __future__ import annotations
+
+import bisect
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from tui_bench.engine.events import SegmentStarted
+from tui_bench.engine.series import rate_figures
+from tui_bench.engine.steering import Load
+from tui_bench.records.segment import START, Segment
+from tui_bench.records.warning import Warning
+from tui_bench.spec import RunSpec
+from tui_bench.validity import MIN_HELD_RATE
+
+SEGMENT_NOT_HELD = "segment-rate-not-held"
+
+
+@dataclass(frozen=True)
+class _Begun:
+    start_s: float
+    load: Load
+    cause: str
+
+
+class SegmentTrack:
+    def __init__(self, load: Load) -> None:
+        self._begun = [_Begun(0.0, load, START)]
+        # When each segment but the one going ended (its tool stopped).
+        self._ended: list[float] = []
+
+    @property
+    def load(self) -> Load:
+        return self._begun[-1].load
+
+    @property
+    def count(self) -> int:
+        return len(self._begun)
+
+    @property
+    def steered(self) -> bool:
+        return len(self._begun) > 1
+
+    def begin(self, ended_s: float, start_s: float, load: Load, cause: str) -> SegmentStarted:
+        """The segment going ended at `ended_s`; the next, under `load`, starts at
+        `start_s`: as the view is told of it."""
+        gap = None if self.load.paused else max(0.0, start_s - ended_s)
+        self._ended.append(ended_s)
+        self._begun.append(_Begun(start_s, load, cause))
+        return segment_started(len(self._begun) - 1, start_s, load, cause, gap)
+
+    def segments(
+        self, spec: RunSpec, rows: Sequence[Mapping[str, Any]], end_s: float, verdict: str | None
+    ) -> tuple[tuple[Segment, ...], list[Warning]]:
+        """Each segment with what it achieved and its verdict (`verdict`, the run's, where
+        its own rate does not make it worse), and a warning for each rate not held."""
+        ends = [*self._ended, end_s]
+        times = [int(r["t_s"]) for r in rows]
+        found: list[Segment] = []
+        missed: list[str] = []
+        for index, (begun, seg_end) in enumerate(zip(self._begun, ends, strict=True)):
+            load, span = begun.load, (begun.start_s, max(begun.start_s, seg_end))
+            achieved = _achieved(rows, times, *span)
+            own = verdict
+            if load.paused:
+                own = None
+            elif load.rate is not None:
+                held = _held(spec, load, rows, times, span, achieved)
+                if not held:
+                    own = "invalid"
+                    missed.append(_not_held(index, span, load.rate, achieved))
+            found.append(
+                Segment(
+                    start_s=round(span[0], 3),
+                    end_s=round(span[1], 3),
+                    target_rps=0.0 if load.paused and load.rate is not None else load.rate,
+                    connections=0 if load.paused else load.connections,
+                    cause=begun.cause,
+                    achieved_rps=None if achieved is None else round(achieved, 2),
+                    validity=own,
+                )
+            )
+        return tuple(found), [_summed(missed)] if missed else []
+
+
+def segment_started(
+    index: int, start_s: float, load: Load, cause: str, gap_s: float | None = None
+) -> SegmentStarted:
+    return SegmentStarted(
+        index=index,
+        start_s=start_s,
+        target_rps=load.rate,
+        connections=load.connections,
+        cause=cause,
+        paused=load.paused,
+        gap_s=gap_s,
+    )
+
+
+def _window(rows: Sequence[Mapping[str, Any]], times: list[int], start: float, end: float) -> range:
+    return range(bisect.bisect_left(times, math.floor(start)), bisect.bisect_left(times, end))
+
+
+def _achieved(
+    rows: Sequence[Mapping[str, Any]], times: list[int], start: float, end: float
+) -> float | None:
+    """Requests completed per second over [start, end): each second's share by how much of
+    it the segment covers."""
+    if end - start <= 0:
+        return None
+    total, known = 0.0, False
+    for index in _window(rows, times, start, end):
+        row = rows[index]
+        window = float(row.get("window_s") or 1.0)
+        lo = float(row["t_s"])
+        overlap = min(lo + window, end) - max(lo, start)
+        if overlap > 0 and row.get("requests") is not None:
+            total += int(row["requests"]) * overlap / window
+            known = True
+    return total / (end - start) if known else None
+
+
+def _held(
+    spec: RunSpec,
+    load: Load,
+    rows: Sequence[Mapping[str, Any]],
+    times: list[int],
+    span: tuple[float, float],
+    achieved: float | None,
+) -> bool:
+    assert load.rate is not None
+    if achieved is not None and achieved < MIN_HELD_RATE * load.rate:
+        return False
+    inside = [rows[i] for i in _window(rows, times, math.ceil(span[0]), span[1])]
+    figures = rate_figures(replace(load.spec(spec), rate=load.rate), inside)
+    return figures is None or figures.backlog_from_s is None
+
+
+def _not_held(index: int, span: tuple[float, float], target: float, achieved: float | None) -> str:
+    said = "an unknown rate" if achieved is None else f"{achieved:,.0f} req/s"
+    return f"segment {index + 1} ({span[0]:.1f}–{span[1]:.1f} s): {said} of {target:,.0f} asked"
+
+
+# Named one by one up to this many; a ramp through capacity misses many more.
+_NAMED = 3
+
+
+def _summed(missed: list[str]) -> Warning:
+    more = f"; and {len(missed) - _NAMED} more" if len(missed) > _NAMED else ""
+    return Warning(
+        SEGMENT_NOT_HELD,
+        f"rate not held in {'; '.join(missed[:_NAMED])}{more}: past capacity there, the "
+        "latency is the queue's; the other segments stand",
+    )
