@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, replace
+from dataclasses import asdict
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
@@ -46,12 +46,12 @@ from tui_bench.engine.minute_histograms import MinuteHistograms
 from tui_bench.engine.outcome import build_result, ending
 from tui_bench.engine.recorder import Judge, end_of_run
 from tui_bench.engine.schedule import Schedule
-from tui_bench.engine.segment_track import SegmentTrack, segment_started
+from tui_bench.engine.segment_track import segment_started
 from tui_bench.engine.series import SeriesBuilder, rate_figures, traffic_from_count, window_of
 from tui_bench.engine.server_watch import WARNINGS as WATCH_WARNINGS
 from tui_bench.engine.server_watch import ServerWatch
 from tui_bench.engine.stall_watch import StallWatch, stall_of_run
-from tui_bench.engine.steering import PAUSE, Load, SegmentPlan, steered
+from tui_bench.engine.steered import Steering
 from tui_bench.engine.tool_output import read_lines, wait_for_exit
 from tui_bench.engine.tool_progress import ToolProgress
 from tui_bench.engine.tool_start import (
@@ -65,7 +65,7 @@ from tui_bench.engine.tool_start import (
 from tui_bench.engine.workdir import run_workdir
 from tui_bench.histogram import LatencyHistogram
 from tui_bench.parsers.live import LiveLine
-from tui_bench.records.segment import KEY, PAUSE_CAUSE, STAGE, START
+from tui_bench.records.segment import START
 from tui_bench.records.verdict import LOG_LOST
 from tui_bench.records.warning import Warning
 from tui_bench.remote.server import ServerOnHost
@@ -86,10 +86,6 @@ from tui_bench.validity import judge_run
 from tui_bench.validity_defaults import DEFAULT_MAX_ERRORS
 
 TAIL_INTERVAL_S = 0.2
-# A segment shorter than this is not started: the run ends instead.
-MIN_SEGMENT_S = 0.5
-# A stage's tool that has not ended this long after its step's end is stopped.
-STEP_GRACE_S = 1.0
 
 # Warnings known only while the run goes: kept for its end beside what it finds then.
 KEPT_WARNINGS = frozenset({*WATCH_WARNINGS, LOG_LOST})
@@ -150,13 +146,8 @@ class RunController:
         # The run's start on the clock of the tool's request log.
         self._log_t0_us = 0
         self._counts = CountSeconds()
-        self._steps = SegmentPlan(spec)
-        self._track = SegmentTrack(self._steps.first)
-        # The load a key asked for, started as the tool going now stops; why it changed.
-        self._asked: tuple[Load, str] | None = None
-        self._resumed = asyncio.Event()
-        # The tool going was stopped for the next segment (its exit status is not the run's).
-        self._changing = False
+        self._steering = Steering(spec)
+        self._first = self._steering.track.load
         self._readers: list[asyncio.Task[None]] = []
         self._workdir: Path | None = None
         self._sampler: ResourceSampler | None = None
@@ -164,7 +155,7 @@ class RunController:
     def stop(self) -> None:
         """Stop the run early; what was measured so far is kept (status "interrupted")."""
         self._stop_requested = True
-        self._resumed.set()
+        self._steering.release()
         if self._launched is not None:
             self._launched.interrupt()
 
@@ -173,12 +164,7 @@ class RunController:
         refused = self._unsteerable()
         if refused is not None:
             return refused
-        load = steered(self.spec, (self._asked or (self._track.load, ""))[0], change, value)
-        if isinstance(load, str):
-            return load
-        self._asked = (load, PAUSE_CAUSE if change == PAUSE and load.paused else KEY)
-        self._resumed.set()
-        return None
+        return self._steering.ask(change, value)
 
     def _unsteerable(self) -> str | None:
         launched = self._launched
@@ -189,19 +175,12 @@ class RunController:
         elapsed = self._run_s()
         if self.spec.warm_up_s and elapsed < self.spec.warm_up_s:
             return "the warm-up is not over: steer after it"
-        if self._ending(elapsed):
+        if self._steering.ending(elapsed, self._done()):
             return "too little of the run is left to change its load"
         return None
 
-    def _ending(self, elapsed_s: float) -> bool:
-        """Too little is left of the run for another segment: under MIN_SEGMENT_S, or
-        fewer requests of a count than connections."""
-        if self.spec.count_mode:
-            assert self.spec.requests is not None and self._ingest is not None
-            left = self.spec.requests - self._ingest.requests
-            return left < self._track.load.connections
-        assert self.spec.planned_s is not None
-        return self.spec.planned_s - elapsed_s < MIN_SEGMENT_S
+    def _done(self) -> int:
+        return self._ingest.requests if self._ingest is not None else 0
 
     async def run(self) -> RunFinished:
         with run_workdir() as workdir:
@@ -213,7 +192,7 @@ class RunController:
 
     async def _run(self, workdir: Path) -> RunFinished:
         self._workdir = workdir
-        invocation = self._invocation(self._segment_spec(self._track.load, 0.0), workdir)
+        invocation = self._invocation(self._steering.spec_at(self._first, 0.0, 0), workdir)
         started = datetime.now(UTC)
         session_id = new_session_id(started.astimezone(), self.spec.tool, self.name)
         draft = SessionDraft(
@@ -241,7 +220,7 @@ class RunController:
         self._log_t0_us = self._t0_us + launched.clock_offset_us
         if invocation.log_file is not None:
             self._stalls = StallWatch(self._log_t0_us)
-            schedule = Schedule.of(self._segment_spec(self._track.load, 0.0), self._log_t0_us)
+            schedule = Schedule.of(self._steering.spec_at(self._first, 0.0, 0), self._log_t0_us)
             self._ingest = LogIngest(self._log_t0_us, schedule, self._stalls.observe)
             source = launched.log or LogTail(invocation.log_file)
             self._feed = LogFeed(self._ingest, source, self._log_t0_us)
@@ -256,7 +235,7 @@ class RunController:
         if self._stop_requested:
             launched.interrupt()
         self._emit(RunStarted(session_id, invocation.argv, proc.pid, draft.server))
-        self._began(segment_started(0, 0.0, self._track.load, START))
+        self._began(segment_started(0, 0.0, self._first, START))
         for warning in whole_seconds(self.spec):
             self._warn(warning)
         if shared:
@@ -316,49 +295,37 @@ class RunController:
             asyncio.create_task(read_lines(proc.stderr, partial(self._line, "stderr"))),
         ]
 
-    def _segment_spec(self, load: Load, elapsed_s: float) -> RunSpec:
-        """What the tool of a segment starting `elapsed_s` into the run runs: the run's
-        spec, under `load`, for what is left of the run (or of its stage)."""
-        if elapsed_s == 0.0 and not self.spec.stages:
-            return self.spec
-        spec = replace(load.spec(self.spec), stages=(), warm_up_s=None)
-        if self.spec.count_mode:
-            assert self.spec.requests is not None and self._ingest is not None
-            left = self.spec.requests - self._ingest.requests
-            return replace(spec, requests=max(left, load.connections))
-        assert self.spec.planned_s is not None
-        end_s = self._steps.step_end_s() or self.spec.planned_s
-        return replace(spec, duration_s=round(max(end_s - elapsed_s, MIN_SEGMENT_S), 3))
-
     async def _next_segment(self) -> tuple[Launched, int] | None:
         """After the tool going ended: the next segment's, started, and its exit status
         once it ended; None when the run is over."""
-        asked, self._asked = self._asked, None
-        load, cause = asked or (self._steps.next_step(), STAGE)
-        if load is None or self._stop_requested or self._cut.warning is not None:
+        steering = self._steering
+        going_on = steering.take()
+        if going_on is None or self._stop_requested or self._cut.warning is not None:
             return None
         assert self._launched is not None and self._feed is not None
+        load, cause = going_on
         ended_s = (self._launched.process.exited_at or time.monotonic()) - self._t0
         if load.paused:
-            self._began(self._track.begin(ended_s, ended_s, load, cause))
+            self._began(steering.track.begin(ended_s, ended_s, load, cause))
             self._feed.next_source(NoLog(), None, self._log_us(ended_s))
-            ended_s = await self._paused()
-            if self._asked is None or self._stop_requested:
+            planned = self.spec.planned_s
+            going_on = await steering.resumed(None if planned is None else planned - ended_s)
+            if going_on is None or self._stop_requested:
                 return None
-            load, cause = self._asked
-            self._asked = None
+            load, cause = going_on
+            ended_s = self._run_s()
         elapsed = self._run_s()
-        if self._ending(elapsed):
+        if steering.ending(elapsed, self._done()):
             return None
-        spec = self._segment_spec(load, elapsed)
+        spec = steering.spec_at(load, elapsed, self._done())
         assert self._workdir is not None
-        workdir = self._workdir / f"segment-{self._track.count}"
+        workdir = self._workdir / f"segment-{steering.track.count}"
         workdir.mkdir()
         invocation = self._invocation(spec, workdir)
         launched = self._launched = await self._launcher.launch(invocation)
         start_s = self._run_s()
         assert invocation.log_file is not None
-        self._began(self._track.begin(ended_s, start_s, load, cause))
+        self._began(steering.track.begin(ended_s, start_s, load, cause))
         from_us = self._log_us(start_s)
         self._feed.next_source(LogTail(invocation.log_file), Schedule.of(spec, from_us), from_us)
         assert self._sampler is not None
@@ -370,19 +337,9 @@ class RunController:
 
     async def _follow(self, launched: Launched) -> int:
         """The tool's exit status; 0 when it was stopped for the next segment."""
-        self._changing = False
+        self._steering.changing = False
         exit_code = await wait_for_exit(launched, self._should_stop)
-        return 0 if self._changing and not self._stop_requested else exit_code
-
-    async def _paused(self) -> float:
-        """Until a key resumes the load, the run is stopped or its time is over: when."""
-        self._resumed.clear()
-        planned = self.spec.planned_s
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(
-                self._resumed.wait(), None if planned is None else planned - self._run_s()
-            )
-        return self._run_s()
+        return 0 if self._steering.changing and not self._stop_requested else exit_code
 
     def _began(self, segment: SegmentStarted) -> None:
         assert self._journal is not None
@@ -405,10 +362,7 @@ class RunController:
         interrupted here)."""
         if self._stop_requested:
             return True
-        step_end_s = self._steps.step_end_s()
-        late = step_end_s is not None and self._run_s() > step_end_s + STEP_GRACE_S
-        if self._asked is not None or late:
-            self._changing = True
+        if self._steering.due(self._run_s()):
             launched.interrupt()
             return True
         if self._cut.due(self._progress.done, counted=self._ingest is not None):
@@ -536,7 +490,7 @@ class RunController:
         stdout = "".join(self._output["stdout"])
         stderr = "".join(self._output["stderr"])
         # Each tool of a steered run summed up its own segment: the run's result is the log's.
-        steered = self._track.steered or bool(self.spec.stages)
+        steered = self._steering.steered
         result = build_result(
             self.spec,
             self.tool,
@@ -592,8 +546,10 @@ class RunController:
         )
         validity = judged([asdict(w) for w in warnings])
         segments = None
-        if steered:
-            segments, missed = self._track.segments(self.spec, seconds, end_s, validity.verdict)
+        if steered and self._ingest is not None:
+            segments, missed = self._steering.track.segments(
+                self.spec, seconds, end_s, validity.verdict, self._ingest.of_files
+            )
             warnings += missed
             validity = judged([asdict(w) for w in warnings])
         resources = {

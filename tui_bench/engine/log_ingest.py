@@ -224,6 +224,9 @@ class LogIngest:
         # Every code -1..999, as `_add` bins them: a fixed size whatever the server answers.
         self._codes = np.zeros(_MAX_STATUS + 2, dtype=np.int64)
         self._bad_lines = 0
+        # Requests completed of each file of the log before the one read now, and of it.
+        self._of_files: list[int] = []
+        self._in_file = 0
 
     def feed(self, chunk: bytes) -> list[SecondStats]:
         """Reads `chunk` (any cut of the file) and returns the seconds it closed, in order."""
@@ -261,6 +264,8 @@ class LogIngest:
         if self._partial and not self._discarding:
             self._ingest(self._partial + b"\n")
         self._partial, self._discarding = b"", False
+        self._of_files.append(self._in_file)
+        self._in_file = 0
         if self._open_loop is not None:
             self._open_loop.switch(schedule, from_us)
 
@@ -280,6 +285,11 @@ class LogIngest:
         if end_us is not None:
             last = max(last, (end_us - self._t0_us - 1) // _US_PER_S)
         return self._emit_through(last, end_us)
+
+    @property
+    def of_files(self) -> list[int]:
+        """Requests completed of each file of the log, in order: a steered run's segments."""
+        return [*self._of_files, self._in_file]
 
     @property
     def overall(self) -> LatencyHistogram:
@@ -328,6 +338,7 @@ class LogIngest:
             return
         if self._observe is not None:
             self._observe(rows)
+        self._in_file += int(np.count_nonzero(rows[:, 1] >= 0))
         if self._open_loop is not None:
             self._open_loop.hold(rows)
         completed_us = rows[:, 0] + rows[:, 2] - self._t0_us

@@ -54,17 +54,24 @@ class SegmentTrack:
         return segment_started(len(self._begun) - 1, start_s, load, cause, gap)
 
     def segments(
-        self, spec: RunSpec, rows: Sequence[Mapping[str, Any]], end_s: float, verdict: str | None
+        self,
+        spec: RunSpec,
+        rows: Sequence[Mapping[str, Any]],
+        end_s: float,
+        verdict: str | None,
+        completed: Sequence[int],
     ) -> tuple[tuple[Segment, ...], list[Warning]]:
-        """Each segment with what it achieved and its verdict (`verdict`, the run's, where
-        its own rate does not make it worse), and a warning for each rate not held."""
+        """Each segment with what it achieved (`completed`: requests each segment's tool
+        completed) and its verdict (`verdict`, the run's, where its own rate does not make
+        it worse), and a warning for the rates not held."""
         ends = [*self._ended, end_s]
         times = [int(r["t_s"]) for r in rows]
         found: list[Segment] = []
         missed: list[str] = []
         for index, (begun, seg_end) in enumerate(zip(self._begun, ends, strict=True)):
             load, span = begun.load, (begun.start_s, max(begun.start_s, seg_end))
-            achieved = _achieved(rows, times, *span)
+            length = span[1] - span[0]
+            achieved = completed[index] / length if length > 0 else None
             own = verdict
             if load.paused:
                 own = None
@@ -103,25 +110,6 @@ def segment_started(
 
 def _window(rows: Sequence[Mapping[str, Any]], times: list[int], start: float, end: float) -> range:
     return range(bisect.bisect_left(times, math.floor(start)), bisect.bisect_left(times, end))
-
-
-def _achieved(
-    rows: Sequence[Mapping[str, Any]], times: list[int], start: float, end: float
-) -> float | None:
-    """Requests completed per second over [start, end): each second's share by how much of
-    it the segment covers."""
-    if end - start <= 0:
-        return None
-    total, known = 0.0, False
-    for index in _window(rows, times, start, end):
-        row = rows[index]
-        window = float(row.get("window_s") or 1.0)
-        lo = float(row["t_s"])
-        overlap = min(lo + window, end) - max(lo, start)
-        if overlap > 0 and row.get("requests") is not None:
-            total += int(row["requests"]) * overlap / window
-            known = True
-    return total / (end - start) if known else None
 
 
 def _held(
