@@ -134,6 +134,11 @@ class FleetController:
             if child.controller is not None:
                 child.controller.stop()
 
+    def steer(self, change: str, value: float | None = None) -> str | None:
+        """Each generator's tool would restart on its own: the load's change would not be
+        the same moment on every one."""
+        return "a run of several generators cannot be steered: run from one"
+
     async def run(self) -> RunFinished:
         started = datetime.now(UTC)
         self._session_id = sessions.new_session_id(started.astimezone(), self.spec.tool, self.name)

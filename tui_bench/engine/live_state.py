@@ -25,6 +25,7 @@ from tui_bench.engine.events import (
     RunFinished,
     RunStarted,
     SecondClosed,
+    SegmentStarted,
 )
 from tui_bench.engine.folded_series import ChartPoint, FoldedSeries
 from tui_bench.printable import printable, printable_line
@@ -84,6 +85,9 @@ class LiveState:
         self.finished: RunFinished | None = None
         # Each generator of a run of several; empty for a run of one.
         self.generators: tuple[GeneratorView, ...] = ()
+        # The load going now (a steered run's changes it), and how many there were.
+        self.segment: SegmentStarted | None = None
+        self.segments_seen = 0
         self._requests_seen = 0.0
         # The count of requests done and when it last moved, by which a stall is told; no
         # silence is counted before it first moves.
@@ -115,6 +119,9 @@ class LiveState:
             self.warnings.append(warning)
             if warning.code in CUT_SHORT and self.cut_short is None:
                 self.cut_short = warning
+        elif isinstance(event, SegmentStarted):
+            self.segment = event
+            self.segments_seen += 1
         elif isinstance(event, GeneratorsSeen):
             self.generators = event.generators
         elif isinstance(event, RunStarted):
@@ -152,6 +159,22 @@ class LiveState:
             self.status_totals[key] += row.get(key) or 0
         if any(row.get(key) is not None for key in STATUS_CLASSES):
             self.status_known = True
+
+    @property
+    def load_spec(self) -> RunSpec:
+        """The spec under the load going now: a steered run's rate and connections."""
+        segment = self.segment
+        if segment is None or segment.paused:
+            return self.spec
+        return replace(self.spec, rate=segment.target_rps, connections=segment.connections)
+
+    @property
+    def target_rps(self) -> float | None:
+        """The rate asked for now; 0 while a fixed-rate run's load is paused."""
+        segment = self.segment
+        if segment is None or self.spec.rate is None:
+            return self.spec.asked_rate
+        return 0.0 if segment.paused else segment.target_rps
 
     @property
     def status_counts(self) -> Mapping[str, int] | None:

@@ -6,12 +6,13 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from pathlib import Path
-from typing import ClassVar, Protocol
+from typing import ClassVar, Protocol, cast
 
 from textual.binding import Binding, BindingType
 
 from tui_bench.engine.events import Event, RunFinished
 from tui_bench.engine.live_state import LiveState
+from tui_bench.engine.steering import FASTER, FEWER, MORE, PAUSE, SET_RATE, SLOWER
 from tui_bench.errors import TuibenchError
 from tui_bench.printable import printable
 from tui_bench.report.exit_codes import EXIT_CODES, run_exit_code
@@ -25,7 +26,7 @@ from tui_bench.ui.messages import OpenCompare
 from tui_bench.ui.screens.driving_screen import EXIT_CRASHED, DrivingScreen
 from tui_bench.ui.screens.monitor_screen import CHART, EXPAND, HELP, LOG, THEME, ZOOM, MonitorScreen
 from tui_bench.ui.text import monitor_text
-from tui_bench.ui.widgets.dialogs import LabelDialog, Labels
+from tui_bench.ui.widgets.dialogs import LabelDialog, Labels, RateDialog
 from tui_bench.ui.widgets.steady_static import SteadyStatic
 
 
@@ -35,6 +36,9 @@ class Engine(Protocol):
     async def run(self) -> RunFinished: ...
 
     def stop(self) -> None: ...
+
+    def steer(self, change: str, value: float | None = None) -> str | None:
+        """None when the load will change, else why it cannot, in a line."""
 
 
 EngineFactory = Callable[[RunSpec, Callable[[Event], None]], Engine]
@@ -58,6 +62,24 @@ class LiveScreen(MonitorScreen, DrivingScreen):
             tooltip="compare with the previous run of the same tool and URLs (after the end)",
         ),
         Binding("n", "label", "Label", tooltip="name, tag and note the saved session"),
+        Binding("plus", f"steer('{FASTER}')", "Rate +", show=False, tooltip="raise the rate 25 %"),
+        Binding("minus", f"steer('{SLOWER}')", "Rate -", show=False, tooltip="lower the rate 25 %"),
+        Binding("equals_sign", "set_rate", "Rate =", show=False, tooltip="set the rate"),
+        Binding(
+            "right_square_bracket",
+            f"steer('{MORE}')",
+            "Conns +",
+            show=False,
+            tooltip="add 25 % connections (h2load)",
+        ),
+        Binding(
+            "left_square_bracket",
+            f"steer('{FEWER}')",
+            "Conns -",
+            show=False,
+            tooltip="remove 25 % of the connections (h2load)",
+        ),
+        Binding("space", f"steer('{PAUSE}')", "Load", tooltip="pause / resume the load (h2load)"),
         BASELINE_KEY,
         HELP,
     ]
@@ -131,6 +153,23 @@ class LiveScreen(MonitorScreen, DrivingScreen):
     def _saved(self) -> Path | None:
         path = self.state.session_path
         return path if path is not None and path.name != "" else None
+
+    def action_steer(self, change: str, value: float | None = None) -> None:
+        engine = self._engine
+        refused = (
+            "the run is over: its load cannot change"
+            if engine is None
+            else cast(Engine, engine).steer(change, value)
+        )
+        if refused is not None:
+            self.notify(printable(refused), severity="warning", timeout=4, markup=False)
+
+    async def action_set_rate(self) -> None:
+        async def set_rate(rate: float | None) -> None:
+            if rate is not None:
+                self.action_steer(SET_RATE, rate)
+
+        await self.app.push_screen(RateDialog(self.state.target_rps), set_rate)
 
     def action_quit_run(self) -> None:
         self.ask_and_quit(leave_app=False)

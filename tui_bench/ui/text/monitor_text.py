@@ -86,7 +86,7 @@ def header(
     phase = _phase_words(state)
     if phase and state.running:
         status += f" ({phase})"
-    load = pairs(*load_pairs(state.spec))
+    load = pairs(*load_pairs(state.load_spec))
     progress = pairs(("elapsed", fmt_clock(state.elapsed_s)), ("ETA", fmt_clock(state.eta_s)))
     now = Text.assemble(status, *_badges(state, paused))
     bottom = Text.assemble(load, "  ", progress, "  ", now)
@@ -97,6 +97,13 @@ def header(
 
 def _badges(state: LiveState, paused: bool) -> list[tuple[str, str]]:
     badges = [("  PAUSED", "reverse bold")] if paused else []
+    segment = state.segment
+    if segment is not None and state.running:
+        if segment.paused:
+            badges.append(("  LOAD PAUSED", "reverse bold"))
+        elif state.segments_seen > 1:
+            gap = "" if segment.gap_s is None else f", gap {fmt_latency(segment.gap_s)}"
+            badges.append((f"  segment {segment.index + 1}{gap}", "bold"))
     if state.cut_short is not None:
         # Said from the moment it is known, and kept: the run ended there.
         badges.append(("  SERVER LOST" if state.server_lost else "  NO ANSWER", "reverse bold"))
@@ -126,7 +133,7 @@ def throughput(state: LiveState) -> Text:
             pairs(("      ", f"{fmt_count(rps)} req/s")),
             Text(WAITING, LABEL),
         )
-    target = state.spec.asked_rate
+    target = state.target_rps
     result = state.result
     if result is not None:
         # Ended: the whole run's figures; the last window is a part of a second.

@@ -13,6 +13,9 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
+from tui_bench.errors import UsageError
+from tui_bench.typed_values import parse_rate
+
 if TYPE_CHECKING:
     from tui_bench.storage.session import Session
 
@@ -114,6 +117,32 @@ class LabelDialog(ModalScreen[Labels | None]):
 
         tags = tuple(t.strip() for t in value("tags").split(",") if t.strip())
         self.dismiss(Labels(value("name"), tags, value("notes")))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class RateDialog(ModalScreen[float | None]):
+    """The rate to run at from now on: typed as on the command line (5000, 2.5k)."""
+
+    DEFAULT_CSS = DIALOG_CSS.format(name="RateDialog")
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, rate: float | None) -> None:
+        super().__init__()
+        self._rate = rate
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static("Rate from now on, req/s (enter sets it, escape cancels)\n")
+            yield Input("" if self._rate is None else f"{self._rate:g}", id="rate")
+            yield Static("", id="why")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        try:
+            self.dismiss(parse_rate(event.value))
+        except UsageError as exc:
+            self.query_one("#why", Static).update(Text(str(exc)))
 
     def action_cancel(self) -> None:
         self.dismiss(None)
