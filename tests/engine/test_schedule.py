@@ -221,3 +221,46 @@ def test_a_count_runs_backlog_is_never_more_than_it_has_left_to_send() -> None:
     assert endless is not None
     endless.lateness(starts)
     assert (endless.backlog_at(T0 + 7 * US) or 0) > 6_000_000
+
+
+def _later(text: bytes, by_us: int) -> bytes:
+    """The log `text` as sent `by_us` later (a steered run's next h2load)."""
+    rows = [line.split(b"\t") for line in text.splitlines()]
+    return b"".join(b"%d\t%s\t%s\n" % (int(s) + by_us, st, d) for s, st, d in rows)
+
+
+def _steered(switch: bool) -> tuple[LogIngest, list[dict], int, int]:
+    """3 s at 800 req/s, then a new h2load at 400 req/s for 3 s."""
+    first, then = Model(per_client=200, seconds=3), Model(per_client=100, seconds=3)
+    found = LogIngest(T0, Schedule.of(spec_of(first), T0))
+    closed = found.feed(h2load_log(first).text)
+    if switch:
+        found.next_file(Schedule.of(spec_of(then), T0 + 3 * US), T0 + 3 * US)
+    later = h2load_log(then)
+    closed += found.feed(_later(later.text, 3 * US))
+    closed += found.close(T0 + 6 * US)
+    return found, [traffic_from_log(s) for s in closed], first.clients, later.intended_us.size
+
+
+def test_a_steered_runs_next_tool_is_timed_by_its_own_schedule() -> None:
+    found, rows, _, later = _steered(switch=True)
+    sent = found.service_overall
+    assert sent is not None
+    # Healthy before and after the change: late by nothing, from when due as from the send.
+    assert found.overall.percentile_s(99) == pytest.approx(sent.percentile_s(99), abs=1e-5)
+    assert all(r["backlog"] <= 8 for r in rows if r["backlog"] is not None)
+    assert found.of_files[1] == later
+    # The same log timed by the first schedule alone: the slower tool looks ever later.
+    alone, _, _, _ = _steered(switch=False)
+    assert (alone.overall.percentile_s(99) or 0) > 0.5
+
+
+def test_while_the_load_is_paused_nothing_is_due() -> None:
+    model = Model(per_client=200, seconds=2)
+    found = LogIngest(T0, Schedule.of(spec_of(model), T0))
+    closed = found.feed(h2load_log(model).text)
+    found.next_file(None, T0 + 2 * US)
+    closed += found.close(T0 + 5 * US)
+    rows = {s.t_s: traffic_from_log(s) for s in closed}
+    assert [rows[t]["backlog"] for t in (2, 3, 4)] == [0, 0, 0]
+    assert found.of_files == [h2load_log(model).intended_us.size, 0]

@@ -13,7 +13,7 @@ from tui_bench.errors import SessionError
 from tui_bench.records.segment import Segment
 from tui_bench.spec import RunSpec
 from tui_bench.storage import store
-from tui_bench.storage.segment_codec import segment_of, segment_record
+from tui_bench.storage.segment_codec import begun_record, segment_of, segment_record
 from tui_bench.storage.session import Session
 
 KEYS = ["start_s", "end_s", "target_rps", "connections", "cause", "achieved_rps", "validity"]
@@ -66,3 +66,23 @@ def test_a_sweep_has_no_segments_of_its_own() -> None:
     doc = session_doc(3)
     doc["kind"] = "sweep"
     assert Session(doc).segments == ()
+
+
+def test_a_steered_run_that_died_keeps_the_segments_it_began(tmp_path: Path) -> None:
+    path = died_journal(tmp_path, "20260101-000000-000-h2load-api", 6)
+    with path.open("ab") as journal:
+        for begun in (
+            begun_record(0.0, 1000.0, 10, "start"),
+            begun_record(2.5, 1250.0, 10, "key"),
+            begun_record(4.0, 0.0, 0, "pause"),
+        ):
+            journal.write(orjson.dumps({"k": "segment", **begun}) + b"\n")
+    saved = store.load(store.finalize(path)).segments
+    assert [(s.start_s, s.end_s, s.target_rps, s.cause) for s in saved] == [
+        (0.0, 2.5, 1000.0, "start"),
+        (2.5, 4.0, 1250.0, "key"),
+        (4.0, 6.0, 0.0, "pause"),
+    ]
+    # What each achieved and its verdict were to be found at the end it never had.
+    assert {s.achieved_rps for s in saved} == {None}
+    assert {s.validity for s in saved} == {None}

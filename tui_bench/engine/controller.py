@@ -306,7 +306,7 @@ class RunController:
         load, cause = going_on
         ended_s = (self._launched.process.exited_at or time.monotonic()) - self._t0
         if load.paused:
-            self._began(steering.track.begin(ended_s, ended_s, load, cause))
+            self._began(steering.begin(ended_s, ended_s, load, cause))
             self._feed.next_source(NoLog(), None, self._log_us(ended_s))
             planned = self.spec.planned_s
             going_on = await steering.resumed(None if planned is None else planned - ended_s)
@@ -325,7 +325,7 @@ class RunController:
         launched = self._launched = await self._launcher.launch(invocation)
         start_s = self._run_s()
         assert invocation.log_file is not None
-        self._began(steering.track.begin(ended_s, start_s, load, cause))
+        self._began(steering.begin(ended_s, start_s, load, cause))
         from_us = self._log_us(start_s)
         self._feed.next_source(LogTail(invocation.log_file), Schedule.of(spec, from_us), from_us)
         assert self._sampler is not None

@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import os
 import tempfile
+from collections import deque
 from types import TracebackType
 from typing import Any
 
@@ -45,24 +46,24 @@ class LogFeed:
         self._trim = HeapTrim()
         # The second from which the log holds nothing: its file system filled up.
         self.lost_from: int | None = None
-        # Where the log goes on (next_source), taken up by the next step in its thread.
-        self._next: tuple[LogSource, Schedule | None, int] | None = None
+        # Where the log goes on (next_source), in order, taken up by the next step in its
+        # thread: a tool stopped within a step leaves two (appended and taken atomically).
+        self._next: deque[tuple[LogSource, Schedule | None, int]] = deque()
 
     def next_source(self, source: LogSource, schedule: Schedule | None, from_us: int) -> None:
         """The log goes on in `source` (a steered run's next h2load) once the one read now
         is read to its end, sent from `from_us` (log clock) on under `schedule`. Called from
         the event loop: the step running in a thread takes it up."""
-        self._next = (source, schedule, from_us)
+        self._next.append((source, schedule, from_us))
 
     def step(self, now_s: float | None = None) -> list[SecondStats]:
         """The seconds the log's new lines close, and with `now_s` (into the run) those the
         clock closes: a second nothing completed in is a second of 0 req/s, shown as such."""
         closed = self._ingest.feed(self._source.read_new())
-        if (going_on := self._next) is not None:
-            self._next = None
+        while self._next:
             closed += self._drain()
             self._source.close()
-            self._source, schedule, from_us = going_on
+            self._source, schedule, from_us = self._next.popleft()
             self._ingest.next_file(schedule, from_us)
         if now_s is not None:
             closed += self._ingest.close_by_clock(self._at(now_s))

@@ -18,6 +18,9 @@ from tui_bench.spec import RunSpec
 from tui_bench.validity import MIN_HELD_RATE
 
 SEGMENT_NOT_HELD = "segment-rate-not-held"
+# A segment shorter than this is not judged on its rate: its tool's start-up (connecting,
+# a few ms) is too much of it. A ramp's steps last a second.
+MIN_JUDGED_S = 0.5
 
 
 @dataclass(frozen=True)
@@ -71,11 +74,13 @@ class SegmentTrack:
         for index, (begun, seg_end) in enumerate(zip(self._begun, ends, strict=True)):
             load, span = begun.load, (begun.start_s, max(begun.start_s, seg_end))
             length = span[1] - span[0]
-            achieved = completed[index] / length if length > 0 else None
+            # Known where its tool's log was read (a run cut short may not have read all).
+            known = length > 0 and index < len(completed)
+            achieved = completed[index] / length if known else None
             own = verdict
             if load.paused:
                 own = None
-            elif load.rate is not None:
+            elif load.rate is not None and length >= MIN_JUDGED_S:
                 held = _held(spec, load, rows, times, span, achieved)
                 if not held:
                     own = "invalid"

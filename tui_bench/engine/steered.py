@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 from dataclasses import replace
 
+from tui_bench.engine.events import SegmentStarted
 from tui_bench.engine.segment_track import SegmentTrack
 from tui_bench.engine.steering import PAUSE, Load, SegmentPlan, steered
 from tui_bench.records.segment import KEY, PAUSE_CAUSE, STAGE
@@ -26,6 +27,8 @@ class Steering:
         # The load a key asked for, started as the tool going now stops; why it changed.
         self._asked: tuple[Load, str] | None = None
         self._resumed = asyncio.Event()
+        # The load taken for the next segment, until it begins: what a key changes then.
+        self._starting: Load | None = None
         # The tool going was stopped for the next segment (its exit status is not the run's).
         self.changing = False
 
@@ -36,7 +39,8 @@ class Steering:
 
     def ask(self, change: str, value: float | None) -> str | None:
         """None when the change will be made, else why not."""
-        load = steered(self.spec, (self._asked or (self.track.load, ""))[0], change, value)
+        base = self._asked[0] if self._asked else self._starting or self.track.load
+        load = steered(self.spec, base, change, value)
         if isinstance(load, str):
             return load
         self._asked = (load, PAUSE_CAUSE if change == PAUSE and load.paused else KEY)
@@ -59,10 +63,11 @@ class Steering:
     def take(self) -> tuple[Load, str] | None:
         """The next segment's load and why; None when there is none."""
         asked, self._asked = self._asked, None
-        if asked is not None:
-            return asked
-        step = self._plan.next_step()
-        return None if step is None else (step, STAGE)
+        if asked is None:
+            step = self._plan.next_step()
+            asked = None if step is None else (step, STAGE)
+        self._starting = None if asked is None else asked[0]
+        return asked
 
     async def resumed(self, timeout_s: float | None) -> tuple[Load, str] | None:
         """While the load is paused: the load a key asks for next, None when the run stops
@@ -71,7 +76,13 @@ class Steering:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._resumed.wait(), timeout_s)
         asked, self._asked = self._asked, None
+        self._starting = None if asked is None else asked[0]
         return asked
+
+    def begin(self, ended_s: float, start_s: float, load: Load, cause: str) -> SegmentStarted:
+        """The segment going ended at `ended_s`, the next begins (SegmentTrack.begin)."""
+        self._starting = None
+        return self.track.begin(ended_s, start_s, load, cause)
 
     def spec_at(self, load: Load, elapsed_s: float, done: int) -> RunSpec:
         """What the tool of a segment starting `elapsed_s` into the run runs: the run's

@@ -1,0 +1,64 @@
+"""A steered run's segments at its end: what each achieved, and each judged on its own rate."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tui_bench.engine.segment_track import SEGMENT_NOT_HELD, SegmentTrack
+from tui_bench.engine.steering import Load
+from tui_bench.records.segment import Segment
+from tui_bench.spec import RunSpec
+
+SPEC = RunSpec(urls=("http://127.0.0.1:8080/",), rate=1000, connections=10, duration_s=10)
+
+
+def _rows(*rates: int) -> list[dict[str, Any]]:
+    return [
+        {"t_s": t, "window_s": 1.0, "requests": r, "rps": r, "backlog": 0}
+        for t, r in enumerate(rates)
+    ]
+
+
+def test_each_segment_keeps_its_load_cause_and_what_it_achieved() -> None:
+    track = SegmentTrack(Load(1000, 10))
+    started = track.begin(2.0, 2.01, Load(1250, 10), "key")
+    assert (started.index, started.target_rps, started.cause) == (1, 1250, "key")
+    assert started.gap_s is not None and abs(started.gap_s - 0.01) < 1e-9
+    paused = track.begin(4.0, 4.0, Load(1250, 10, paused=True), "pause")
+    assert paused.paused
+    resumed = track.begin(5.0, 5.01, Load(1250, 12), "key")
+    # After a pause, no gap: nothing was running to leave one.
+    assert resumed.gap_s is None
+    segments, warnings = track.segments(
+        SPEC, _rows(1000, 1000, 1250, 1250, 0, 1250), 6.0, "valid", [2000, 2475, 0, 1237]
+    )
+    assert segments == (
+        Segment(0.0, 2.0, 1000, 10, "start", 1000.0, "valid"),
+        Segment(2.01, 4.0, 1250, 10, "key", round(2475 / 1.99, 2), "valid"),
+        Segment(4.0, 5.0, 0.0, 0, "pause", 0.0, None),
+        Segment(5.01, 6.0, 1250, 12, "key", round(1237 / 0.99, 2), "valid"),
+    )
+    assert warnings == []
+
+
+def test_a_segment_past_capacity_is_invalid_and_the_run_is_told_once() -> None:
+    track = SegmentTrack(Load(1000, 10))
+    track.begin(3.0, 3.0, Load(4000, 10), "key")
+    segments, warnings = track.segments(
+        SPEC, _rows(1000, 1000, 1000, 2500, 2500, 2500), 6.0, "valid", [3000, 7500]
+    )
+    assert [s.validity for s in segments] == ["valid", "invalid"]
+    assert [w.code for w in warnings] == [SEGMENT_NOT_HELD]
+    assert "segment 2 (3.0–6.0 s): 2,500 req/s of 4,000 asked" in warnings[0].message
+
+
+def test_a_closed_loop_segment_takes_the_runs_verdict() -> None:
+    closed = RunSpec(urls=SPEC.urls, connections=10, duration_s=4)
+    track = SegmentTrack(Load(None, 10))
+    track.begin(2.0, 2.0, Load(None, 20), "key")
+    segments, warnings = track.segments(closed, _rows(900, 900, 1400, 1400), 4.0, "suspect", [1800, 2800])
+    assert [(s.target_rps, s.connections, s.validity) for s in segments] == [
+        (None, 10, "suspect"),
+        (None, 20, "suspect"),
+    ]
+    assert warnings == []

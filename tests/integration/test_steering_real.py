@@ -1,0 +1,140 @@
+"""Steering a run for real: h2load against an nginx of this module's own that logs the time
+of every request it answers. Keys pressed through Pilot, and stages, change the rate the
+server sees; each segment, its cause and the gaps between are kept."""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+from tests.conftest import need
+from tests.integration.test_cli_real_tools import run_json
+from tests.own_nginx import free_ports, own_server
+from tui_bench.engine.controller import RunController
+from tui_bench.engine.events import Listener
+from tui_bench.records.segment import Segment
+from tui_bench.runners.tools import find_tool
+from tui_bench.spec import RunSpec
+from tui_bench.storage import store
+from tui_bench.ui.app import TuibenchApp
+from tui_bench.ui.screens.live_screen import LiveScreen
+
+pytestmark = pytest.mark.real
+
+HTTP = """
+    log_format stamped '$msec';
+"""
+SERVER = """
+        listen 127.0.0.1:{port};
+        keepalive_requests 1000000;
+        access_log {log} stamped;
+        location / {{ return 200 "answered\\n"; }}
+"""
+# Kept off each segment's ends when the server's count is taken: the tools' start-up and
+# the clocks of the session and the server's log, a few ms apart.
+EDGE_S = 0.3
+
+
+@dataclass(frozen=True)
+class Server:
+    url: str
+    log: Path
+
+    def answered(self) -> list[float]:
+        """When the server answered each request so far (s since the epoch)."""
+        return [float(line) for line in self.log.read_text().split()]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    need("nginx", "h2load")
+    (port,) = free_ports(socket.AF_INET, "127.0.0.1", 1)
+    workdir = tmp_path_factory.mktemp("steered")
+    log = workdir / "access.log"
+    block = SERVER.format(port=port, log=log)
+    with own_server(workdir, block, [("127.0.0.1", port)], HTTP):
+        yield Server(f"http://127.0.0.1:{port}/", log)
+
+
+def _server_rate(server: Server, started_at: str, segment: Segment) -> float:
+    """Requests per second the server answered inside `segment` (its ends left out)."""
+    t0 = datetime.fromisoformat(started_at).timestamp()
+    lo, hi = t0 + segment.start_s + EDGE_S, t0 + segment.end_s - EDGE_S
+    assert hi - lo >= 1.0, segment
+    return sum(lo <= t < hi for t in server.answered()) / (hi - lo)
+
+
+async def _until(pilot: Pilot[Any], live: LiveScreen, elapsed_s: float) -> None:
+    while live.state.running and live.state.elapsed_s < elapsed_s:
+        await pilot.pause(0.05)
+
+
+async def test_keys_change_the_rate_the_server_sees(server: Server, sessions: Path) -> None:
+    spec = RunSpec(urls=(server.url,), h1=True, connections=4, rate=400, duration_s=10)
+
+    def engine(spec: RunSpec, listener: Listener) -> RunController:
+        return RunController(spec, find_tool("h2load"), store=sessions, listener=listener)
+
+    app = TuibenchApp(lambda app: LiveScreen(spec, engine, tool_label="h2load", basic=True))
+    async with app.run_test(size=(100, 30)) as pilot:
+        live = app.job
+        assert isinstance(live, LiveScreen)
+        await _until(pilot, live, 2.5)
+        await pilot.press("plus")  # 500 req/s
+        await _until(pilot, live, 5.0)
+        await pilot.press("space")  # paused
+        await _until(pilot, live, 6.5)
+        await pilot.press("space")  # resumed, at 500
+        await pilot.press("right_square_bracket")  # 5 connections
+        while live.state.running:
+            await pilot.pause(0.1)
+        finished = live.state.finished
+    assert finished is not None and finished.status == "completed", finished
+    session = store.load(finished.session_path)
+    segments = session.segments
+    assert [s.cause for s in segments[:3]] == ["start", "key", "pause"]
+    assert [s.target_rps for s in segments[:3]] == [400, 500, 0]
+    started = session.doc["started_at"]
+    # What the server answered is what each segment asked (a key's rate included).
+    for segment in (segments[0], segments[1]):
+        assert _server_rate(server, started, segment) == pytest.approx(segment.target_rps, rel=0.05)
+    paused = segments[2]
+    t0 = datetime.fromisoformat(started).timestamp()
+    quiet = [t - t0 for t in server.answered() if paused.start_s + 0.05 < t - t0 < paused.end_s]
+    assert quiet == [], "the server answered while the load was paused"
+    assert paused.achieved_rps == 0
+    # Gaps measured, never hidden: each tool starts after the last one ended.
+    for before, after in zip(segments, segments[1:], strict=False):
+        assert 0 <= after.start_s - before.end_s < 1.0
+    assert segments[-1].end_s == pytest.approx(10.0, abs=0.5)
+    assert (segments[-1].target_rps, segments[-1].connections) == (500, 5)
+    # Each judged on its own (a segment left within half a second is too short to judge).
+    judged = [s for s in segments if s.target_rps and s.end_s - s.start_s >= 0.5]
+    assert judged and {s.validity for s in judged} == {"valid"}, segments
+
+
+def test_stages_reach_each_rate(server: Server, sessions: Path) -> None:
+    code, result, stderr = run_json(
+        "--h1", "-c", "4", "--rate", "300", "--stages", "300:3s,600:1s,600:3s", server.url
+    )
+    assert code == 0, stderr
+    segments = [Segment(**s) for s in result["segments"]]
+    assert [(s.cause, s.target_rps) for s in segments] == [
+        ("start", 300),
+        ("stage", 450),
+        ("stage", 600),
+    ]
+    session = store.load(Path(result["session_path"]))
+    assert session.spec.stages and session.spec.duration_s == 7
+    for segment in (segments[0], segments[2]):
+        assert segment.achieved_rps == pytest.approx(segment.target_rps, rel=0.02)
+        served = _server_rate(server, session.doc["started_at"], segment)
+        assert served == pytest.approx(segment.target_rps, rel=0.02)
+    assert result["validity"]["verdict"] == "valid"
