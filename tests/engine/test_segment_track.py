@@ -56,7 +56,8 @@ def test_a_closed_loop_segment_takes_the_runs_verdict() -> None:
     closed = RunSpec(urls=SPEC.urls, connections=10, duration_s=4)
     track = SegmentTrack(Load(None, 10))
     track.begin(2.0, 2.0, Load(None, 20), "key")
-    segments, warnings = track.segments(closed, _rows(900, 900, 1400, 1400), 4.0, "suspect", [1800, 2800])
+    rows = _rows(900, 900, 1400, 1400)
+    segments, warnings = track.segments(closed, rows, 4.0, "suspect", [1800, 2800])
     assert [(s.target_rps, s.connections, s.validity) for s in segments] == [
         (None, 10, "suspect"),
         (None, 20, "suspect"),

@@ -53,8 +53,8 @@ def test_space_pauses_and_resumes_any_h2load_run() -> None:
     ("spec", "load", "change", "said"),
     [
         (CLOSED, Load(None, 10), FASTER, "a closed loop has no rate to change"),
-        (RunSpec(urls=URL, tool="wrk", duration_s=5), Load(None, 10), MORE, "steering needs h2load"),
-        (RunSpec(urls=URL, tool="ab", requests=100), Load(None, 10), PAUSE, "steering needs h2load"),
+        (RunSpec(urls=URL, tool="wrk", duration_s=5), Load(None, 10), MORE, "needs h2load"),
+        (RunSpec(urls=URL, tool="ab", requests=100), Load(None, 10), PAUSE, "needs h2load"),
         (RATE, Load(10, 10), SLOWER, "under 1 req/s for each of 10 connections"),
         (RATE, Load(11, 10), MORE, "raise the rate first"),
         (
@@ -74,7 +74,8 @@ def test_what_cannot_apply_is_refused_in_a_line(
 
 
 def test_a_plan_goes_through_its_steps_each_ending_on_the_run_clock() -> None:
-    spec = RunSpec(urls=URL, rate=2000, duration_s=9, stages=parse_stages("2000:4s,5000:1s,5000:4s"))
+    stages = parse_stages("2000:4s,5000:1s,5000:4s")
+    spec = RunSpec(urls=URL, rate=2000, duration_s=9, stages=stages)
     plan = SegmentPlan(spec)
     assert plan.first == Load(2000, 10)
     assert plan.step_end_s() == 4

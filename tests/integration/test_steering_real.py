@@ -7,6 +7,7 @@ from __future__ import annotations
 import socket
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import pairwise
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -111,7 +112,7 @@ async def test_keys_change_the_rate_the_server_sees(server: Server, sessions: Pa
     assert quiet == [], "the server answered while the load was paused"
     assert paused.achieved_rps == 0
     # Gaps measured, never hidden: each tool starts after the last one ended.
-    for before, after in zip(segments, segments[1:], strict=False):
+    for before, after in pairwise(segments):
         assert 0 <= after.start_s - before.end_s < 1.0
     assert segments[-1].end_s == pytest.approx(10.0, abs=0.5)
     assert (segments[-1].target_rps, segments[-1].connections) == (500, 5)
