@@ -7,8 +7,8 @@ from __future__ import annotations
 import socket
 from collections.abc import Iterator
 from dataclasses import dataclass
-from itertools import pairwise
 from datetime import datetime
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
