@@ -11,6 +11,7 @@ from tui_bench.engine.events import (
     Progress,
     RunFinished,
     SecondClosed,
+    SegmentStarted,
 )
 from tui_bench.formats import fmt_bytes, fmt_count, fmt_latency
 from tui_bench.printable import printable
@@ -73,6 +74,8 @@ class ProgressPrinter:
                 self.write(second_line(event.row, self._done(event.row)))
         elif isinstance(event, Warning):
             self.write(f"warning: {event.message}")
+        elif isinstance(event, SegmentStarted) and event.index:
+            self.write(segment_line(event))
         elif isinstance(event, RunFinished) and event.message:
             self.write(f"{event.status}: {event.message}")
 
@@ -108,6 +111,17 @@ class ProgressPrinter:
             self.out.flush()
         except OSError:
             self._silent = True
+
+
+def segment_line(event: SegmentStarted) -> str:
+    """`[ 12.3s] segment 3: 1,250 req/s c10 (key), after a gap of 6.20 ms`."""
+    if event.paused:
+        load = "load paused"
+    else:
+        rate = "closed loop" if event.target_rps is None else f"{fmt_count(event.target_rps)} req/s"
+        load = f"{rate} c{event.connections}"
+    gap = "" if event.gap_s is None else f", after a gap of {fmt_latency(event.gap_s)}"
+    return f"[{event.start_s:6.1f}s] segment {event.index + 1}: {load} ({event.cause}){gap}"
 
 
 def summary_text(finished: RunFinished, spec: RunSpec | None = None) -> str:

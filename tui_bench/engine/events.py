@@ -92,7 +92,7 @@ class RunFinished:
     # Every warning of the run, as its session keeps them: what its result says below it.
     warnings: tuple[RunWarning, ...] = ()
     # The session as saved, for whoever runs it as a part (a sweep, a run of several
-    # generators) to take from memory; None for a replayed one.
+    # generators) to take from memory, and for a replay the session it plays.
     session: Session | None = field(default=None, compare=False, repr=False)
 
 

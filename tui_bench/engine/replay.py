@@ -29,10 +29,12 @@ from tui_bench.engine.events import (
     RunFinished,
     RunStarted,
     SecondClosed,
+    SegmentStarted,
 )
 from tui_bench.engine.generators import saved_views
 from tui_bench.engine.live_state import LiveState
 from tui_bench.errors import SessionError
+from tui_bench.records.segment import Segment
 from tui_bench.records.warning import Warning
 from tui_bench.sampling.samples import ResourceSample
 from tui_bench.spec import RunSpec
@@ -161,6 +163,7 @@ def _timeline(session: Session, path: Path | None) -> Timeline:
         for t, row in zip(row_times, rows, strict=True)
     ]
     timed += [(max(s.t_s, 0.0), ResourcesSampled(s)) for s in samples]
+    timed += _segments(session.segments)
     timed += [(length, w) for w in warnings if w.code not in SETUP_WARNINGS]
     finished = RunFinished(
         session.status or "interrupted",
@@ -173,6 +176,7 @@ def _timeline(session: Session, path: Path | None) -> Timeline:
         Verdicts.of_session(session),
         session.generators,
         warnings=tuple(warnings),
+        session=session,
     )
     timed.append((length, finished))
     # Stable: events of the same moment keep the order they were listed in above.
@@ -184,6 +188,27 @@ def _timeline(session: Session, path: Path | None) -> Timeline:
         length,
         lines_timed=lines_timed,
     )
+
+
+def _segments(segments: Sequence[Segment]) -> list[tuple[float, Event]]:
+    """Each segment as it began, its gap after the one before (none after a pause)."""
+    return [
+        (
+            segment.start_s,
+            SegmentStarted(
+                index=index,
+                start_s=segment.start_s,
+                target_rps=segment.target_rps,
+                connections=segment.connections,
+                cause=segment.cause,
+                paused=segment.connections == 0,
+                gap_s=None
+                if before is None or before.connections == 0
+                else round(max(0.0, segment.start_s - before.end_s), 3),
+            ),
+        )
+        for index, (before, segment) in enumerate(zip([None, *segments], segments, strict=False))
+    ]
 
 
 def _output(session: Session, tool: str) -> tuple[list[tuple[float, OutputLine]], bool]:

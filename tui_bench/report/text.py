@@ -22,6 +22,7 @@ from tui_bench.formats import (
 from tui_bench.printable import printable
 from tui_bench.records.generator import GeneratorRun
 from tui_bench.records.threshold import ThresholdVerdict
+from tui_bench.report.segments_text import segments_text
 from tui_bench.result import Distribution, Result
 from tui_bench.runners.tools import tool_label
 from tui_bench.spec import RunSpec
@@ -144,7 +145,9 @@ def ended_rows(finished: RunFinished, spec: RunSpec | None = None) -> list[tuple
     pairs = result_rows(finished.result, spec) if finished.result else []
     pairs.sort(key=lambda pair: pair[0] not in KEY_ROWS)
     keys = sum(1 for label, _ in pairs if label in KEY_ROWS)
+    steered = segments_text(finished.session.segments) if finished.session else None
     pairs[keys:keys] = [
+        *([("segments", steered)] if steered else []),
         *resource_rows(finished.resources),
         ("session", _saved(finished)),
     ]

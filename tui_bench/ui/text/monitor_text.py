@@ -95,15 +95,22 @@ def header(
     return stacked(top, bottom, *([Text(note, LABEL)] if note else []))
 
 
+def segment_badges(state: LiveState) -> list[tuple[str, str]]:
+    """While a steered run goes: the load paused, or the segment going and its gap."""
+    segment = state.segment
+    if segment is None or not state.running:
+        return []
+    if segment.paused:
+        return [("  LOAD PAUSED", "reverse bold")]
+    if state.segments_seen < 2:
+        return []
+    gap = "" if segment.gap_s is None else f", gap {fmt_latency(segment.gap_s)}"
+    return [(f"  segment {segment.index + 1}{gap}", "bold")]
+
+
 def _badges(state: LiveState, paused: bool) -> list[tuple[str, str]]:
     badges = [("  PAUSED", "reverse bold")] if paused else []
-    segment = state.segment
-    if segment is not None and state.running:
-        if segment.paused:
-            badges.append(("  LOAD PAUSED", "reverse bold"))
-        elif state.segments_seen > 1:
-            gap = "" if segment.gap_s is None else f", gap {fmt_latency(segment.gap_s)}"
-            badges.append((f"  segment {segment.index + 1}{gap}", "bold"))
+    badges += segment_badges(state)
     if state.cut_short is not None:
         # Said from the moment it is known, and kept: the run ended there.
         badges.append(("  SERVER LOST" if state.server_lost else "  NO ANSWER", "reverse bold"))

@@ -8,7 +8,7 @@ from tui_bench.engine.live_state import LiveState
 from tui_bench.formats import fmt_clock
 
 # The header's parts are the live header's, so both read alike.
-from tui_bench.ui.text.monitor_text import load_pairs, run_title_of
+from tui_bench.ui.text.monitor_text import load_pairs, run_title_of, segment_badges
 from tui_bench.ui.text.text_lines import pairs, stacked
 
 
@@ -38,12 +38,13 @@ def replay_header(
         # Beside a length past an hour, the position reads in hours too.
         at = fmt_clock(position, tenths=True, hours=length >= 3600)
         bottom = pairs(
-            *(load_pairs(spec) if spec.urls else ()),
+            *(load_pairs(state.load_spec) if spec.urls else ()),
             ("at", f"{at} / {fmt_clock(length, tenths=True)}"),
             ("speed", speed),
         )
         bottom.append("  ")
         bottom.append_text(_playback(state, playing))
+        bottom.append_text(Text.assemble(*segment_badges(state)))
     return stacked(top, bottom)
 
 
