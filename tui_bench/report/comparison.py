@@ -3,7 +3,7 @@ compare screen's export writes."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import orjson
@@ -17,6 +17,7 @@ from tui_bench.analysis.compare import (
     target,
     tool_label,
 )
+from tui_bench.analysis.like_segments import SegmentPair, like_segments
 from tui_bench.analysis.names import TESTED
 from tui_bench.analysis.run_counts import MIN_RUNS
 from tui_bench.analysis.significance import (
@@ -27,7 +28,9 @@ from tui_bench.analysis.significance import (
     side_title,
     unknown_word,
 )
+from tui_bench.formats import fmt_count
 from tui_bench.printable import md_cell, printable, printable_lines
+from tui_bench.records.segment import Segment
 
 # The screen's export offers the first one first.
 COMPARE_FORMATS = ("md", "json")
@@ -35,7 +38,9 @@ COMPARE_FORMATS = ("md", "json")
 
 def comparison_text(report: Report, fmt: str) -> str:
     if fmt == "json":
-        return orjson.dumps(report.to_dict()).decode() + "\n"
+        pairs = [p.to_dict() for p in _pairs(report)]
+        kept = {**report.to_dict(), **({"segments": pairs} if pairs else {})}
+        return orjson.dumps(kept).decode() + "\n"
     return printable_lines(report_markdown(report))
 
 
@@ -68,6 +73,7 @@ def report_markdown(report: Report) -> str:
             f"{fmt_delta(d.unit, d.delta)} | {fmt_delta_pct(d.delta_pct)} |"
             for d in others
         ]
+    lines += segments_table(_pairs(report))
     lines.append("")
     if not report.differences:
         lines.append("Same set-up.")
@@ -75,6 +81,36 @@ def report_markdown(report: Report) -> str:
         lines += ["## Set-up differences", "", "| | A | B |", "| --- | --- | --- |"]
         lines += [f"| {d.label} | {_cell(d.a)} | {_cell(d.b)} |" for d in report.differences]
     return "\n".join(lines) + "\n"
+
+
+def _pairs(report: Report) -> list[SegmentPair]:
+    return like_segments(report.a.shown.segments, report.b.shown.segments)
+
+
+def segments_table(pairs: Sequence[SegmentPair]) -> list[str]:
+    """Steered runs' segments, like with like: what each achieved at the same load."""
+    if not pairs:
+        return []
+
+    def side(s: Segment | None) -> str:
+        if s is None:
+            return "–"
+        return f"{fmt_count(s.achieved_rps)} ({s.validity or '–'})"
+
+    lines = [
+        "",
+        "## Segments, like with like",
+        "",
+        "| load | A achieved req/s | B achieved req/s | Δ% |",
+        "| --- | ---: | ---: | ---: |",
+    ]
+    for p in pairs:
+        rate = "closed loop" if p.target_rps is None else f"{fmt_count(p.target_rps)} req/s"
+        lines.append(
+            f"| {rate} c{p.connections} | {side(p.a)} | {side(p.b)} | "
+            f"{fmt_delta_pct(p.delta_pct)} |"
+        )
+    return lines
 
 
 def tested_table(metrics: Iterable[Mapping[str, Any]]) -> list[str]:

@@ -14,11 +14,14 @@ from pathlib import Path
 from typing import Any
 
 from tui_bench.errors import SessionError, UsageError
+from tui_bench.formats import fmt_count
 from tui_bench.histogram import LatencyHistogram
 from tui_bench.printable import printable, printable_lines
 from tui_bench.records.generator import GeneratorRun
+from tui_bench.records.segment import Segment
 from tui_bench.report.baseline import baseline_markdown
 from tui_bench.report.csv_table import csv_of_columns, csv_text
+from tui_bench.report.export_formats import RUN_TABLES
 from tui_bench.report.md_tables import threshold_markdown
 from tui_bench.report.text import generator_cells, resource_rows, result_rows
 from tui_bench.result import percentile_key
@@ -53,9 +56,9 @@ def write_export(selection: Selection, fmt: str, target: Path, *, force: bool = 
 def export(session: Session, fmt: str) -> str:
     if fmt == "json":
         return _with_validity(session).to_json().decode()
-    if session.is_sweep and fmt == "minutes":
+    if session.is_sweep and fmt in RUN_TABLES:
         raise UsageError(
-            f"{session.id} is a sweep: export it as csv, md or json (minutes are a run's)"
+            f"{session.id} is a sweep: export it as csv, md or json ({fmt} are a run's)"
         )
     if session.is_sweep:
         # Imported here: sweep_export builds on this module's formatters.
@@ -68,6 +71,8 @@ def export(session: Session, fmt: str) -> str:
         return series_csv(session.series_columns)
     if fmt == "minutes":
         return minutes_csv(session)
+    if fmt == "segments":
+        return segments_csv(session)
     return printable_lines(result_markdown(session) + baseline_markdown(session))
 
 
@@ -125,6 +130,17 @@ def minutes_csv(session: Session) -> str:
     return csv_text(MINUTE_COLUMNS, (row(m.start_s, m.histogram, m.service) for m in minutes))
 
 
+SEGMENT_COLUMNS = tuple(Segment.__dataclass_fields__)
+
+
+def segments_csv(session: Session) -> str:
+    """Each segment as the session keeps it (`segments`), a row each."""
+    return csv_text(
+        SEGMENT_COLUMNS,
+        ([getattr(s, c) for c in SEGMENT_COLUMNS] for s in session.segments),
+    )
+
+
 def result_markdown(session: Session) -> str:
     spec = session.spec
     lines = [
@@ -146,6 +162,7 @@ def result_markdown(session: Session) -> str:
         lines += [f"| {label} | {value} |" for label, value in result_rows(result, session.spec)]
     lines += [f"| {label} | {value} |" for label, value in resource_rows(session.kept_resources)]
     lines += _generators_markdown(session.generators)
+    lines += _segments_markdown(session.segments)
     for warning in session.warnings:
         lines.append(f"\n> warning: {printable(warning.message)}")
     thresholds = threshold_markdown(session.thresholds)
@@ -158,6 +175,33 @@ def _argv_line(session: Session) -> str:
         return "- argv: one per load generator, below"
     # Quoted as a shell reads it: pasted back, it runs the same.
     return f"- argv: `{printable(shlex.join(session.argv))}`"
+
+
+def _segments_markdown(segments: Sequence[Segment]) -> list[str]:
+    """A steered run's "Segments" section: each load, what it achieved and its verdict."""
+    if len(segments) < 2:
+        return []
+
+    def cells(s: Segment) -> list[str]:
+        target = "paused" if s.connections == 0 else fmt_count(s.target_rps)
+        return [
+            f"{s.start_s:.3f}–{s.end_s:.3f} s",
+            s.cause,
+            target,
+            str(s.connections or "–"),
+            fmt_count(s.achieved_rps),
+            s.validity or "–",
+        ]
+
+    head = ("time", "cause", "target req/s", "connections", "achieved req/s", "validity")
+    return [
+        "",
+        f"## Segments ({len(segments)})",
+        "",
+        "| " + " | ".join(head) + " |",
+        "|" + " --- |" * len(head),
+        *("| " + " | ".join(cells(s)) + " |" for s in segments),
+    ]
 
 
 _GENERATOR_COLUMNS = (

@@ -3,12 +3,15 @@ without loading the exporters."""
 
 # `minutes`: one CSV row per whole minute of a run, its percentiles from that minute's
 # histogram (a run whose tool keeps a request log: h2load).
-FORMATS = ("json", "csv", "md", "minutes")
+# `segments`: one CSV row per segment of a run (a steered run's loads, one for the others).
+FORMATS = ("json", "csv", "md", "minutes", "segments")
+# A run's own tables, written as CSV: none of a sweep.
+RUN_TABLES = ("minutes", "segments")
 
 
 def extension(fmt: str) -> str:
-    """A file's extension for `fmt`: the format's name, but minutes are a CSV."""
-    return "minutes.csv" if fmt == "minutes" else fmt
+    """A file's extension for `fmt`: the format's name, but a run's tables are CSVs."""
+    return f"{fmt}.csv" if fmt in RUN_TABLES else fmt
 
 
 # What `tuibench export` writes to a file or a pipe when no format is named: scripts read it.

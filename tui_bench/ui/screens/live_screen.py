@@ -79,7 +79,13 @@ class LiveScreen(MonitorScreen, DrivingScreen):
             show=False,
             tooltip="remove 25 % of the connections (h2load)",
         ),
-        Binding("space", f"steer('{PAUSE}')", "Load", tooltip="pause / resume the load (h2load)"),
+        Binding(
+            "space",
+            f"steer('{PAUSE}')",
+            "Load",
+            show=False,
+            tooltip="pause / resume the load (h2load)",
+        ),
         BASELINE_KEY,
         HELP,
     ]
