@@ -134,6 +134,7 @@ class ScriptedEngine:
         self.hold = hold
         self.stopped = asyncio.Event()
         self.runs = 0
+        self.steered: list[tuple[str, float | None]] = []
 
     async def run(self) -> RunFinished:
         for event in self.events:
@@ -152,6 +153,12 @@ class ScriptedEngine:
 
     def stop(self) -> None:
         self.stopped.set()
+
+    def steer(self, change: str, value: float | None = None) -> str | None:
+        self.steered.append((change, value))
+        return (
+            "a closed loop has no rate to change: run with --rate" if change == "faster" else None
+        )
 
 
 def make_app(
