@@ -279,7 +279,7 @@ def _x_axis(plan: Plan, name: str | None) -> tuple[Axis, Callable[[Any], float]]
     if not numeric:
         ticks = tuple(float(i) for i in range(1, len(values) + 1))
         return Axis(name, ticks, labels), lambda value: ticks[values.index(value)]
-    if min(values) > 0 and max(values) >= LOG_SPAN * min(values):
+    if values and min(values) > 0 and max(values) >= LOG_SPAN * min(values):
         ticks = tuple(math.log10(v) for v in values)
         return Axis(f"{name} (log scale)", ticks, labels), lambda value: math.log10(value)
     return Axis(name, tuple(float(v) for v in values), labels), lambda value: float(value)

@@ -132,6 +132,17 @@ def held(point: SweepPoint, slo: Sequence[Threshold]) -> bool:
     return point.verdict == "valid" and (not slo or meets_slo(point, slo) is True)
 
 
+def bracket(
+    steps: Sequence[SweepPoint], slo: Sequence[Threshold]
+) -> tuple[float | None, float | None]:
+    """A capacity search's bracket so far: the highest rate of its `steps` held, and the
+    lowest not held above it (None: none yet). Steps not yet measured count for neither."""
+    tried = [(float(p.values["rate"]), held(p, slo)) for p in steps if p.n and "rate" in p.values]
+    highest = max((rate for rate, ok in tried if ok), default=None)
+    above = [rate for rate, ok in tried if not ok and (highest is None or rate > highest)]
+    return highest, min(above, default=None)
+
+
 def aggregate(
     plan_points: Sequence[PlannedPoint],
     runs: Sequence[tuple[int, Session]],

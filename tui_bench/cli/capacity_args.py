@@ -17,8 +17,10 @@ first, then halving the interval between the highest rate held and the lowest no
 until it is within --resolution of its top. A step holds when it is valid (a rate not held
 makes it invalid) and meets every clause of --slo, its latency counted from when each
 request was due. Every step is kept as a point of ONE sweep session (compare, plot and
-export read it), a step stopped or crashed included. The progress goes to stderr (this
-command has no live view yet); the capacity, with the spread of its repeats, to stdout.
+export read it), a step stopped or crashed included. On a terminal the search is shown live
+(the step going, the bracket narrowing, the latency-throughput curve with the SLO; s stops
+and keeps what ran); with --headless (or off a terminal) its progress goes to stderr. The
+capacity, with the spread of its repeats, goes to stdout.
 
 Exit status: 0 a capacity was found, 1 not even the lowest rate held (or the peak could
 not be measured), 2 bad input (before any load), 130 stopped.

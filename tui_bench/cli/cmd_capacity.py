@@ -6,18 +6,19 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+from collections.abc import Awaitable
 from typing import TextIO
 
 import orjson
 
 from tui_bench.cli.cmd_sweep import SweepPrinter
-from tui_bench.cli.output import report_lines
+from tui_bench.cli.output import headless_note, report_lines, wants_app
 from tui_bench.cli.run_flags import request_from_args, settings_of
 from tui_bench.cli.stop_signals import until_done
 from tui_bench.engine.events import Event
 from tui_bench.engine.sweep import SweepEvent, SweepExtended, SweepFinished
 from tui_bench.formats import fmt_count
-from tui_bench.jobs.capacity_job import prepare_capacity
+from tui_bench.jobs.capacity_job import CapacityJob, prepare_capacity
 from tui_bench.report.capacity_report import capacity_exit_code, capacity_lines, capacity_payload
 from tui_bench.typed_values import format_duration
 
@@ -25,8 +26,8 @@ from tui_bench.typed_values import format_duration
 def cmd_capacity(args: argparse.Namespace) -> int:
     request = request_from_args(args, check=False)
 
-    async def search() -> SweepFinished:
-        job = await prepare_capacity(
+    def prepare() -> Awaitable[CapacityJob]:
+        return prepare_capacity(
             request,
             settings_of(args),
             slo=args.slo,
@@ -36,10 +37,23 @@ def cmd_capacity(args: argparse.Namespace) -> int:
             cool_down_s=args.cool_down,
             argv=("tuibench", *sys.argv[1:]),
         )
-        report_lines(job.notes, sys.stderr)
-        return await until_done(job.runner(SearchPrinter()))
 
-    finished = asyncio.run(search())
+    async def search() -> tuple[int, SweepFinished | None]:
+        if wants_app(args):
+            from tui_bench.ui.launch import UiOptions, run_sweep
+
+            what = f"capacity search within {args.slo}"
+            return await run_sweep(
+                prepare, what, tuple(request.spec.urls), UiOptions.from_args(args)
+            )
+        job = await prepare()
+        headless_note(args, "capacity")
+        report_lines(job.notes, sys.stderr)
+        return 0, await until_done(job.runner(SearchPrinter()))
+
+    code, finished = asyncio.run(search())
+    if finished is None:
+        return code
     if args.json:
         report_lines([orjson.dumps(capacity_payload(finished)).decode()], sys.stdout)
     report_lines(capacity_lines(finished), sys.stderr if args.json else sys.stdout)

@@ -37,6 +37,7 @@ from tui_bench.ui.themes import DEFAULT_THEME, load_themes
 if TYPE_CHECKING:
     from tui_bench.analysis.history import History
     from tui_bench.engine.events import RunFinished
+    from tui_bench.jobs.capacity_job import CapacityJob
     from tui_bench.jobs.run_job import RunJob
     from tui_bench.jobs.sweep_job import SweepJob
     from tui_bench.request.run import RunRequest
@@ -307,7 +308,7 @@ class TuibenchApp(App[int]):
 
     async def prepared_screen(
         self,
-        prepare: Callable[[], Awaitable[RunJob | SweepJob]],
+        prepare: Callable[[], Awaitable[RunJob | SweepJob | CapacityJob]],
         *,
         basic: bool,
         note: str | None = None,

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from tui_bench.analysis.significance import Side
     from tui_bench.engine.events import RunFinished
     from tui_bench.engine.sweep import SweepFinished
+    from tui_bench.jobs.capacity_job import CapacityJob
     from tui_bench.jobs.run_job import RunJob
     from tui_bench.jobs.sweep_job import SweepJob
     from tui_bench.request.run import RunRequest
@@ -127,7 +128,10 @@ async def run_replay(session: Session, ui: UiOptions) -> tuple[int, RunFinished 
 
 
 async def run_sweep(
-    prepare: Callable[[], Awaitable[SweepJob]], what: str, urls: Sequence[str], ui: UiOptions
+    prepare: Callable[[], Awaitable[SweepJob | CapacityJob]],
+    what: str,
+    urls: Sequence[str],
+    ui: UiOptions,
 ) -> tuple[int, SweepFinished | None]:
     """The sweep screen on the sweep `prepare` gives (once the app's first frame is up) until
     the user leaves: the exit status `sweep --headless` would give, and how the sweep ended

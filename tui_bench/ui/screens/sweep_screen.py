@@ -275,9 +275,15 @@ class SweepScreen(DrivingScreen):
             self._paint_charts(force=True)
 
     def _paint_table(self) -> None:
-        self._table_painted = self.state.points_version
         table = self.query_one(DataTable)
-        for row in self.state.rows():
+        rows = self.state.rows()
+        if table.row_count != len(rows):
+            # A search's next step: a row more, the columns fitted to its values again.
+            self._columns = []
+            self._fit_table()
+            return
+        self._table_painted = self.state.points_version
+        for row in rows:
             for column, cell in zip(self._columns, self._cells(row), strict=True):
                 table.update_cell(str(row.index), column.key, cell)
 

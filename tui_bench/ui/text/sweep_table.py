@@ -84,7 +84,7 @@ def columns(state: SweepState) -> list[Column]:
         cols.append(Column("label", "label", width + 1, lambda r, _: Text(r.label or ""), True))
     for dim in plan.vary:
         name = dim.name
-        width = max(len(name), *(len(shown(name, v)) for v in dim.values))
+        width = max([len(name), *(len(shown(name, v)) for v in dim.values)])
 
         def value(row: PointRow, _: Tones, name: str = name) -> Text:
             return Text(shown(name, row.values[name]))

@@ -8,6 +8,7 @@ from dataclasses import replace
 from rich.table import Table
 from rich.text import Text
 
+from tui_bench.analysis.sweep_points import bracket
 from tui_bench.engine.sweep_state import SweepState, SweepTitle
 from tui_bench.formats import fmt_clock, fmt_count, fmt_latency
 from tui_bench.parameter_text import shown
@@ -21,7 +22,7 @@ from tui_bench.ui.widgets.sweep_chart import KNEE_MARKER
 
 def header(title: SweepTitle, state: SweepState) -> Text:
     """What is swept: name, tools and URL, then what varies, how often and the SLO."""
-    top = Text.assemble((" SWEEP ", "reverse bold"))
+    top = Text.assemble((" CAPACITY " if state.open_ended else " SWEEP ", "reverse bold"))
     target = printable(redact_text(title.target))
     name = printable(title.name)
     for part, style in ((name, "bold"), (title.tool_label, "bold"), (target, "")):
@@ -68,7 +69,19 @@ def where(state: SweepState, *, stopping: bool) -> Text:
         status = f"cooling down {state.cooling_s:g} s"
     else:
         status = state.status
-    return Text(" · ".join([*filter(None, parts), status]))
+    return Text(" · ".join([*filter(None, parts), _bracket(state), status]))
+
+
+def _bracket(state: SweepState) -> str:
+    """A capacity search's narrowing: `held 4,200 · not held 5,600 req/s`, then its answer."""
+    if not state.open_ended or state.summary is None:
+        return ""
+    if not state.running:
+        knee = state.knee
+        found = state.summary.points[knee].values.get("rate") if knee is not None else None
+        return "capacity not found" if found is None else f"capacity {fmt_count(found)} req/s"
+    highest, lowest = bracket(state.summary.points[1:], state.slo)
+    return f"held {fmt_count(highest)} · not held {fmt_count(lowest)} req/s"
 
 
 def now(state: SweepState, tones: Tones) -> Text:
