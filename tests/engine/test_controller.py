@@ -11,7 +11,7 @@ from typing import Any
 import psutil
 import pytest
 
-from tui_bench.engine import controller as controller_module
+from tui_bench.engine import run_measures
 from tui_bench.engine.controller import RunController
 from tui_bench.engine.count_seconds import CountSeconds
 from tui_bench.engine.events import Event, OutputLine, SecondClosed
@@ -144,7 +144,7 @@ async def test_count_lines_read_late_are_placed_when_the_tool_wrote_them(
     tmp_path: Path, quiet_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # No second closes on the clock before the lines come: what is asked is where they land.
-    monkeypatch.setattr(controller_module, "CountSeconds", partial(CountSeconds, grace_s=60.0))
+    monkeypatch.setattr(run_measures, "CountSeconds", partial(CountSeconds, grace_s=60.0))
     events: list[Event] = []
     controller = RunController(
         RunSpec(urls=(quiet_url,), tool="wrk", duration_s=3),
