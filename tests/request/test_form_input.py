@@ -64,6 +64,8 @@ SAME_RUNS = [
      form({"urls": "http://a/", "threads": "2"}, tool="wrk")),
     (["-c", "4", "--generator", "local", "--generator", "ssh://bench@c:2222", "http://a/"],
      form({"urls": "http://a/", "connections": "4", "generators": "local, ssh://bench@c:2222"})),
+    (["--rate", "500", "--stages", "500:2s,1000:1m", "http://a/"],
+     form({"urls": "http://a/", "rate": "500", "stages": "500:2s,1000:1m"}, mode="stages")),
 ]  # fmt: skip
 
 
@@ -189,3 +191,10 @@ def test_a_bad_generator_is_refused_as_the_flag_refuses_it() -> None:
         .error(GENERATORS)
         .startswith("bad host '-oProxyCommand=x'")
     )
+
+
+def test_stages_in_the_form_are_refused_as_on_the_command_line() -> None:
+    with pytest.raises(UsageError, match="a stage lasts at least 1 s"):
+        form({"urls": "http://a/", "stages": "500:0.5s"}, mode="stages").request()
+    with pytest.raises(UsageError, match="--stages needs h2load"):
+        form({"urls": "http://a/", "stages": "500:2s"}, mode="stages", tool="wrk").request()

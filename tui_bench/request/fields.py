@@ -17,6 +17,7 @@ from tui_bench.request.run import parse_generators
 from tui_bench.request.sweep_plan import parse_ramp, parse_vary
 from tui_bench.spec import RunSpec, read_connections, read_method, read_threads, validate_url
 from tui_bench.spec import with_scheme as url_with_scheme
+from tui_bench.stages import parse_stages
 from tui_bench.typed_values import (
     parse_duration,
     parse_percent,
@@ -137,6 +138,7 @@ RATE = TextField("rate", "rate --rate", optional(parse_rate), "open loop: req/s 
 DURATION = TextField("duration", "duration -d", required(parse_duration), "10s, 500ms, 2m")
 REQUESTS = TextField("requests", "requests -n", required(parse_positive_int), "e.g. 20000")
 WARM_UP = TextField("warm_up", "warm-up", optional(parse_duration), "none; e.g. 2s")
+STAGES = TextField("stages", "stages", required(parse_stages), "RATE:DUR,… e.g. 1000:30s,5000:1m")
 HEADERS = TextField("headers", "headers -H", read_headers, "Name: value; Other: value")
 METHOD = TextField("method", "method -X", optional(read_method), "GET; POST with a body")
 BODY = TextField(
@@ -182,6 +184,7 @@ TEXT_FIELDS: tuple[TextField[object], ...] = (
     DURATION,
     REQUESTS,
     WARM_UP,
+    STAGES,
     HEADERS,
     METHOD,
     BODY,

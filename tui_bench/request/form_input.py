@@ -35,6 +35,7 @@ from tui_bench.request.fields import (
     SERVER_NAME,
     SERVER_PID,
     SLO,
+    STAGES,
     STREAMS,
     SWEEP_FIELDS,
     TAGS,
@@ -54,6 +55,7 @@ from tui_bench.request.run_defaults import DEFAULT_REQUEST, run_request
 from tui_bench.request.sweep_plan import sweep_summary
 from tui_bench.request.sweep_settings import SweepSettings
 from tui_bench.spec import RunSpec
+from tui_bench.stages import stages_text
 from tui_bench.typed_values import format_duration
 from tui_bench.validity_defaults import DEFAULT_MAX_ERRORS
 
@@ -87,6 +89,7 @@ class Typed:
             DURATION.id: format_duration(spec.duration_s or DEFAULT_DURATION_S),
             REQUESTS.id: _text(spec.requests),
             WARM_UP.id: "" if spec.warm_up_s is None else format_duration(spec.warm_up_s),
+            STAGES.id: stages_text(spec.stages),
             HEADERS.id: "; ".join(spec.headers),
             METHOD.id: spec.method or "",
             BODY.id: spec.body_file or "",
@@ -104,7 +107,7 @@ class Typed:
         choices = {
             "tool": spec.tool,
             "protocol": protocol_of(spec),
-            "mode": "count" if spec.requests is not None else "duration",
+            "mode": _mode_of(spec),
             "compress": spec.compress or NO_COMPRESSION,
             "server_mode": request.server_mode,
         }
@@ -121,6 +124,7 @@ class Typed:
             RATE.id: tool == "h2load",
             "protocol": tool == "h2load",
             WARM_UP.id: tool == "h2load" and mode == "duration",
+            STAGES.id: mode == "stages",
             "keepalive": tool == "ab",
             DURATION.id: mode == "duration",
             REQUESTS.id: mode == "count",
@@ -196,6 +200,7 @@ class Typed:
             headers=self.read(HEADERS),
             compress=None if compress == NO_COMPRESSION else compress,
             rate=self.read_if(RATE),
+            stages=self.read_if(STAGES) or (),
             method=self.read(METHOD),
             content_type=self.read(CONTENT_TYPE),
         ).with_body(self.read(BODY))
@@ -306,3 +311,9 @@ def _named(field: TextField[object]) -> re.Pattern[str]:
     word = word.removesuffix("s") if len(word) > 3 else word
     names = "|".join(re.escape(n) for n in (*flags, word))
     return re.compile(rf"(?<!\w)(?:{names})(?!\w)", re.IGNORECASE)
+
+
+def _mode_of(spec: RunSpec) -> str:
+    if spec.stages:
+        return "stages"
+    return "count" if spec.requests is not None else "duration"

@@ -25,7 +25,7 @@ PROTOCOLS = [
     ("h2c · HTTP/2, http://", "h2c"),
     ("h2 · HTTP/2 over TLS, https://", "h2"),
 ]
-MODES = [("duration -d", "duration"), ("request count -n", "count")]
+MODES = [("duration -d", "duration"), ("request count -n", "count"), ("stages", "stages")]
 # A refusal's advice names the command line's flags: the form says its own fields.
 FORM_ADVICE = (
     ("run without --h1", "choose protocol h2c"),

@@ -50,6 +50,7 @@ from tui_bench.request.fields import (
     SERVER_HOST,
     SERVER_NAME,
     SERVER_PID,
+    STAGES,
     STREAMS,
     SWEEP_FIELDS,
     TAGS,
@@ -166,6 +167,7 @@ class RunForm(Vertical):
                     yield text_row(DURATION)
                     yield text_row(REQUESTS)
                     yield text_row(WARM_UP)
+                    yield text_row(STAGES)
                     yield field_row(
                         "keepalive",
                         "keep-alive -k",
