@@ -198,3 +198,22 @@ def test_stages_in_the_form_are_refused_as_on_the_command_line() -> None:
         form({"urls": "http://a/", "stages": "500:0.5s"}, mode="stages").request()
     with pytest.raises(UsageError, match="--stages needs h2load"):
         form({"urls": "http://a/", "stages": "500:2s"}, mode="stages", tool="wrk").request()
+
+
+def test_the_sweep_group_searches_the_capacity_within_its_slo() -> None:
+    typed = form({"urls": "http://a/", "slo": "p99<20ms"}, sweep=True)
+    searched = Typed(typed.texts, typed.choices, sweep=True, capacity=True)
+    config = searched.config()
+    assert config.sweep is not None and config.sweep.capacity
+    assert Typed.of(config).capacity
+    assert Config.from_dict(config.to_dict()) == config
+    # Unticked, the tick is not kept.
+    unticked = Typed(typed.texts, typed.choices, sweep=False, capacity=True)
+    assert unticked.config().sweep is None
+
+
+@pytest.mark.parametrize("texts", [{"slo": ""}, {"slo": "p99<20ms", "vary": "c=1,2"}])
+def test_a_capacity_search_needs_its_slo_and_varies_nothing_else(texts: dict[str, str]) -> None:
+    typed = form({"urls": "http://a/", **texts}, sweep=True)
+    with pytest.raises(UsageError, match="a capacity search varies the rate itself"):
+        Typed(typed.texts, typed.choices, sweep=True, capacity=True).config()

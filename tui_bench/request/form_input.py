@@ -74,6 +74,7 @@ class Typed:
     choices: Mapping[str, str]
     keepalive: bool = False
     sweep: bool = False
+    capacity: bool = False
 
     @classmethod
     def of(cls, config: Config) -> Typed:
@@ -111,7 +112,13 @@ class Typed:
             "compress": spec.compress or NO_COMPRESSION,
             "server_mode": request.server_mode,
         }
-        return cls(texts, choices, keepalive=spec.keepalive, sweep=config.sweep is not None)
+        return cls(
+            texts,
+            choices,
+            keepalive=spec.keepalive,
+            sweep=config.sweep is not None,
+            capacity=config.sweep is not None and config.sweep.capacity,
+        )
 
     def applies(self, name: str) -> bool:
         """Whether the chosen tool, mode and server mode (and the Sweep tick) take this field
@@ -132,6 +139,7 @@ class Typed:
             SERVER_NAME.id: server == "name",
             SERVER_HOST.id: server != "none",
             **{field.id: self.sweep for field in SWEEP_FIELDS},
+            "capacity": self.sweep,
         }
         return rules.get(name, True)
 
@@ -240,6 +248,7 @@ class Typed:
             repeat=self.read(REPEAT),
             cool_down_s=self.read(COOL_DOWN),
             slo=self.read(SLO),
+            capacity=self.applies("capacity") and self.capacity,
         )
         return settings if settings.is_sweep else None
 

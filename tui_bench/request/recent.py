@@ -58,6 +58,11 @@ class Config:
             return
         self.sweep.plan(self.request)
         self.sweep.slo_clauses()
+        if self.sweep.capacity and (self.sweep.vary or self.sweep.ramp or not self.sweep.slo):
+            raise UsageError(
+                "a capacity search varies the rate itself, within an SLO: give the SLO "
+                "(e.g. p99<20ms) and leave vary and ramp empty"
+            )
         if not self.sweep.cool_down_s >= 0:
             raise UsageError(f"bad cool-down {self.sweep.cool_down_s!r}: negative")
 

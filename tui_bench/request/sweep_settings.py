@@ -27,11 +27,13 @@ class SweepSettings:
     repeat: int = 1
     cool_down_s: float = DEFAULT_COOL_DOWN_S
     slo: str | None = None
+    # A capacity search (`tuibench capacity`): the rate varied by the search, within the SLO.
+    capacity: bool = False
 
     @property
     def is_sweep(self) -> bool:
         """False when nothing varies nor repeats: that is a single run."""
-        return bool(self.vary or self.ramp) or self.repeat > 1
+        return bool(self.vary or self.ramp) or self.repeat > 1 or self.capacity
 
     def plan(
         self, request: RunRequest, tool_paths: Mapping[str, str | None] | None = None
@@ -54,6 +56,7 @@ class SweepSettings:
             "repeat": self.repeat,
             "cool_down_s": self.cool_down_s,
             "slo": self.slo,
+            "capacity": self.capacity,
         }
 
     @classmethod
@@ -64,6 +67,7 @@ class SweepSettings:
             repeat=int(data.get("repeat", 1)),
             cool_down_s=float(data.get("cool_down_s", DEFAULT_COOL_DOWN_S)),
             slo=str(data["slo"]) if data.get("slo") else None,
+            capacity=data.get("capacity") is True,
         )
 
 

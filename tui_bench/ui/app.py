@@ -71,7 +71,7 @@ class SweepLauncher(Protocol):
     """A launcher that can also prepare sweeps (`ui.launch.JobLauncher`); tests may give
     one that only runs."""
 
-    async def sweep(self, request: RunRequest, sweep: SweepSettings) -> SweepJob: ...
+    async def sweep(self, request: RunRequest, sweep: SweepSettings) -> SweepJob | CapacityJob: ...
 
 
 @runtime_checkable
@@ -290,7 +290,9 @@ class TuibenchApp(App[int]):
         launcher = self.launcher
         await self._start(lambda: launcher.sweep(message.request, message.sweep))
 
-    async def _start(self, prepare: Callable[[], Awaitable[RunJob | SweepJob]]) -> None:
+    async def _start(
+        self, prepare: Callable[[], Awaitable[RunJob | SweepJob | CapacityJob]]
+    ) -> None:
         """A job the run form asked for, over it; what the job layer refuses is said on the
         form (where one asked), else notified."""
         forms = [w for w in self.screen.query("RunForm") if isinstance(w, AskingForm)]

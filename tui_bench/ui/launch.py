@@ -59,9 +59,20 @@ class JobLauncher:
 
         return await prepare_run(request, self.settings)
 
-    async def sweep(self, request: RunRequest, sweep: SweepSettings) -> SweepJob:
-        """`request` swept so; UsageError or ToolMissingError (naming the point) before
-        anything runs."""
+    async def sweep(self, request: RunRequest, sweep: SweepSettings) -> SweepJob | CapacityJob:
+        """`request` swept so (or its capacity searched); UsageError or ToolMissingError
+        (naming the point) before anything runs."""
+        if sweep.capacity:
+            from tui_bench.jobs.capacity_job import prepare_capacity
+
+            return await prepare_capacity(
+                request,
+                self.settings,
+                slo=sweep.slo or "",
+                step_s=request.spec.duration_s,
+                repeat=sweep.repeat,
+                cool_down_s=sweep.cool_down_s,
+            )
         from tui_bench.jobs.sweep_job import prepare_sweep
 
         plan = sweep.plan(request, self.settings.tool_paths)

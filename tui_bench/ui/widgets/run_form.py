@@ -204,6 +204,13 @@ class RunForm(Vertical):
                             "sweep",
                             Checkbox("vary, ramp or repeat the run", id="sweep", compact=True),
                         )
+                        yield field_row(
+                            "capacity",
+                            "capacity",
+                            Checkbox(
+                                "search the rate held within the SLO", id="capacity", compact=True
+                            ),
+                        )
                         for field in SWEEP_FIELDS:
                             yield text_row(field)
         with Horizontal(id="bar"):
@@ -230,6 +237,7 @@ class RunForm(Vertical):
             self.query_one(f"#{name}", Select).value = value
         self.query_one("#keepalive", Checkbox).value = typed.keepalive
         self.query_one("#sweep", Checkbox).value = typed.sweep
+        self.query_one("#capacity", Checkbox).value = typed.capacity
 
     def _set_texts(self, texts: Mapping[str, str]) -> None:
         for field_id, text in texts.items():
@@ -268,6 +276,7 @@ class RunForm(Vertical):
             {name: self._choice(name) for name in CHOICES},
             keepalive=self._get("keepalive", Checkbox).value,
             sweep=self._get("sweep", Checkbox).value,
+            capacity=self._get("capacity", Checkbox).value,
         )
 
     def config(self) -> Config:
