@@ -47,3 +47,23 @@ async def test_the_steering_keys_are_in_help() -> None:
         shown = await help_text(pilot)
     for said in ("raise the rate 25 %", "set the rate", "pause / resume the load"):
         assert said in shown
+
+
+async def test_a_steered_run_marks_its_segments_on_the_chart_and_in_the_header() -> None:
+    from tui_bench.engine.events import SegmentStarted
+    from tui_bench.ui.widgets.run_chart import SEGMENTS_LEGEND, RunChart
+
+    first = SegmentStarted(0, 0.0, None, 16, "start")
+    begun = SegmentStarted(1, 2.5, None, 14, "key", gap_s=0.0066)
+    app = make_app(extra=[first, begun])
+    async with app.run_test(size=(160, 48)) as pilot:
+        live = await settle(pilot)
+        while live.state.segment != begun:
+            await pilot.pause()
+        live.paint(force=True)
+        await pilot.pause()
+        assert list(live.state.segment_starts) == [2.5]
+        assert live.query_one(RunChart).border_subtitle == SEGMENTS_LEGEND
+        header = str(live.query_one("#header").render())
+        assert "segment 2, gap 6.60 ms" in header
+        assert "c14" in header

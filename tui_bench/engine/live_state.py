@@ -42,6 +42,8 @@ MAX_ROWS = 600
 # A request count's time left is at the mean rate of this many last seconds.
 ETA_SECONDS = 10
 MAX_LINES = 500
+# A ramp of a day starts a segment a second: the chart marks the latest this many.
+MAX_MARKS = 600
 LATENCY_KEYS = ("p50_s", "p90_s", "p99_s", "max_s")
 # The busiest generator thread at this share of a core means the generator, not the server,
 # may be what limits the run.
@@ -88,6 +90,8 @@ class LiveState:
         # The load going now (a steered run's changes it), and how many there were.
         self.segment: SegmentStarted | None = None
         self.segments_seen = 0
+        # When each segment after the first began, for the chart's marks (the latest kept).
+        self.segment_starts: deque[float] = deque(maxlen=MAX_MARKS)
         self._requests_seen = 0.0
         # The count of requests done and when it last moved, by which a stall is told; no
         # silence is counted before it first moves.
@@ -122,6 +126,8 @@ class LiveState:
         elif isinstance(event, SegmentStarted):
             self.segment = event
             self.segments_seen += 1
+            if event.index:
+                self.segment_starts.append(event.start_s)
         elif isinstance(event, GeneratorsSeen):
             self.generators = event.generators
         elif isinstance(event, RunStarted):

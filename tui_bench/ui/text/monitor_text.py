@@ -144,6 +144,12 @@ def throughput(state: LiveState) -> Text:
     result = state.result
     if result is not None:
         # Ended: the whole run's figures; the last window is a part of a second.
+        if target is not None and state.segments_seen > 1:
+            # No one target stands for a steered run: the result's segments row says each.
+            return stacked(
+                pairs(("target  ", f"steered, {state.segments_seen} segments")),
+                pairs(("achieved", f"{fmt_count(state.rps_overall)} req/s")),
+            )
         if target is not None:
             backlog = result.rate.backlog_end if result.rate else None
             return stacked(

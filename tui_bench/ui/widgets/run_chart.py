@@ -28,6 +28,8 @@ _TITLES = {
 # The legend, in the border (plotext's own would cover the first seconds): each line has
 # its own marker and says its axis in words, not told apart by colour alone.
 LEGEND = "• req/s (left axis)   x p99 ms (right axis)"
+# A steered run's: its segments' starts are drawn as lines across the plot.
+SEGMENTS_LEGEND = f"{LEGEND}   │ a segment begins"
 # The rows the chart needs to be read: its border and frame, the time axis' labels and six
 # rows of plot, room for three round ticks a row apart at least. Below it, no chart.
 READABLE_HEIGHT = 12
@@ -150,6 +152,12 @@ class RunChart(PlotextPlot):
         )
         plt.xlim(x_ticks[0], x_ticks[-1])
         plt.xticks(x_ticks, x_labels)
+        starts = [t for t in state.segment_starts if x_ticks[0] <= t <= x_ticks[-1]]
+        for at in starts:
+            plt.vline(at)
+        legend = SEGMENTS_LEGEND if state.segment_starts else LEGEND
+        if self.border_subtitle != legend:
+            self.border_subtitle = legend
         # plotext's own hints type `yside` as a number; it takes "left" or "right".
         ylim = cast(Callable[..., None], plt.ylim)
         yticks = cast(Callable[..., None], plt.yticks)
