@@ -63,3 +63,29 @@ def test_a_closed_loop_segment_takes_the_runs_verdict() -> None:
         (None, 20, "suspect"),
     ]
     assert warnings == []
+
+
+def test_each_segment_has_the_latency_of_the_seconds_whose_middle_it_holds() -> None:
+    import numpy as np
+
+    from tui_bench.histogram import LatencyHistogram
+
+    def second(us: int) -> LatencyHistogram:
+        histogram = LatencyHistogram()
+        histogram.add(np.full(100, us, dtype=np.int64))
+        return histogram
+
+    track = SegmentTrack(Load(1000, 10))
+    track.begin(2.4, 2.41, Load(4000, 10), "key")
+    track.begin(4.0, 4.0, Load(4000, 10, paused=True), "pause")
+    for t_s, us in ((0, 1000), (1, 1000), (2, 9000), (3, 9000), (4, 500)):
+        track.add_second(t_s, second(us))
+    segments, _ = track.segments(
+        SPEC, _rows(1000, 1000, 1000, 4000, 0), 5.0, "valid", [2400, 6360, 0]
+    )
+    first, steered, paused = segments
+    assert first.p99_s == 0.001 and steered.p50_s == 0.009
+    # Second 2 (its middle at 2.5 s) is the steered segment's, not the first's.
+    assert steered.p99_s == 0.009
+    # A pause has no latency of its own: what completed then was sent before it.
+    assert paused.p50_s is None and paused.p99_s is None

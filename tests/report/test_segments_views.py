@@ -102,3 +102,24 @@ def test_replay_plays_each_segment_as_it_began() -> None:
     assert (state.target_rps, state.load_spec.connections) == (1250.0, 12)
     # After a pause, no gap is said: nothing ran to leave one.
     assert state.segment is not None and state.segment.gap_s is None
+
+
+def test_a_steered_run_plots_a_point_per_segment_on_its_curve() -> None:
+    from tui_bench.analysis.sweep_charts import charts, curve_of, metrics_of, segments_chart
+
+    measured = (
+        Segment(0.0, 2.0, 1000.0, 10, "start", 996.0, "valid", 0.0004, 0.002),
+        Segment(2.006, 4.0, 4000.0, 10, "key", 2500.0, "invalid", 0.05, 0.2),
+        Segment(4.0, 5.0, 0.0, 0, "pause", 0.0, None),
+    )
+    chart = segments_chart(measured)
+    p50, p99 = chart.lines
+    assert (p50.x, p99.y) == ((996.0, 2500.0), (2.0, 200.0))
+    assert [(m.kind, m.x) for m in chart.marks] == [("invalid", 2500.0), ("invalid", 2500.0)]
+    doc = steered_doc()
+    doc["segments"] = [segment_record(s) for s in measured]
+    session = Session(doc)
+    assert curve_of(None, session)
+    drawn = charts(session, metrics_of(None, sweep=False), curve=True)
+    assert drawn[-1].title == "latency vs achieved req/s, a point per segment"
+    assert not curve_of(None, Session(session_doc(6)))

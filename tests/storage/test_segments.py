@@ -16,7 +16,17 @@ from tui_bench.storage import store
 from tui_bench.storage.segment_codec import begun_record, segment_of, segment_record
 from tui_bench.storage.session import Session
 
-KEYS = ["start_s", "end_s", "target_rps", "connections", "cause", "achieved_rps", "validity"]
+KEYS = [
+    "start_s",
+    "end_s",
+    "target_rps",
+    "connections",
+    "cause",
+    "achieved_rps",
+    "validity",
+    "p50_s",
+    "p99_s",
+]
 
 
 def test_a_run_never_steered_is_one_segment_its_whole() -> None:

@@ -23,6 +23,7 @@ from tui_bench.analysis.names import CHARTED, CURVE, RUN_METRICS, SWEEP_METRICS
 from tui_bench.errors import UsageError
 from tui_bench.parameter_text import shown
 from tui_bench.records.plan import LABEL, RATE, Plan
+from tui_bench.records.segment import Segment
 from tui_bench.records.sweep_point import SweepPoint, SweepSummary
 from tui_bench.storage.series_columns import shown_window, window_end
 from tui_bench.storage.session import Session
@@ -123,12 +124,11 @@ def metrics_of(text: str | None, *, sweep: bool) -> tuple[Metric, ...]:
         return tuple(METRICS[name] for name in (SWEEP_METRICS if sweep else RUN_METRICS))
     chosen = []
     for name in _names(text):
-        if name == CURVE and sweep:
+        if name == CURVE:
             continue
         metric = METRICS.get(name)
         if metric is None:
-            known = ", ".join([*METRICS, CURVE] if sweep else METRICS)
-            raise UsageError(f"--metric {name!r}: not one of {known}")
+            raise UsageError(f"--metric {name!r}: not one of {', '.join([*METRICS, CURVE])}")
         if not sweep and metric.column is None:
             kept = ", ".join(m.name for m in METRICS.values() if m.column)
             raise UsageError(f"--metric {name}: a run's per-second series has only {kept}")
@@ -143,12 +143,15 @@ def _names(text: str) -> list[str]:
 
 def curve_of(text: str | None, session: Session) -> bool:
     """Whether `--metric text` draws the latency-throughput chart: by default when the sweep
-    varies rate; named, UsageError for a session that does not."""
-    varies = session.is_sweep and session.plan.varies_rate
+    varies rate or the run was steered; named, UsageError for a session that does not."""
+    varies = session.plan.varies_rate if session.is_sweep else len(session.segments) > 1
     if text is None or CURVE not in _names(text):
         return text is None and varies
     if not varies:
-        raise UsageError(f"--metric {CURVE}: only for a sweep that varies rate (or capacity)")
+        raise UsageError(
+            f"--metric {CURVE}: only for a sweep that varies rate (or capacity), or a run "
+            "steered through several loads"
+        )
     return True
 
 
@@ -163,6 +166,8 @@ def charts(session: Session, metrics: Sequence[Metric], *, curve: bool = False) 
         nothing = "no run of the sweep completed"
     else:
         drawn = run_charts(session.series, metrics)
+        if curve:
+            drawn.append(segments_chart(session.segments))
         nothing = "the session has no per-second series (an imported one has none)"
     if all(chart.empty for chart in drawn):
         raise UsageError(f"{session.id}: nothing to plot: {nothing}")
@@ -329,6 +334,24 @@ def latency_rps_chart(plan: Plan, summary: SweepSummary) -> Chart:
             )
             marks += _marks(summary, placed)
     title = "latency (from when due) vs achieved req/s"
+    return Chart(title, "ms", Axis("achieved req/s"), tuple(lines), tuple(marks), log_y=True)
+
+
+def segments_chart(segments: Sequence[Segment]) -> Chart:
+    """A steered run's latency-throughput curve: p50 and p99 of each segment (of a fixed
+    rate, from when each request was due) against the req/s it achieved, a point each in
+    the order they ran; a segment past capacity marked invalid."""
+    measured = [s for s in segments if s.connections and s.achieved_rps and s.p99_s]
+    lines, marks = [], []
+    for title, key in (("p50", "p50_s"), ("p99", "p99_s")):
+        placed = [
+            (s, s.achieved_rps or 0.0, latency * 1e3)
+            for s in measured
+            if (latency := getattr(s, key)) is not None
+        ]
+        lines.append(Line(title, tuple(x for _, x, _ in placed), tuple(y for _, _, y in placed)))
+        marks += [Mark("invalid", x, y, "invalid") for s, x, y in placed if s.validity == "invalid"]
+    title = "latency vs achieved req/s, a point per segment"
     return Chart(title, "ms", Axis("achieved req/s"), tuple(lines), tuple(marks), log_y=True)
 
 

@@ -52,6 +52,7 @@ from tui_bench.engine.tool_start import (
     spawn_subprocess,
 )
 from tui_bench.engine.workdir import run_workdir
+from tui_bench.histogram import LatencyHistogram
 from tui_bench.records.segment import START
 from tui_bench.remote.server import ServerOnHost
 from tui_bench.runners.invocation import STALL_TIMEOUT_S, Invocation, build
@@ -350,6 +351,9 @@ class RunController(RunMeasures):
         assert self._journal is not None
         self._journal.write("sample", asdict(sample))
         self._emit(ResourcesSampled(sample))
+
+    def _second_latency(self, t_s: int, histogram: LatencyHistogram) -> None:
+        self._steering.track.add_second(t_s, histogram)
 
     async def _finish(
         self,

@@ -145,4 +145,9 @@ class RunMeasures:
         self._journal.write("second", row)
         if histogram is not None:
             self._minutes.add(self._journal, int(row["t_s"]), histogram, service)
+            self._second_latency(int(row["t_s"]), histogram)
         self._emit(SecondClosed(row, histogram, service))
+
+    def _second_latency(self, t_s: int, histogram: LatencyHistogram) -> None:
+        """A closed second's latencies, for what the run keeps of them beside its minutes
+        and its whole (the controller: each segment's)."""

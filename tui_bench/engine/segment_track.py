@@ -12,6 +12,7 @@ from typing import Any
 from tui_bench.engine.events import SegmentStarted
 from tui_bench.engine.series import rate_figures
 from tui_bench.engine.steering import Load
+from tui_bench.histogram import LatencyHistogram
 from tui_bench.records.segment import START, Segment
 from tui_bench.records.warning import Warning
 from tui_bench.spec import RunSpec
@@ -35,6 +36,8 @@ class SegmentTrack:
         self._begun = [_Begun(0.0, load, START)]
         # When each segment but the one going ended (its tool stopped).
         self._ended: list[float] = []
+        # Each segment's latency, of the seconds whose middle falls in it.
+        self._latency: dict[int, LatencyHistogram] = {}
 
     @property
     def load(self) -> Load:
@@ -55,6 +58,16 @@ class SegmentTrack:
         self._ended.append(ended_s)
         self._begun.append(_Begun(start_s, load, cause))
         return segment_started(len(self._begun) - 1, start_s, load, cause, gap)
+
+    def add_second(self, t_s: int, histogram: LatencyHistogram) -> None:
+        """A closed second's latencies, to the segment going at its middle."""
+        starts = [b.start_s for b in self._begun]
+        index = bisect.bisect_right(starts, t_s + 0.5) - 1
+        kept = self._latency.get(index)
+        if kept is None:
+            self._latency[index] = histogram.copy()
+        else:
+            kept.merge(histogram)
 
     def segments(
         self,
@@ -94,9 +107,21 @@ class SegmentTrack:
                     cause=begun.cause,
                     achieved_rps=None if achieved is None else round(achieved, 2),
                     validity=own,
+                    **self._percentiles(index, load),
                 )
             )
         return tuple(found), [_summed(missed)] if missed else []
+
+    def _percentiles(self, index: int, load: Load) -> dict[str, float | None]:
+        kept = self._latency.get(index)
+        if kept is None or load.paused or not kept.count:
+            return {}
+        p50, p99 = kept.percentiles_s((50, 99))
+        return {"p50_s": _rounded(p50), "p99_s": _rounded(p99)}
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 7)
 
 
 def segment_started(

@@ -23,3 +23,7 @@ class Segment:
     achieved_rps: float | None
     # The segment's verdict (valid, suspect, invalid); None when not judged.
     validity: str | None
+    # The latency of the requests completed in the seconds whose middle falls in the
+    # segment (from when each was due in a fixed-rate run); None when none does.
+    p50_s: float | None = None
+    p99_s: float | None = None

@@ -29,6 +29,8 @@ def segment_of(saved: Mapping[str, Any]) -> Segment:
         cause=str(cause),
         achieved_rps=_number(saved.get("achieved_rps")),
         validity=validity if isinstance(validity, str) else None,
+        p50_s=_number(saved.get("p50_s")),
+        p99_s=_number(saved.get("p99_s")),
     )
 
 

@@ -69,7 +69,7 @@ def where(state: SweepState, *, stopping: bool) -> Text:
         status = f"cooling down {state.cooling_s:g} s"
     else:
         status = state.status
-    return Text(" · ".join([*filter(None, parts), _bracket(state), status]))
+    return Text(" · ".join([*filter(None, [*parts, _bracket(state)]), status]))
 
 
 def _bracket(state: SweepState) -> str:
