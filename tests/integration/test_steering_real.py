@@ -4,6 +4,7 @@ server sees; each segment, its cause and the gaps between are kept."""
 
 from __future__ import annotations
 
+import asyncio
 import socket
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -149,3 +150,21 @@ def test_stages_reach_each_rate(server: Server, sessions: Path) -> None:
         served = _server_rate(server, session.doc["started_at"], segment)
         assert served == pytest.approx(segment.target_rps, rel=0.02)
     assert result["validity"]["verdict"] == "valid"
+
+
+async def test_a_run_that_ends_paused_ends_when_its_pause_does(
+    server: Server, sessions: Path
+) -> None:
+    spec = RunSpec(urls=(server.url,), h1=True, connections=4, rate=400, duration_s=3)
+    controller = RunController(spec, find_tool("h2load"), store=sessions)
+    running = asyncio.create_task(controller.run())
+    while controller.steer("pause") is not None:  # refused until the tool runs
+        await asyncio.sleep(0.05)
+    finished = await running
+    assert finished.status == "completed", finished
+    assert finished.session is not None
+    first, paused = finished.session.segments
+    assert paused.cause == "pause" and paused.achieved_rps == 0
+    # The run's time went on while paused: the pause lasts to its end.
+    assert paused.end_s == pytest.approx(3.0, abs=0.3)
+    assert first.end_s == paused.start_s

@@ -230,8 +230,10 @@ class RunController(RunMeasures):
                 await proc.wait()
         await asyncio.gather(*self._readers, return_exceptions=True)
         # The run ends when the tool did, not when its last output and log were read; a
-        # tool stopped after it said its time was over, when it said so.
-        end_s = (proc.exited_at or time.monotonic()) - self._t0
+        # tool stopped after it said its time was over, when it said so; a run that ended
+        # paused, when its pause did.
+        ended = None if self._steering.track.load.paused else proc.exited_at
+        end_s = (ended or time.monotonic()) - self._t0
         if self._cut.ended_on_time and self._cut.over_s is not None:
             end_s = min(end_s, self._cut.over_s)
         await self._cut.after_exit(exit_code, self._stop_requested)
