@@ -124,23 +124,12 @@ class RunController(RunMeasures):
 
     def steer(self, change: str, value: float | None = None) -> str | None:
         """Change the load (steering.py): None when it will be, else why not, in a line."""
-        refused = self._unsteerable()
-        if refused is not None:
-            return refused
-        return self._steering.ask(change, value)
-
-    def _unsteerable(self) -> str | None:
         launched = self._launched
         if launched is None or self._feed is None or self._stop_requested:
             return "the load can change only while the run goes"
         if not launched.local:
             return "a generator on another host cannot be steered"
-        elapsed = self._run_s()
-        if self.spec.warm_up_s and elapsed < self.spec.warm_up_s:
-            return "the warm-up is not over: steer after it"
-        if self._steering.ending(elapsed, self._done()):
-            return "too little of the run is left to change its load"
-        return None
+        return self._steering.ask(change, value, self._run_s(), self._done())
 
     def _done(self) -> int:
         return self._ingest.requests if self._ingest is not None else 0
@@ -288,6 +277,8 @@ class RunController(RunMeasures):
         workdir.mkdir()
         invocation = self._invocation(spec, workdir)
         launched = self._launched = await self._launcher.launch(invocation)
+        if self._stop_requested:
+            launched.interrupt()  # stopped while it started: stop() reached the last one
         start_s = self._run_s()
         assert invocation.log_file is not None
         self._began(steering.begin(ended_s, start_s, load, cause))

@@ -37,8 +37,13 @@ class Steering:
         """Whether the run is (or will be) more than one tool's segment."""
         return self.track.steered or bool(self.spec.stages)
 
-    def ask(self, change: str, value: float | None) -> str | None:
-        """None when the change will be made, else why not."""
+    def ask(self, change: str, value: float | None, elapsed_s: float, done: int) -> str | None:
+        """None when the change will be made, else why not (`elapsed_s` into the run, `done`
+        of its requests)."""
+        if self.spec.warm_up_s and elapsed_s < self.spec.warm_up_s:
+            return "the warm-up is not over: steer after it"
+        if self.ending(elapsed_s, done):
+            return "too little of the run is left to change its load"
         base = self._asked[0] if self._asked else self._starting or self.track.load
         load = steered(self.spec, base, change, value)
         if isinstance(load, str):
