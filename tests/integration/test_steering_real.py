@@ -104,7 +104,9 @@ async def test_keys_change_the_rate_the_server_sees(server: Server, sessions: Pa
         await pilot.press("space")  # paused
         await _until(pilot, live, await _begun(pilot, live, 2) + 1.5)
         await pilot.press("space")  # resumed, at 500
+        await _until(pilot, live, await _begun(pilot, live, 3) + 0.5)
         await pilot.press("right_square_bracket")  # 5 connections
+        await _begun(pilot, live, 4)
         while live.state.running:
             await pilot.pause(0.1)
         finished = live.state.finished
@@ -126,7 +128,8 @@ async def test_keys_change_the_rate_the_server_sees(server: Server, sessions: Pa
     for before, after in pairwise(segments):
         assert 0 <= after.start_s - before.end_s < 1.0
     assert segments[-1].end_s == pytest.approx(14.0, abs=0.5)
-    assert (segments[-1].target_rps, segments[-1].connections) == (500, 5)
+    said = [n.message for n in app._notifications]
+    assert (segments[-1].target_rps, segments[-1].connections) == (500, 5), (segments, said)
     # Each judged on its own (a segment left within half a second is too short to judge).
     judged = [s for s in segments if s.target_rps and s.end_s - s.start_s >= 0.5]
     assert judged and {s.validity for s in judged} == {"valid"}, segments

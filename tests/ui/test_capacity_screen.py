@@ -53,8 +53,11 @@ async def test_a_live_search_says_its_bracket_and_the_capacity_headless_gives(
     finished = screen.finished
     assert finished is not None
     payload = capacity_payload(finished)
-    # The answer on the screen is the one `capacity --headless` prints for the same search.
-    assert payload["found"], payload
-    assert f"capacity {fmt_count(payload['capacity_rps'])} req/s" in shown
+    # The answer on the screen is the one `capacity --headless` prints for the same search
+    # (on a busy machine even the lowest step may not be held: then both say so).
+    if payload["found"]:
+        assert f"capacity {fmt_count(payload['capacity_rps'])} req/s" in shown
+    else:
+        assert "capacity not found" in shown
     # While it searched, the bracket was said: the highest rate held, the lowest not.
     assert brackets and all(" · not held " in b for b in brackets)
