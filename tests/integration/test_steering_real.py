@@ -165,6 +165,9 @@ async def test_a_run_that_ends_paused_ends_when_its_pause_does(
         await asyncio.sleep(0.05)
     finished = await running
     assert finished.status == "completed", finished
+    # A load paused by a key is no collapse of the server's (nor connections dying).
+    assert "connections-dying" not in {w.code for w in finished.warnings}, finished
+    assert finished.validity is not None and finished.validity.verdict != "invalid", finished
     assert finished.session is not None
     first, paused = finished.session.segments
     assert paused.cause == "pause" and paused.achieved_rps == 0

@@ -55,7 +55,9 @@ def run_warnings(
     *,
     same_machine: bool,
     client_bound: bool,
+    steered: bool = False,
 ) -> list[Warning]:
+    """`steered`: the run changed its own load (a drop in its seconds is no collapse)."""
     found = whole_seconds(spec)
     if same_machine:
         found.append(SAME_MACHINE)
@@ -70,7 +72,8 @@ def run_warnings(
     dead = connection_failures(stdout)
     # Only h2load leaves a closed connection closed (-D mode): wrk and ab reconnect, and a
     # dip in their seconds is a stall (analysis/stalls.py), not clients dying.
-    if dead or (spec.tool == "h2load" and not spec.count_mode and collapsed(series)):
+    falling = spec.tool == "h2load" and not spec.count_mode and not steered and collapsed(series)
+    if dead or falling:
         detail = _dying(spec, result, dead)
         found.append(Warning(CONNECTIONS_DYING.code, f"{detail}: {CONNECTIONS_DYING.message}"))
     if result is not None:

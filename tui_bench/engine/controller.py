@@ -42,6 +42,7 @@ from tui_bench.engine.series import rate_figures, traffic_from_count, window_of
 from tui_bench.engine.server_watch import ServerWatch
 from tui_bench.engine.stall_watch import StallWatch, stall_of_run
 from tui_bench.engine.steered import Steering
+from tui_bench.engine.steering import unsteerable
 from tui_bench.engine.tool_output import read_lines, wait_for_exit
 from tui_bench.engine.tool_start import (
     Launched,
@@ -124,6 +125,9 @@ class RunController(RunMeasures):
 
     def steer(self, change: str, value: float | None = None) -> str | None:
         """Change the load (steering.py): None when it will be, else why not, in a line."""
+        refused = unsteerable(self.spec)
+        if refused is not None:
+            return refused
         launched = self._launched
         if launched is None or self._feed is None or self._stop_requested:
             return "the load can change only while the run goes"
@@ -204,9 +208,12 @@ class RunController(RunMeasures):
         )
         try:
             exit_code = await self._follow(launched)
-            while (going_on := await self._next_segment()) is not None:
+            # A tool that failed by itself ends the run (its stages too): the next would too.
+            while not exit_code and (going_on := await self._next_segment()) is not None:
                 launched, exit_code = going_on
         finally:
+            # The tool going now: a steered run's latest, not the first.
+            launched = self._launched or launched
             proc = launched.process
             self._cut.stop_watching()
             reach.cancel()
@@ -253,8 +260,9 @@ class RunController(RunMeasures):
         """After the tool going ended: the next segment's, started, and its exit status
         once it ended; None when the run is over."""
         steering = self._steering
-        going_on = steering.take()
-        if going_on is None or self._stop_requested or self._cut.warning is not None:
+        cut = self._cut.warning is not None or self._cut.unreachable is not None
+        going_on = None if cut or self._stop_requested else steering.take()
+        if going_on is None:
             return None
         assert self._launched is not None and self._feed is not None
         load, cause = going_on
@@ -276,13 +284,14 @@ class RunController(RunMeasures):
         workdir = self._workdir / f"segment-{steering.track.count}"
         workdir.mkdir()
         invocation = self._invocation(spec, workdir)
+        # Before it starts: none of its requests is timed by the schedule before it.
+        from_us = self._log_us(self._run_s())
         launched = self._launched = await self._launcher.launch(invocation)
         if self._stop_requested:
             launched.interrupt()  # stopped while it started: stop() reached the last one
         start_s = self._run_s()
         assert invocation.log_file is not None
         self._began(steering.begin(ended_s, start_s, load, cause))
-        from_us = self._log_us(start_s)
         self._feed.next_source(LogTail(invocation.log_file), Schedule.of(spec, from_us), from_us)
         assert self._sampler is not None
         self._sampler.set_client(launched.process.pid)
@@ -299,15 +308,11 @@ class RunController(RunMeasures):
 
     def _began(self, segment: SegmentStarted) -> None:
         assert self._journal is not None
-        self._journal.write(
-            "segment",
-            begun_record(
-                segment.start_s,
-                0.0 if segment.paused and segment.target_rps is not None else segment.target_rps,
-                0 if segment.paused else segment.connections,
-                segment.cause,
-            ),
+        load = self._steering.track.load
+        record = begun_record(
+            segment.start_s, load.target_rps, load.running_connections, segment.cause
         )
+        self._journal.write("segment", record)
         self._emit(segment)
 
     def _log_us(self, run_s: float) -> int:
@@ -395,6 +400,7 @@ class RunController(RunMeasures):
             stdout,
             same_machine=shared,
             client_bound=self._samples.client_bound(),
+            steered=steered,
         )
         warnings += self._run_warnings
         if redirect is not None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import bisect
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from tui_bench.engine.events import SegmentStarted
@@ -102,8 +102,8 @@ class SegmentTrack:
                 Segment(
                     start_s=round(span[0], 3),
                     end_s=round(span[1], 3),
-                    target_rps=0.0 if load.paused and load.rate is not None else load.rate,
-                    connections=0 if load.paused else load.connections,
+                    target_rps=load.target_rps,
+                    connections=load.running_connections,
                     cause=begun.cause,
                     achieved_rps=None if achieved is None else round(achieved, 2),
                     validity=own,
@@ -138,8 +138,10 @@ def segment_started(
     )
 
 
-def _window(rows: Sequence[Mapping[str, Any]], times: list[int], start: float, end: float) -> range:
-    return range(bisect.bisect_left(times, math.floor(start)), bisect.bisect_left(times, end))
+def _whole_seconds(times: list[int], start: float, end: float) -> range:
+    """The rows of the seconds wholly within [start, end): the partial ones at its ends are
+    partly the neighbours' (their backlog the next schedule's)."""
+    return range(bisect.bisect_left(times, math.ceil(start)), bisect.bisect_right(times, end - 1))
 
 
 def _held(
@@ -153,8 +155,8 @@ def _held(
     assert load.rate is not None
     if achieved is not None and achieved < MIN_HELD_RATE * load.rate:
         return False
-    inside = [rows[i] for i in _window(rows, times, math.ceil(span[0]), span[1])]
-    figures = rate_figures(replace(load.spec(spec), rate=load.rate), inside)
+    inside = [rows[i] for i in _whole_seconds(times, *span)]
+    figures = rate_figures(load.spec(spec), inside)
     return figures is None or figures.backlog_from_s is None
 
 

@@ -2,8 +2,8 @@
 next segment, or a one-line reason it cannot be. Pure.
 
 h2load cannot change its rate or its connections while it runs: each change is a new h2load
-with the new load (engine/segment_run.py). wrk and ab cannot be restarted that way without
-losing what a run of them measures in its one summary."""
+with the new load (engine/steered.py, engine/controller.py). wrk and ab cannot be restarted
+that way without losing what a run of them measures in its one summary."""
 
 from __future__ import annotations
 
@@ -32,17 +32,34 @@ class Load:
     def of(cls, spec: RunSpec) -> Load:
         return cls(spec.asked_rate, spec.connections)
 
+    @property
+    def target_rps(self) -> float | None:
+        """The rate asked: 0 while a fixed-rate run's load is paused; None in a closed loop."""
+        return 0.0 if self.paused and self.rate is not None else self.rate
+
+    @property
+    def running_connections(self) -> int:
+        return 0 if self.paused else self.connections
+
     def spec(self, base: RunSpec) -> RunSpec:
         """`base` running this load."""
         return replace(base, rate=self.rate, connections=self.connections)
 
 
-def steered(spec: RunSpec, load: Load, change: str, value: float | None = None) -> Load | str:
-    """The load after `change` (`value`: the rate SET_RATE asks for), or why not."""
+def unsteerable(spec: RunSpec) -> str | None:
+    """Why no key can change a run of `spec`; None when one may."""
     if spec.tool != "h2load":
         return f"{spec.tool} cannot change its load while it runs: steering needs h2load"
     if spec.stages:
         return "this run follows its --stages: keys would break the plan"
+    return None
+
+
+def steered(spec: RunSpec, load: Load, change: str, value: float | None = None) -> Load | str:
+    """The load after `change` (`value`: the rate SET_RATE asks for), or why not."""
+    refused = unsteerable(spec)
+    if refused is not None:
+        return refused
     if change == PAUSE:
         return replace(load, paused=not load.paused)
     if load.paused:
