@@ -88,7 +88,9 @@ async def _begun(pilot: Pilot[Any], live: LiveScreen, index: int) -> float:
 
 
 async def test_keys_change_the_rate_the_server_sees(server: Server, sessions: Path) -> None:
-    spec = RunSpec(urls=(server.url,), h1=True, connections=4, rate=400, duration_s=14)
+    # Long enough for a loaded machine, where starting a tool takes seconds at tuibench's
+    # own lowered priority: stopped by `s` once the last key's segment ran a second.
+    spec = RunSpec(urls=(server.url,), h1=True, connections=4, rate=400, duration_s=120)
 
     def engine(spec: RunSpec, listener: Listener) -> RunController:
         return RunController(spec, find_tool("h2load"), store=sessions, listener=listener)
@@ -106,11 +108,12 @@ async def test_keys_change_the_rate_the_server_sees(server: Server, sessions: Pa
         await pilot.press("space")  # resumed, at 500
         await _until(pilot, live, await _begun(pilot, live, 3) + 0.5)
         await pilot.press("right_square_bracket")  # 5 connections
-        await _begun(pilot, live, 4)
+        await _until(pilot, live, await _begun(pilot, live, 4) + 1.0)
+        await pilot.press("s")
         while live.state.running:
             await pilot.pause(0.1)
         finished = live.state.finished
-    assert finished is not None and finished.status == "completed", finished
+    assert finished is not None and finished.status == "interrupted", finished
     session = store.load(finished.session_path)
     segments = session.segments
     assert [s.cause for s in segments[:3]] == ["start", "key", "pause"], segments
@@ -127,12 +130,13 @@ async def test_keys_change_the_rate_the_server_sees(server: Server, sessions: Pa
     # Gaps measured, never hidden: each tool starts after the last one ended.
     for before, after in pairwise(segments):
         assert 0 <= after.start_s - before.end_s < 1.0
-    assert segments[-1].end_s == pytest.approx(14.0, abs=0.5)
+    assert segments[-1].end_s == pytest.approx(session.series[-1]["t_s"] + 1, abs=1.0)
     said = [n.message for n in app._notifications]
     assert (segments[-1].target_rps, segments[-1].connections) == (500, 5), (segments, said)
-    # Each judged on its own (a segment left within half a second is too short to judge).
-    judged = [s for s in segments if s.target_rps and s.end_s - s.start_s >= 0.5]
-    assert judged and {s.validity for s in judged} == {"valid"}, segments
+    # Each judged on its own: every rate was held (the run's own verdict is the stop's).
+    assert "segment-rate-not-held" not in {w.code for w in finished.warnings}, finished
+    verdict = finished.validity.verdict if finished.validity else None
+    assert {s.validity for s in segments if s.target_rps} == {verdict}, segments
 
 
 def test_stages_reach_each_rate(server: Server, sessions: Path) -> None:
