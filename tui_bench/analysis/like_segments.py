@@ -51,7 +51,7 @@ def like_segments(a: Sequence[Segment], b: Sequence[Segment]) -> list[SegmentPai
     def by_load(segments: Sequence[Segment]) -> dict[tuple[float | None, int], list[Segment]]:
         found: dict[tuple[float | None, int], list[Segment]] = {}
         for s in segments:
-            if s.connections:
+            if not s.paused:
                 found.setdefault((s.target_rps, s.connections), []).append(s)
         return found
 

@@ -341,7 +341,7 @@ def segments_chart(segments: Sequence[Segment]) -> Chart:
     """A steered run's latency-throughput curve: p50 and p99 of each segment (of a fixed
     rate, from when each request was due) against the req/s it achieved, a point each in
     the order they ran; a segment past capacity marked invalid."""
-    measured = [s for s in segments if s.connections and s.achieved_rps and s.p99_s]
+    measured = [s for s in segments if not s.paused and s.achieved_rps and s.p99_s]
     lines, marks = [], []
     for title, key in (("p50", "p50_s"), ("p99", "p99_s")):
         placed = [

@@ -34,7 +34,7 @@ from tui_bench.engine.events import (
 from tui_bench.engine.generators import saved_views
 from tui_bench.engine.live_state import LiveState
 from tui_bench.errors import SessionError
-from tui_bench.records.segment import Segment
+from tui_bench.records.segment import Segment, gap_before
 from tui_bench.records.warning import Warning
 from tui_bench.sampling.samples import ResourceSample
 from tui_bench.spec import RunSpec
@@ -201,10 +201,8 @@ def _segments(segments: Sequence[Segment]) -> list[tuple[float, Event]]:
                 target_rps=segment.target_rps,
                 connections=segment.connections,
                 cause=segment.cause,
-                paused=segment.connections == 0,
-                gap_s=None
-                if before is None or before.connections == 0
-                else round(max(0.0, segment.start_s - before.end_s), 3),
+                paused=segment.paused,
+                gap_s=gap_before(before, segment),
             ),
         )
         for index, (before, segment) in enumerate(zip([None, *segments], segments, strict=False))

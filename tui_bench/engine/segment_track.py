@@ -34,10 +34,15 @@ class _Begun:
 class SegmentTrack:
     def __init__(self, load: Load) -> None:
         self._begun = [_Begun(0.0, load, START)]
+        self._starts = [0.0]
         # When each segment but the one going ended (its tool stopped).
         self._ended: list[float] = []
-        # Each segment's latency, of the seconds whose middle falls in it.
-        self._latency: dict[int, LatencyHistogram] = {}
+        # The latency of the seconds whose middle falls in a segment: the histogram of the
+        # latest one seconds came for; of those before it (no second comes for them any
+        # more, seconds close in order), only their percentiles, so that a ramp of a day
+        # keeps two numbers a step, not a histogram.
+        self._latency: tuple[int, LatencyHistogram] | None = None
+        self._percentiles_of: dict[int, dict[str, float | None]] = {}
 
     @property
     def load(self) -> Load:
@@ -57,17 +62,27 @@ class SegmentTrack:
         gap = None if self.load.paused else max(0.0, start_s - ended_s)
         self._ended.append(ended_s)
         self._begun.append(_Begun(start_s, load, cause))
+        self._starts.append(start_s)
         return segment_started(len(self._begun) - 1, start_s, load, cause, gap)
 
     def add_second(self, t_s: int, histogram: LatencyHistogram) -> None:
         """A closed second's latencies, to the segment going at its middle."""
-        starts = [b.start_s for b in self._begun]
-        index = bisect.bisect_right(starts, t_s + 0.5) - 1
-        kept = self._latency.get(index)
-        if kept is None:
-            self._latency[index] = histogram.copy()
-        else:
-            kept.merge(histogram)
+        index = bisect.bisect_right(self._starts, t_s + 0.5) - 1
+        if self._latency is not None and self._latency[0] == index:
+            self._latency[1].merge(histogram)
+            return
+        self._settle()
+        self._latency = (index, histogram.copy())
+
+    def _settle(self) -> None:
+        """The segment seconds came for until now, down to its percentiles."""
+        if self._latency is None:
+            return
+        index, kept = self._latency
+        if kept.count and not self._begun[index].load.paused:
+            p50, p99 = kept.percentiles_s((50, 99))
+            self._percentiles_of[index] = {"p50_s": _rounded(p50), "p99_s": _rounded(p99)}
+        self._latency = None
 
     def segments(
         self,
@@ -80,6 +95,7 @@ class SegmentTrack:
         """Each segment with what it achieved (`completed`: requests each segment's tool
         completed) and its verdict (`verdict`, the run's, where its own rate does not make
         it worse), and a warning for the rates not held."""
+        self._settle()
         ends = [*self._ended, end_s]
         times = [int(r["t_s"]) for r in rows]
         found: list[Segment] = []
@@ -107,17 +123,10 @@ class SegmentTrack:
                     cause=begun.cause,
                     achieved_rps=None if achieved is None else round(achieved, 2),
                     validity=own,
-                    **self._percentiles(index, load),
+                    **self._percentiles_of.get(index, {}),
                 )
             )
         return tuple(found), [_summed(missed)] if missed else []
-
-    def _percentiles(self, index: int, load: Load) -> dict[str, float | None]:
-        kept = self._latency.get(index)
-        if kept is None or load.paused or not kept.count:
-            return {}
-        p50, p99 = kept.percentiles_s((50, 99))
-        return {"p50_s": _rounded(p50), "p99_s": _rounded(p99)}
 
 
 def _rounded(value: float | None) -> float | None:

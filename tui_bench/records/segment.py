@@ -27,3 +27,16 @@ class Segment:
     # segment (from when each was due in a fixed-rate run); None when none does.
     p50_s: float | None = None
     p99_s: float | None = None
+
+    @property
+    def paused(self) -> bool:
+        """A pause is kept as a segment with no connection."""
+        return self.connections == 0
+
+
+def gap_before(before: Segment | None, segment: Segment) -> float | None:
+    """The time without load between `before` and `segment` as the session keeps them (to
+    the ms); None for the first, and after a pause (nothing ran to leave one)."""
+    if before is None or before.paused:
+        return None
+    return round(max(0.0, segment.start_s - before.end_s), 3)

@@ -183,7 +183,7 @@ def _segments_markdown(segments: Sequence[Segment]) -> list[str]:
         return []
 
     def cells(s: Segment) -> list[str]:
-        target = "paused" if s.connections == 0 else fmt_count(s.target_rps)
+        target = "paused" if s.paused else fmt_count(s.target_rps)
         return [
             f"{s.start_s:.3f}–{s.end_s:.3f} s",
             s.cause,

@@ -7,14 +7,14 @@ from collections.abc import Sequence
 from itertools import pairwise
 
 from tui_bench.formats import fmt_count, fmt_latency
-from tui_bench.records.segment import Segment
+from tui_bench.records.segment import Segment, gap_before
 
 # Listed one by one up to this many; a ramp of many steps is summed up.
 LISTED = 6
 
 
 def _load(segment: Segment, before: Segment | None) -> str:
-    if segment.connections == 0:
+    if segment.paused:
         return f"paused {segment.end_s - segment.start_s:.1f} s"
     shown = "closed loop" if segment.target_rps is None else fmt_count(segment.target_rps)
     if before is None or before.connections != segment.connections:
@@ -28,7 +28,7 @@ def segments_text(segments: Sequence[Segment]) -> str | None:
     """None for a run of one segment (never steered)."""
     if len(segments) < 2:
         return None
-    gaps = [b.start_s - a.end_s for a, b in pairwise(segments) if a.connections]
+    gaps = [g for a, b in pairwise(segments) if (g := gap_before(a, b)) is not None]
     gap = f", gaps up to {fmt_latency(max(gaps))}" if gaps else ""
     unit = " req/s" if any(s.target_rps for s in segments) else ""
     if len(segments) <= LISTED:
