@@ -20,6 +20,7 @@ from tui_bench.cli.arg_types import (
     stages,
 )
 from tui_bench.cli.capacity_args import CAPACITY_DESCRIPTION, add_capacity_options
+from tui_bench.cli.ci_reports import add_junit_option
 from tui_bench.cli.command_help import (
     COMPARE_DESCRIPTION,
     HISTORY_DESCRIPTION,
@@ -187,6 +188,7 @@ def build_parser() -> Parser:
     )
     add_output_options(compare, "with --format: write it there, not to standard output")
     add_gate_options(compare)
+    add_junit_option(compare)
     add_ui_options(compare)
 
     add_baseline_command(commands.add_parser("baseline", help="pin a baseline: NAME@baseline"))

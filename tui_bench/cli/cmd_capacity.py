@@ -11,6 +11,7 @@ from typing import TextIO
 
 import orjson
 
+from tui_bench.cli.ci_reports import check_junit, sweep_reports
 from tui_bench.cli.cmd_sweep import SweepPrinter
 from tui_bench.cli.output import headless_note, report_lines, wants_app
 from tui_bench.cli.run_flags import request_from_args, settings_of
@@ -25,6 +26,7 @@ from tui_bench.typed_values import format_duration
 
 def cmd_capacity(args: argparse.Namespace) -> int:
     request = request_from_args(args, check=False)
+    check_junit(args)
 
     def prepare() -> Awaitable[CapacityJob]:
         return prepare_capacity(
@@ -56,8 +58,9 @@ def cmd_capacity(args: argparse.Namespace) -> int:
         return code
     if args.json:
         report_lines([orjson.dumps(capacity_payload(finished)).decode()], sys.stdout)
-    report_lines(capacity_lines(finished), sys.stderr if args.json else sys.stdout)
-    return capacity_exit_code(finished)
+    lines = capacity_lines(finished)
+    report_lines(lines, sys.stderr if args.json else sys.stdout)
+    return sweep_reports(args, capacity_exit_code(finished), finished, capacity=lines)
 
 
 class SearchPrinter(SweepPrinter):

@@ -8,6 +8,7 @@ import asyncio
 import sys
 from typing import TYPE_CHECKING
 
+from tui_bench.cli.ci_reports import check_junit, run_reports
 from tui_bench.cli.output import headless_note, report_lines, say, wants_app
 from tui_bench.cli.run_flags import request_from_args, settings_of
 from tui_bench.request.run import RunRequest
@@ -22,8 +23,11 @@ if TYPE_CHECKING:
 
 def cmd_run(args: argparse.Namespace) -> int:
     request = request_from_args(args)
+    check_junit(args)
     code, finished = asyncio.run(_run(request, args))
-    return finish_run(finished, request.spec, as_json=args.json) if finished else code
+    if finished is None:
+        return code
+    return run_reports(args, finish_run(finished, request.spec, as_json=args.json), finished)
 
 
 async def _run(

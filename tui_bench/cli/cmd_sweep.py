@@ -11,6 +11,7 @@ from collections.abc import Awaitable
 from typing import TYPE_CHECKING, TextIO
 
 from tui_bench.cli.args import label_parser
+from tui_bench.cli.ci_reports import check_junit, sweep_reports
 from tui_bench.cli.output import headless_note, report_lines, wants_app
 from tui_bench.cli.run_flags import request_from_args, settings_of
 from tui_bench.records.warning import Warning
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
 def cmd_sweep(args: argparse.Namespace) -> int:
     plan = plan_from_args(args)
     common = request_from_args(args, check=False)
+    check_junit(args)
 
     def prepare() -> Awaitable[SweepJob]:
         from tui_bench.jobs.sweep_job import prepare_sweep
@@ -75,7 +77,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     if args.json:
         report_lines([orjson.dumps(sweep_payload(finished)).decode()], sys.stdout)
     report_lines(sweep_summary_lines(finished), sys.stderr if args.json else sys.stdout)
-    return sweep_exit_code(finished)
+    return sweep_reports(args, sweep_exit_code(finished), finished)
 
 
 def plan_from_args(args: argparse.Namespace) -> SweepPlan:

@@ -24,6 +24,7 @@ from tui_bench.cli.arg_types import (
     positive_rate,
     threads,
 )
+from tui_bench.cli.ci_reports import add_junit_option
 from tui_bench.cli.request_flags import add_request_options
 from tui_bench.errors import UsageError
 from tui_bench.request.run_defaults import DEFAULT_REQUEST
@@ -119,6 +120,13 @@ def add_run_options(run: argparse.ArgumentParser) -> None:
     )
     run.add_argument("--headless", action="store_true", help="no TUI: progress lines")
     run.add_argument("--json", action="store_true", help="print the result as JSON")
+    run.add_argument(
+        "--prometheus-remote-write",
+        metavar="URL",
+        help="push each second's figures to Prometheus as they close "
+        "(http://HOST:9090/api/v1/write); a receiver that is down never stops the run",
+    )
+    add_junit_option(run)
     add_ui_options(run)
     add_labels(run)
     add_tool_paths(run)

@@ -4,14 +4,26 @@ included) and the JobSettings."""
 from __future__ import annotations
 
 import argparse
+import atexit
+import sys
+from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
+from tui_bench.cli.output import say
 from tui_bench.cli.request_flags import with_request
 from tui_bench.cli.run_args import check_interval
+from tui_bench.errors import UsageError
 from tui_bench.jobs.settings import DEFAULT_INTERVAL_S, JobSettings
 from tui_bench.request.judging import Judging
 from tui_bench.request.run import RunRequest
 from tui_bench.request.run_defaults import run_request, server_mode_of
 from tui_bench.spec import TOOLS, RunSpec
+
+if TYPE_CHECKING:
+    from tui_bench.engine.prometheus_push import RemoteWrite
+
+# How long tuibench waits as it exits for the last seconds to reach Prometheus.
+FLUSH_S = 5.0
 
 
 def judging_of(args: argparse.Namespace) -> Judging:
@@ -68,4 +80,29 @@ def settings_of(args: argparse.Namespace) -> JobSettings:
         tool_paths={tool: getattr(args, f"{tool}_path") for tool in TOOLS},
         interval_s=DEFAULT_INTERVAL_S if interval is None else check_interval(interval),
         live_hook=not getattr(args, "no_live_hook", False),
+        remote_write=remote_write_of(getattr(args, "prometheus_remote_write", None)),
     )
+
+
+def remote_write_of(url: str | None) -> RemoteWrite | None:
+    """The receiver of `--prometheus-remote-write`, checked; what it could not be sent
+    by the end is said as tuibench exits (it waits at most FLUSH_S for the last seconds)."""
+    if url is None:
+        return None
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise UsageError(
+            f"--prometheus-remote-write {url}: not an http(s) URL "
+            "(Prometheus takes remote write at http://HOST:9090/api/v1/write)"
+        )
+    from tui_bench.engine.prometheus_push import RemoteWrite
+
+    push = RemoteWrite(url)
+
+    def flush() -> None:
+        line = push.close(FLUSH_S)
+        if line:
+            say(line, sys.stderr)
+
+    atexit.register(flush)
+    return push

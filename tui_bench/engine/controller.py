@@ -190,7 +190,9 @@ class RunController(RunMeasures):
         )
         if self._stop_requested:
             launched.interrupt()
-        self._emit(RunStarted(session_id, invocation.argv, proc.pid, draft.server))
+        self._emit(
+            RunStarted(session_id, invocation.argv, proc.pid, draft.server, draft.started_at)
+        )
         self._began(segment_started(0, 0.0, self._first, START))
         for warning in whole_seconds(self.spec):
             self._warn(warning)

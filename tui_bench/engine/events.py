@@ -31,6 +31,8 @@ class RunStarted:
     pid: int
     # The sampled server as the session describes it ({"pid", "name", "host"?, ...}).
     server: Mapping[str, Any] | None = None
+    # When it started, as its session says (ISO 8601): what its seconds are dated from.
+    started_at: str | None = None
 
 
 @dataclass(frozen=True)

@@ -119,6 +119,7 @@ class FleetController:
         self._merged_seconds = KeptSeconds()
         self._journal: JournalWriter | None = None
         self._session_id = ""
+        self._started_at: str | None = None
         self._stopped = False
         self._elapsed = 0.0
         self._warned: set[str] = set()
@@ -141,6 +142,7 @@ class FleetController:
 
     async def run(self) -> RunFinished:
         started = datetime.now(UTC)
+        self._started_at = started.isoformat()
         self._session_id = sessions.new_session_id(started.astimezone(), self.spec.tool, self.name)
         first = self._children[0].generator
         draft = SessionDraft(
@@ -149,7 +151,7 @@ class FleetController:
             argv=[],
             tool=asdict(first.tool),
             host=host_facts(),
-            started_at=started.isoformat(),
+            started_at=self._started_at,
             name=self.name,
             tags=self.tags,
         )
@@ -212,7 +214,14 @@ class FleetController:
                 if not self._announced:
                     self._announced = True
                     server = self._server.describe()
-                    self._emit(replace(event, session_id=self._session_id, server=server))
+                    self._emit(
+                        replace(
+                            event,
+                            session_id=self._session_id,
+                            server=server,
+                            started_at=self._started_at,
+                        )
+                    )
             elif isinstance(event, OutputLine):
                 text = f"[{label}] {event.text}"
                 self._journal.write("out", {"s": event.stream, "l": text, "t": self._elapsed})

@@ -8,8 +8,7 @@ from __future__ import annotations
 from tui_bench.histogram import LatencyHistogram
 from tui_bench.storage.histogram_codec import packed
 from tui_bench.storage.journal import JournalWriter
-
-MINUTE_S = 60
+from tui_bench.storage.minutes import MINUTE_S
 
 
 class MinuteHistograms:

@@ -5,21 +5,27 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import psutil
 
 from tui_bench.engine.controller import RunController
 from tui_bench.engine.events import Listener
 from tui_bench.engine.fleet import Controller, FleetController
-from tui_bench.engine.generators import Generator
+from tui_bench.engine.generators import Generator, labels
 from tui_bench.engine.recorder import Judge
 from tui_bench.engine.tool_start import Launcher
+from tui_bench.metrics.catalogue import generator_label
 from tui_bench.remote.server import ServerOnHost
 from tui_bench.runners.invocation import STALL_TIMEOUT_S
 from tui_bench.runners.tools import Tool
 from tui_bench.spec import RunSpec
 from tui_bench.storage.store import sessions_dir
 from tui_bench.validity_defaults import DEFAULT_MAX_ERRORS
+
+# Loaded only where a run is pushed to Prometheus (`--prometheus-remote-write`).
+if TYPE_CHECKING:
+    from tui_bench.engine.prometheus_push import RemoteWrite
 
 
 @dataclass(frozen=True)
@@ -42,12 +48,17 @@ class EngineOptions:
     # Judges the run when it ends (thresholds, baseline); a sweep's runs are not judged
     # one by one, nor the generators of a run.
     judge: Judge | None = None
+    # Where each second of the run is pushed as it closes (Prometheus remote write).
+    remote_write: RemoteWrite | None = None
 
     def controller(
         self, spec: RunSpec, tool: Tool, listener: Listener, store: Path | None = None
     ) -> Controller:
         """The one way runs are built: a sweep's go into its own `store`."""
         where = store or sessions_dir()
+        if self.remote_write is not None:
+            hosts = labels(self.generators)
+            listener = self.remote_write.listener(listener, spec, self.name, generator_label(hosts))
         if self.generators:
             return FleetController(
                 spec,

@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import psutil
 
@@ -55,6 +55,9 @@ from tui_bench.storage.session import SWEEP, Session, SweepEntry
 from tui_bench.storage.session_records import SessionDraft, SweepEnd
 from tui_bench.storage.sweep_codec import summary_record
 from tui_bench.validity_defaults import DEFAULT_MAX_ERRORS
+
+if TYPE_CHECKING:
+    from tui_bench.engine.prometheus_push import RemoteWrite
 
 # ---- what the runner tells its listener (besides every event of the run that is going)
 
@@ -206,6 +209,8 @@ class SweepOptions:
     judge: Judge | None = None
     # A search growing the plan as it goes (`{"kind": "capacity", ...}`), kept in the plan.
     search: Mapping[str, Any] | None = None
+    # Where each run's seconds are pushed as they close (Prometheus remote write).
+    remote_write: RemoteWrite | None = None
 
     def controller(
         self, point: Point, target: Target, store_dir: Path, listener: Listener
@@ -219,6 +224,7 @@ class SweepOptions:
             self.max_errors,
             target.server_host,
             generators=tuple(g for g in self.generators if g.tool.name == point.spec.tool),
+            remote_write=self.remote_write,
         )
         return engine.controller(point.spec, target.tool, listener, store_dir)
 

@@ -87,6 +87,7 @@ async def prepare_run(request: RunRequest, settings: JobSettings) -> RunJob:
         server_host=on_host,
         generators=generators,
         judge=judged(thresholds, gate),
+        remote_write=settings.remote_write,
     )
     return RunJob(request, tool, engine, gate, tuple(notes))
 

@@ -91,6 +91,7 @@ async def prepare_sweep(
         name=request.name,
         tags=request.tags,
         live_hook=settings.live_hook,
+        remote_write=settings.remote_write,
         slo=slo_clauses,
         slo_text=slo,
         thresholds=thresholds,

@@ -21,7 +21,7 @@ from tui_bench.records.generator import GeneratorRun
 from tui_bench.records.segment import Segment
 from tui_bench.report.baseline import baseline_markdown
 from tui_bench.report.csv_table import csv_of_columns, csv_text
-from tui_bench.report.export_formats import RUN_TABLES
+from tui_bench.report.export_formats import RUN_ONLY
 from tui_bench.report.md_tables import threshold_markdown
 from tui_bench.report.text import generator_cells, resource_rows, result_rows
 from tui_bench.result import percentile_key
@@ -56,10 +56,16 @@ def write_export(selection: Selection, fmt: str, target: Path, *, force: bool = 
 def export(session: Session, fmt: str) -> str:
     if fmt == "json":
         return _with_validity(session).to_json().decode()
-    if session.is_sweep and fmt in RUN_TABLES:
+    if session.is_sweep and fmt in RUN_ONLY:
         raise UsageError(
-            f"{session.id} is a sweep: export it as csv, md or json ({fmt} are a run's)"
+            f"{session.id} is a sweep: export it as csv, md, json or openmetrics ({fmt} is a run's)"
         )
+    if fmt in ("openmetrics", "hlog"):
+        # Imported here: what only these formats need stays out of the other exports.
+        from tui_bench.metrics.hlog import hlog_text
+        from tui_bench.metrics.openmetrics import openmetrics_text
+
+        return openmetrics_text(session) if fmt == "openmetrics" else hlog_text(session)
     if session.is_sweep:
         # Imported here: sweep_export builds on this module's formatters.
         from tui_bench.report.sweep_export import sweep_csv, sweep_markdown

@@ -12,6 +12,8 @@ from tui_bench.errors import SessionError
 from tui_bench.histogram import LatencyHistogram
 from tui_bench.storage.histogram_codec import unpacked
 
+MINUTE_S = 60
+
 
 @dataclass(frozen=True)
 class MinuteHistogram:

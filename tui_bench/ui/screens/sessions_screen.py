@@ -21,7 +21,7 @@ from textual.widgets import DataTable, Footer, Input, Label, Static
 from tui_bench.errors import TuibenchError
 from tui_bench.printable import printable
 from tui_bench.report.export import export_to_file
-from tui_bench.report.export_formats import FORMATS, RUN_TABLES
+from tui_bench.report.export_formats import FORMATS, RUN_ONLY
 from tui_bench.storage import store
 from tui_bench.storage.catalog import SessionRow
 from tui_bench.ui.messages import OpenCompare, OpenHistory, OpenReplay, OpenRunForm, leave
@@ -53,7 +53,7 @@ class ConfirmDelete(Confirm):
 def export_dialog(row: SessionRow, write: Writer) -> SaveDialog:
     if row.kind == "sweep":
         hint = "json the whole sweep · csv its runs and points · md its tables"
-        formats = tuple(f for f in FORMATS if f not in RUN_TABLES)
+        formats = tuple(f for f in FORMATS if f not in RUN_ONLY)
     else:
         hint = (
             "json all · csv the series · md the result · minutes each minute's latency · "

@@ -1,0 +1,84 @@
+"""A saved run (or each run of a sweep) as an OpenMetrics text file, which
+`promtool tsdb create-blocks-from openmetrics` loads into Prometheus at the run's own time:
+the same series, labels and stamps as the live push."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+from tui_bench.errors import SessionError
+from tui_bench.metrics.catalogue import (
+    FAMILIES,
+    SERIES,
+    Family,
+    Labels,
+    RunLabels,
+    SeriesTotals,
+    generator_label,
+    load_at,
+    segment_loads,
+    started_s,
+)
+from tui_bench.storage.session import Session
+
+
+def run_labels(session: Session) -> RunLabels:
+    started = session.started_at
+    if started is None:
+        raise SessionError(f"{session.id} keeps no start time: its seconds cannot be dated")
+    hosts = session.doc.get("generator_hosts") or ()
+    spec = session.spec
+    return RunLabels(
+        session=session.id,
+        name=session.name,
+        tool=spec.tool,
+        protocol=spec.expected_protocol,
+        generator=generator_label(str(h) for h in hosts),
+        started_s=started_s(started),
+    )
+
+
+def _rows(columns: Mapping[str, Sequence[Any]]) -> Iterator[dict[str, Any]]:
+    count = len(columns.get("t_s") or ())
+    for index in range(count):
+        yield {name: values[index] for name, values in columns.items()}
+
+
+def label_text(labels: Labels) -> str:
+    def escaped(value: str) -> str:
+        return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+
+    return ",".join(f'{k}="{escaped(v)}"' for k, v in labels)
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if value.is_integer() and abs(value) < 2**53 else repr(value)
+
+
+def _family_lines(family: Family, runs: Sequence[Session]) -> Iterator[str]:
+    yield f"# TYPE {family.name} {family.kind}"
+    if family.unit:
+        yield f"# UNIT {family.name} {family.unit}"
+    yield f"# HELP {family.name} {family.help}"
+    for run in runs:
+        named = run_labels(run)
+        loads = segment_loads(run.segments)
+        for series in (s for s in SERIES if s.family == family):
+            labels = label_text(named.labels() + series.labels)
+            totals = SeriesTotals()
+            for row in _rows(run.series_columns):
+                value = totals.value(series, row, load_at(loads, row))
+                if value is not None:
+                    stamp = named.stamp_ms(row) / 1000
+                    yield f"{family.sample_name}{{{labels}}} {_number(value)} {stamp:.3f}"
+
+
+def openmetrics_text(session: Session) -> str:
+    """Every family in turn (OpenMetrics keeps a family's samples together), each series'
+    samples in time order; a sweep's runs each under their own `session` label."""
+    runs = session.runs if session.is_sweep else [session]
+    if not any(run.series_columns.get("t_s") for run in runs):
+        raise SessionError(f"{session.id} has no second measured: nothing to export")
+    lines = [line for family in FAMILIES for line in _family_lines(family, runs)]
+    return "\n".join([*lines, "# EOF"]) + "\n"
