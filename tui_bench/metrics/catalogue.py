@@ -15,6 +15,7 @@ from typing import Any
 
 from tui_bench.records.segment import Segment
 from tui_bench.result import STATUS_CLASSES
+from tui_bench.storage.columns import as_kept
 from tui_bench.storage.series_columns import window_end
 
 Row = Mapping[str, Any]
@@ -54,7 +55,8 @@ def segment_loads(segments: Sequence[Segment]) -> list[tuple[float, Load]]:
 
 def _column(name: str) -> Callable[[Row, Load | None], float | None]:
     def value(row: Row, load: Load | None) -> float | None:
-        figure = row.get(name)
+        # As the session keeps it: what is pushed live is what its export says later.
+        figure = as_kept(name, row.get(name))
         return None if figure is None or isinstance(figure, bool) else float(figure)
 
     return value

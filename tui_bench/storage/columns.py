@@ -38,6 +38,11 @@ def _rounded(value: Any, digits: int | None) -> Any:
     return value
 
 
+def as_kept(name: str, value: Any) -> Any:
+    """`value` of column `name` as a session keeps it."""
+    return _rounded(value, _digits(name))
+
+
 class Columns:
     """Rows taken one at a time (a journal is read as a stream), kept as packed columns;
     written as JSON a column at a time, never a day's values as objects at once."""
