@@ -121,8 +121,9 @@ def sweep_reports(
     def markdown() -> str:
         from tui_bench.report.export import export
 
-        lines = "\n".join(f"- {line}" for line in capacity)
-        return export(session, "md") + (f"\n## Capacity\n\n{lines}\n" if capacity else "")
+        lines = "\n".join(capacity)
+        found = f"\n## Capacity\n\n```\n{lines}\n```\n" if capacity else ""
+        return export(session, "md") + found
 
     kind = "capacity" if capacity else "sweep"
     return write_reports(args, code, f"tuibench {kind} {name}", suites, markdown)
