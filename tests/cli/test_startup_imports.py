@@ -62,9 +62,17 @@ print(*sorted(sys.modules))
 """
 
 # What reading the flags must not load: the engine and asyncio, the statistics (numpy,
-# scipy), the sessions, psutil, and Textual.
-HEAVY_PACKAGES = ("numpy", "scipy", "psutil", "textual", "asyncio")
-HEAVY_MODULES = ("tui_bench.engine", "tui_bench.storage.session", "tui_bench.histogram")
+# scipy), the sessions, psutil, and Textual; nor what only the flags of Prometheus, JUnit
+# and the hlog export need (snappy, HdrHistogram, XML, an HTTP client).
+HEAVY_PACKAGES = ("numpy", "scipy", "psutil", "textual", "asyncio", "cramjam", "hdrh", "xml")
+HEAVY_MODULES = (
+    "tui_bench.engine",
+    "tui_bench.storage.session",
+    "tui_bench.histogram",
+    "tui_bench.metrics",
+    "tui_bench.report.junit",
+    "urllib.request",
+)
 # Of the analysis and the job layer, only their plain names and settings.
 LIGHT = {"tui_bench.analysis.names", "tui_bench.analysis.run_counts", "tui_bench.jobs.settings"}
 
