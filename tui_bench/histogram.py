@@ -195,12 +195,34 @@ class LatencyHistogram:
             elif rank == self._n:
                 value = self._max
             else:
-                bucket = self._lo + int(np.searchsorted(cumulative, rank))
-                low, high = bucket_bounds(bucket)
-                # Midpoint of the bucket, kept inside the exact range of the samples.
-                value = min(max((low + high - 1) / 2, self._min), self._max)
+                value = self._reported_us(self._lo + int(np.searchsorted(cumulative, rank)))
             out.append(value / _US_PER_S)
         return out
+
+    def _reported_us(self, bucket: int) -> float:
+        """The value a bucket's percentiles report: its middle, kept inside the exact range
+        of the samples."""
+        low, high = bucket_bounds(bucket)
+        return min(max((low + high - 1) / 2, self._min), self._max)
+
+    def reported(self) -> list[tuple[float, int]]:
+        """Each non-empty bucket as (the value its percentiles report, in µs; its count),
+        ascending: what another histogram format is given to stand for this one."""
+        return [(self._reported_us(bucket), count) for bucket, count in self.to_sparse()]
+
+    def counts_at_most(self, bounds_s: Sequence[float]) -> list[int]:
+        """How many samples took at most each bound (ascending, in seconds), a bucket
+        counted by the value its percentiles report."""
+        values = self.reported()
+        middles = np.array([v for v, _ in values], dtype=np.float64) / _US_PER_S
+        cumulative = np.cumsum(np.array([c for _, c in values], dtype=np.int64))
+        found = np.searchsorted(middles, np.asarray(bounds_s, dtype=np.float64), side="right")
+        return [int(cumulative[i - 1]) if i else 0 for i in found.tolist()]
+
+    @property
+    def sum_s(self) -> float:
+        """Every sample added up, in seconds."""
+        return self._sum / _US_PER_S
 
     def distribution(self, qs: Sequence[float] = DEFAULT_QUANTILES) -> Distribution:
         if not self._n:

@@ -140,9 +140,19 @@ def test_a_pushed_run_reads_back_as_its_session_says(
     assert ok[-1][1] == result["requests"]["succeeded"] == sum(columns["2xx"])
     assert pushed(f"tuibench_target_requests_per_second{{{where}}}")[-1][1] == 1000
     assert pushed(f"tuibench_connections{{{where}}}")[-1][1] == 4
+    # The run's histogram so far: its last count is the run's requests, as the session's.
+    count = pushed(f"tuibench_latency_histogram_seconds_count{{{where}}}")
+    assert count[-1] == (stamps[-1], float(sum(columns["requests"])))
     # The export of the same run is what the push was: the same series, stamps and values.
     exported = tuibench("export", session.id, "--format", "openmetrics")
     assert exported.returncode == 0, exported.stderr
+    last_bucket = next(
+        ln
+        for ln in exported.stdout.splitlines()
+        if ln.startswith("tuibench_latency_histogram_seconds_bucket{") and 'le="0.005"' in ln
+    )
+    bucket = pushed(f'tuibench_latency_histogram_seconds_bucket{{{where},le="0.005"}}')[-1]
+    assert last_bucket.endswith(f" {int(bucket[1])} {bucket[0]:.3f}")
     line = next(
         ln for ln in exported.stdout.splitlines() if ln.startswith("tuibench_backlog_requests{")
     )

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
+from tui_bench.histogram import LatencyHistogram
 from tui_bench.metrics.catalogue import (
     FAMILIES,
     SERIES,
@@ -13,6 +16,7 @@ from tui_bench.metrics.catalogue import (
     RunLabels,
     SeriesTotals,
     generator_label,
+    histogram_points,
     load_at,
     started_s,
 )
@@ -95,3 +99,19 @@ def test_every_family_is_named_as_prometheus_wants_it() -> None:
         assert family.name.startswith("tuibench_")
         assert not family.name.endswith("_total")
         assert not family.unit or family.name.endswith(f"_{family.unit}")
+
+
+def test_the_histogram_is_cumulative_with_inf_count_and_sum() -> None:
+    # Below 128 µs a bucket is one microsecond: counted exactly.
+    values = np.arange(10, 128, dtype=np.int64)
+    histogram = LatencyHistogram()
+    histogram.add(values)
+    points = {(name, labels): value for name, labels, value in histogram_points(histogram)}
+    bucket = "tuibench_latency_histogram_seconds_bucket"
+    assert points[(bucket, (("le", "0.0001"),))] == np.count_nonzero(values <= 100)
+    assert points[(bucket, (("le", "0.00025"),))] == values.size
+    assert points[(bucket, (("le", "+Inf"),))] == values.size
+    assert points[("tuibench_latency_histogram_seconds_count", ())] == values.size
+    assert points[("tuibench_latency_histogram_seconds_sum", ())] == values.sum() / 1e6
+    les = [float(labels[0][1]) for name, labels, _ in histogram_points(histogram) if labels]
+    assert les == sorted(les) and les[-1] == float("inf")

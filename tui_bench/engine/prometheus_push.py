@@ -12,7 +12,16 @@ from collections import deque
 from collections.abc import Sequence
 
 from tui_bench.engine.events import Event, Listener, RunStarted, SecondClosed, SegmentStarted
-from tui_bench.metrics.catalogue import SERIES, Load, RunLabels, SeriesTotals, load_at, started_s
+from tui_bench.histogram import LatencyHistogram
+from tui_bench.metrics.catalogue import (
+    SERIES,
+    Load,
+    RunLabels,
+    SeriesTotals,
+    histogram_points,
+    load_at,
+    started_s,
+)
 from tui_bench.metrics.remote_write import PushRefused, TimeSeries, compressed, post
 from tui_bench.records.warning import Warning
 from tui_bench.redaction import redact_text
@@ -160,6 +169,8 @@ class _RunPush:
         # The loads begun lately: a second is pushed once it closes, after the loads of
         # its seconds began.
         self._loads: deque[tuple[float, Load]] = deque(maxlen=16)
+        # The run's latency so far: one histogram, whatever the run's length.
+        self._latency = LatencyHistogram()
 
     def __call__(self, event: Event) -> None:
         if isinstance(event, RunStarted):
@@ -191,4 +202,9 @@ class _RunPush:
             if value is not None:
                 name = (("__name__", series.family.sample_name),)
                 second.append(TimeSeries(name + named + series.labels, ((stamp, value),)))
+        if event.histogram is not None:
+            self._latency.merge(event.histogram)
+            for sample, bucket, value in histogram_points(self._latency):
+                name = (("__name__", sample),)
+                second.append(TimeSeries(name + named + bucket, ((stamp, value),)))
         return second

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from tui_bench.histogram import LatencyHistogram
 from tui_bench.records.segment import Segment
 from tui_bench.result import STATUS_CLASSES
 from tui_bench.storage.columns import as_kept
@@ -90,7 +91,7 @@ class Family:
     """One metric as Prometheus names it; `unit` is OpenMetrics' (empty: none)."""
 
     name: str
-    kind: str  # "counter" or "gauge"
+    kind: str  # "counter", "gauge" or "histogram"
     help: str
     unit: str = ""
 
@@ -220,7 +221,38 @@ SERIES: tuple[Series, ...] = (
         _one("system_cpu_pct"),
     ),
 )
-FAMILIES: tuple[Family, ...] = tuple(dict.fromkeys(s.family for s in SERIES))
+# The run's latency so far as a Prometheus histogram: what `histogram_quantile` merges
+# over any window and across runs (percentiles do not merge), and Grafana draws as a heatmap.
+LATENCY_HISTOGRAM = Family(
+    "tuibench_latency_histogram_seconds",
+    "histogram",
+    "Latency of the run's requests so far (a fixed-rate run's from when each was due).",
+    "seconds",
+)
+BUCKETS_S = (
+    0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0,
+    2.5, 5.0, 10.0,
+)  # fmt: skip
+FAMILIES: tuple[Family, ...] = (
+    *dict.fromkeys(s.family for s in SERIES),
+    LATENCY_HISTOGRAM,
+)
+
+
+def histogram_points(histogram: LatencyHistogram) -> list[tuple[str, Labels, float]]:
+    """A cumulative histogram as its samples, in the order OpenMetrics keeps them: each
+    bucket (`le`, the canonical float), `+Inf`, the count and the sum."""
+    name = LATENCY_HISTOGRAM.name
+    counts = histogram.counts_at_most(BUCKETS_S)
+    points: list[tuple[str, Labels, float]] = [
+        (f"{name}_bucket", (("le", repr(bound)),), float(count))
+        for bound, count in zip(BUCKETS_S, counts, strict=True)
+    ]
+    total = float(histogram.count)
+    points.append((f"{name}_bucket", (("le", "+Inf"),), total))
+    points.append((f"{name}_count", (), total))
+    points.append((f"{name}_sum", (), histogram.sum_s))
+    return points
 
 
 @dataclass(frozen=True)
@@ -246,7 +278,11 @@ class RunLabels:
 
     def stamp_ms(self, row: Row) -> int:
         """When a second was measured: the end of its window, in ms since the epoch."""
-        return round((self.started_s + window_end(row)) * 1000)
+        return self.at_ms(window_end(row))
+
+    def at_ms(self, t_s: float) -> int:
+        """`t_s` seconds into the run, in ms since the epoch."""
+        return round((self.started_s + t_s) * 1000)
 
 
 def started_s(started_at: str) -> float:

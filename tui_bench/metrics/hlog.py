@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from tui_bench.errors import SessionError
-from tui_bench.histogram import LatencyHistogram, bucket_bounds
+from tui_bench.histogram import LatencyHistogram
 from tui_bench.metrics.catalogue import started_s
 from tui_bench.storage.minutes import MINUTE_S
 from tui_bench.storage.session import Session
@@ -29,12 +29,8 @@ def _payload(histogram: LatencyHistogram) -> str:
     from hdrh.histogram import HdrHistogram
 
     hdr = HdrHistogram(1, _HIGHEST_NS, SIGNIFICANT_DIGITS)
-    lowest, highest = histogram.min_us, histogram.max_us
-    assert lowest is not None and highest is not None
-    for bucket, count in histogram.to_sparse():
-        low, high = bucket_bounds(bucket)
-        middle = min(max((low + high - 1) / 2, lowest), highest)
-        hdr.record_value(max(round(middle * _NS_PER_US), 1), count)
+    for value_us, count in histogram.reported():
+        hdr.record_value(max(round(value_us * _NS_PER_US), 1), count)
     encoded: bytes = hdr.encode()
     return encoded.decode()
 

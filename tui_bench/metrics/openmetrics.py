@@ -8,18 +8,23 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from tui_bench.errors import SessionError
+from tui_bench.histogram import LatencyHistogram
 from tui_bench.metrics.catalogue import (
     FAMILIES,
+    LATENCY_HISTOGRAM,
     SERIES,
     Family,
     Labels,
     RunLabels,
     SeriesTotals,
     generator_label,
+    histogram_points,
     load_at,
     segment_loads,
     started_s,
 )
+from tui_bench.storage.minutes import MINUTE_S
+from tui_bench.storage.series_columns import window_end
 from tui_bench.storage.session import Session
 
 
@@ -63,6 +68,9 @@ def _family_lines(family: Family, runs: Sequence[Session]) -> Iterator[str]:
     yield f"# HELP {family.name} {family.help}"
     for run in runs:
         named = run_labels(run)
+        if family == LATENCY_HISTOGRAM:
+            yield from _histogram_lines(run, named)
+            continue
         loads = segment_loads(run.segments)
         for series in (s for s in SERIES if s.family == family):
             labels = label_text(named.labels() + series.labels)
@@ -72,6 +80,23 @@ def _family_lines(family: Family, runs: Sequence[Session]) -> Iterator[str]:
                 if value is not None:
                     stamp = named.stamp_ms(row) / 1000
                     yield f"{family.sample_name}{{{labels}}} {_number(value)} {stamp:.3f}"
+
+
+def _histogram_lines(run: Session, named: RunLabels) -> Iterator[str]:
+    """The run's latency so far at the end of each minute it keeps a histogram of (the
+    last one: at the end of its last second), as the live push says it then."""
+    ends = run.series_columns.get("t_s") or ()
+    if not ends:
+        return
+    windows = run.series_columns.get("window_s") or [None] * len(ends)
+    last = window_end({"t_s": ends[-1], "window_s": windows[-1]})
+    so_far = LatencyHistogram()
+    for minute in run.minutes:
+        so_far.merge(minute.histogram)
+        stamp = named.at_ms(min(minute.start_s + MINUTE_S, last))
+        for name, labels, value in histogram_points(so_far):
+            text = label_text(named.labels() + labels)
+            yield f"{name}{{{text}}} {_number(value)} {stamp / 1000:.3f}"
 
 
 def openmetrics_text(session: Session) -> str:
