@@ -128,6 +128,8 @@ class RemoteWrite:
             self._failing = reason
             with self._lock:
                 self._sending = False
+                # Whoever waits to close is not kept waiting for a receiver that is down.
+                self._drained.notify_all()
             return False
         else:
             self.sent += len(batch)
