@@ -196,6 +196,11 @@ def test_ab_s_non_2xx_failures_say_redirects_are_among_them() -> None:
     (reason,) = judged(ab).reasons
     assert reason.code == "errors"
     assert reason.message.endswith(": ab counts redirects (3xx) among its non-2xx answers")
+    (imported,) = judged(ab, status="imported").reasons
+    assert imported.message.endswith(
+        ": ab counts redirects (3xx) among its non-2xx answers, and an import cannot ask "
+        "whether the URL redirects"
+    )
 
 
 def test_connections_that_never_opened_are_said_whatever_the_failed_share() -> None:

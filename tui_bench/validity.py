@@ -33,6 +33,8 @@ MIN_HELD_RATE = 0.95
 
 # ab's "Non-2xx responses" are 3xx, 4xx and 5xx alike; a run's own URL is asked after it.
 _AB_NON_2XX = ": ab counts redirects (3xx) among its non-2xx answers"
+# ab's output read by `tuibench import`: no run of ours to ask the URL after.
+_AB_NON_2XX_IMPORTED = _AB_NON_2XX + ", and an import cannot ask whether the URL redirects"
 # What follows from a server lost or silent (failures, dying connections, a generator
 # spinning on refused connects, a short run): not a further reason to act on.
 _FOLLOWS_FROM_CUT = frozenset(
@@ -80,7 +82,7 @@ def judge_run(
         if verdict is not None:
             reasons.append(Reason(str(warning["code"]), str(warning["message"]), verdict))
     if result is not None:
-        reasons += _result_reasons(spec, result, max_errors)
+        reasons += _result_reasons(spec, result, max_errors, imported=status == "imported")
     if spec.warm_up_s and status == "completed" and "Warm-up phase is over" not in stdout:
         reasons.append(
             Reason(
@@ -95,12 +97,16 @@ def judge_run(
     return Validity.of(reasons)
 
 
-def _result_reasons(spec: RunSpec, result: Result, max_errors: float) -> list[Reason]:
+def _result_reasons(
+    spec: RunSpec, result: Result, max_errors: float, *, imported: bool
+) -> list[Reason]:
     reasons: list[Reason] = []
     total = result.requests.total or 0
     rate = result.error_rate
     if rate is not None and rate > max_errors:
-        hint = _AB_NON_2XX if result.errors.get(NON_2XX) else ""
+        hint = ""
+        if result.errors.get(NON_2XX):
+            hint = _AB_NON_2XX_IMPORTED if imported else _AB_NON_2XX
         reasons.append(
             Reason(
                 "errors",

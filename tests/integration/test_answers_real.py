@@ -6,13 +6,15 @@ requests, and a redirect is a good answer for every tool, the run saying what it
 from __future__ import annotations
 
 import socket
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
+import orjson
 import pytest
 
 from tests.conftest import need
-from tests.integration.test_cli_real_tools import run_json
+from tests.integration.test_cli_real_tools import HANG_S, run_json, tuibench
 from tests.integration.tool_counts import assert_good, said_bad
 from tests.own_nginx import free_ports, own_server
 
@@ -86,3 +88,32 @@ def test_a_redirect_is_a_good_answer_and_said_to_be_what_was_measured(
     assert result["validity"]["verdict"] == "suspect" and code == 0, stderr
     assert "301 Moved Permanently" in reasons["redirected"], reasons
     assert "the redirect, not the page" in reasons["redirected"]
+
+
+def test_ab_s_output_of_a_redirect_imported_adds_up_and_says_what_it_cannot_tell(
+    url: str, sessions: Path, tmp_path: Path
+) -> None:
+    """An import has no run of ours to ask the URL after: ab's non-2xx answers stay what ab
+    says, beside good and failed, and the verdict says they may be redirects."""
+    need("ab")
+    done = subprocess.run(
+        ["ab", "-n", "200", "-c", "4", f"{url}/moved"],
+        capture_output=True,
+        text=True,
+        timeout=HANG_S,
+        check=True,
+    )
+    output = tmp_path / "ab-moved.txt"
+    output.write_text(done.stdout)
+    proc = tuibench("import", str(output))
+    assert proc.returncode == 0, proc.stderr
+    saved = orjson.loads(tuibench("sessions", "--json").stdout)[0]
+    assert (saved["status"], saved["url"], saved["c"]) == ("imported", f"{url}/moved", 4)
+    result = orjson.loads(tuibench("import", str(output), "--json").stdout)
+    requests, errors = result["requests"], result["errors"]
+    assert requests["total"] == 200 and errors["non_2xx"] == 200, result
+    assert requests["succeeded"] + requests["failed"] + errors["non_2xx"] == 200
+    verdict = proc.stdout.splitlines()[-1]
+    assert verdict.startswith("invalid: 200 of 200 requests"), proc.stdout
+    assert "ab counts redirects (3xx) among its non-2xx answers" in verdict
+    assert "an import cannot ask whether the URL redirects" in verdict

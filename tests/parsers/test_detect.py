@@ -4,7 +4,7 @@ import pytest
 
 from tests.parsers import FIXTURES, capture, fixture
 from tui_bench.parsers import ParseError
-from tui_bench.parsers.detect import detect_tool, parse_output, target_url
+from tui_bench.parsers.detect import detect_tool, parse_output, target_connections, target_url
 
 
 def _captures() -> list[str]:
@@ -81,3 +81,25 @@ def test_the_url_an_output_names(name: str, url: str | None) -> None:
 def test_an_ipv6_host_ab_names_is_bracketed() -> None:
     text = "Server Hostname:        ::1\nServer Port:            80\nDocument Path:          /\n"
     assert target_url(text, "ab") == "http://[::1]:80/"
+
+
+@pytest.mark.parametrize(
+    ("name", "connections"),
+    [
+        ("ab-2.3-plain", 10),
+        ("wrk-4.1.0-lua", 20),
+        ("h2load-1.52-h1-n", 20),
+        ("h2load-1.52-h2c-D-warmup", 10),
+        ("ab-2.3-refused", None),
+    ],
+)
+def test_the_connections_an_output_names(name: str, connections: int | None) -> None:
+    assert target_connections(capture(name), name.split("-")[0]) == connections
+
+
+def test_h2load_s_clients_are_summed_over_its_threads() -> None:
+    text = (
+        "spawning thread #0: 3 total client(s). 100 total requests\n"
+        "spawning thread #1: 2 total client(s). 100 total requests\n"
+    )
+    assert target_connections(text, "h2load") == 5

@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import resource
 import subprocess
 import sys
+from functools import partial
 from pathlib import Path
 
 import orjson
 
 from tui_bench.engine.streamed import program_of
 from tui_bench.remote.streamed_tool import read_frame
-from tui_bench.runners.invocation import Invocation, lua_script
+from tui_bench.runners.file_limit import files_needed
+from tui_bench.runners.invocation import Invocation, build, lua_script
+from tui_bench.spec import RunSpec
 
 
 def frames_of(data: bytes) -> list[tuple[str, bytes]]:
@@ -104,3 +109,54 @@ def test_the_program_gives_back_the_disk_of_the_log_it_sent(tmp_path: Path) -> N
     frames = streamed(_LOG_WRITER, tmp_path / "log.tsv")
     assert frames["L"] == b"1\t200\t3\n" * (12 << 17)
     assert int(frames["O"]) <= 4 << 20, "what was sent is no longer on the host's disk"
+
+
+def _under_limit(soft: int, hard: int) -> None:
+    resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def with_files(connections: int, needed: int, limits: tuple[int, int]) -> tuple[int, bytes, bytes]:
+    """The program run here under `limits` (soft, hard) on a stand-in tool that prints its
+    own limits: its exit status, its frames' bytes and its stderr."""
+    code = "import resource; print(resource.getrlimit(resource.RLIMIT_NOFILE))"
+    tool = (sys.executable, "-c", code)
+    invocation = Invocation(tool, connections=connections, open_files=needed)
+    argv = program_of(invocation, 0.2)
+    proc = subprocess.Popen(
+        [sys.executable, *argv[1:]],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        preexec_fn=partial(_under_limit, *limits),
+    )
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    # Its input stays open while the tool runs: closing it means stop.
+    with contextlib.suppress(BrokenPipeError):
+        proc.stdin.write(b"go\n")
+        proc.stdin.flush()
+    out, err = proc.stdout.read(), proc.stderr.read()
+    proc.stdin.close()
+    return proc.wait(timeout=60), out, err
+
+
+def test_a_generator_raises_its_soft_file_limit_to_what_the_tool_needs() -> None:
+    code, out, _ = with_files(1000, 1024, (256, 2048))
+    frames = dict(frames_of(out))
+    assert code == 0 and frames["O"] == b"(1024, 2048)\n", frames
+    assert "H" in frames and "S" in frames
+
+
+def test_a_generator_whose_hard_file_limit_is_too_low_refuses_before_any_load() -> None:
+    code, out, err = with_files(3000, 3024, (256, 1024))
+    # No hello: the other generators are released before any load (engine.streamed).
+    assert code != 0 and out == b"", out
+    assert err.decode().strip() == (
+        "-c 3,000 needs about 3,024 open files and the hard limit there is 1,024: lower -c, "
+        "or raise the limit (`ulimit -Hn 3024` as root, or nofile in /etc/security/limits.conf)"
+    )
+
+
+def test_a_run_s_invocation_says_the_files_it_needs() -> None:
+    spec = RunSpec(urls=("http://127.0.0.1/",), tool="wrk", connections=3000, threads=2)
+    invocation = build(spec, "wrk", "4.1.0", Path("/nonexistent"))
+    assert (invocation.connections, invocation.open_files) == (3000, files_needed(spec))

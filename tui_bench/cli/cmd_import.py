@@ -11,7 +11,7 @@ import orjson
 from tui_bench.cli.output import say
 from tui_bench.errors import UsageError
 from tui_bench.parsers import ParseError
-from tui_bench.parsers.detect import parse_output, target_url
+from tui_bench.parsers.detect import parse_output, target_connections, target_url
 from tui_bench.report.text import result_rows
 from tui_bench.storage import store
 
@@ -45,9 +45,14 @@ def cmd_import(args: argparse.Namespace) -> int:
         raise UsageError(f"{path}: {exc}") from None
     saved = None
     if args.save or not args.json:
-        url = target_url(text, result.tool)
         saved = store.save_imported(
-            result, text, source=path, url=url, name=args.name, tags=args.tag
+            result,
+            text,
+            source=path,
+            url=target_url(text, result.tool),
+            connections=target_connections(text, result.tool),
+            name=args.name,
+            tags=args.tag,
         )
     if args.json:
         payload: dict[str, Any] = result.to_dict()
@@ -58,4 +63,9 @@ def cmd_import(args: argparse.Namespace) -> int:
         for label, value in result_rows(result):
             say(f"{label:<10} {value}")
         say(f"session    {saved}")
+        # Judged as any saved run is: what the tool could not tell is said (ab's non-2xx
+        # answers may be redirects, which an import cannot ask the URL about).
+        validity = store.load(saved).validity if saved is not None else None
+        for line in validity.lines() if validity else ():
+            say(line)
     return 0

@@ -82,8 +82,10 @@ class RunMeasures:
         progress = self._progress
         if line.live is None:
             return
-        if progress.seen(line.live) and progress.done is not None:
-            self._counts.observe(self._said_at(line.live, arrived), progress.done)
+        live = line.live
+        if progress.seen(live) and live.done is not None:
+            # Each of wrk's threads counts on a clock of its own: placed apart.
+            self._counts.observe(self._said_at(live, arrived), live.done, live.thread or 0)
         if progress.time_over:
             self._cut.said_over(arrived)
 

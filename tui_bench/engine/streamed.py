@@ -16,6 +16,7 @@ from tui_bench.errors import UsageError
 from tui_bench.remote.server import spawn_ssh
 from tui_bench.remote.ssh import SSH_FAILED, SshHost, failure
 from tui_bench.remote.streamed_tool import GRACE_S, Frame, program_argv, read_frame
+from tui_bench.runners.file_limit import refusal
 from tui_bench.runners.invocation import Invocation, lua_script
 from tui_bench.sampling.samples import ResourceSample
 
@@ -271,4 +272,8 @@ def program_of(invocation: Invocation, interval_s: float) -> list[str]:
             prefix, name = named[arg]
             files[name] = ""
             paths.append((index, prefix, name))
-    return program_argv(invocation.argv, files, paths, interval_s, fed)
+    nofile = None
+    if invocation.connections is not None and invocation.open_files is not None:
+        said = refusal(invocation.connections, invocation.open_files, "HARD", " there")
+        nofile = {"needed": invocation.open_files, "refusal": said}
+    return program_argv(invocation.argv, files, paths, interval_s, fed, nofile)

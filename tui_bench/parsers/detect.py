@@ -41,6 +41,11 @@ _AB_HOST = re.compile(r"^Server Hostname:[ \t]+(\S+)", re.M)
 _AB_PORT = re.compile(r"^Server Port:[ \t]+(\d{1,5})\b", re.M)
 _AB_PATH = re.compile(r"^Document Path:[ \t]+(\S+)", re.M)
 _AB_TLS = re.compile(r"^SSL/TLS Protocol:", re.M)
+# How many connections each tool says it opened: ab's concurrency, wrk's header, h2load's
+# clients summed over its threads.
+_AB_CONNECTIONS = re.compile(r"^Concurrency Level:[ \t]+(\d{1,9})\b", re.M)
+_WRK_CONNECTIONS = re.compile(r"^\s*\d{1,9} threads and (\d{1,9}) connections\b", re.M)
+_H2LOAD_CLIENTS = re.compile(r"^spawning thread #\d{1,9}: (\d{1,9}) total client\(s\)", re.M)
 # h2load >= 1.70's --output-file JSON names its generator.
 _H2LOAD_JSON = re.compile(r'\A\s*\{.*"generator"\s*:\s*"h2load[ "]', re.S)
 
@@ -80,3 +85,12 @@ def target_url(text: str, tool: str) -> str | None:
     scheme = "https" if _AB_TLS.search(text) else "http"
     name = f"[{host[1]}]" if ":" in host[1] else host[1]
     return f"{scheme}://{name}:{port[1]}{path[1]}"
+
+
+def target_connections(text: str, tool: str) -> int | None:
+    """The connections `tool`'s output says it opened, where it says so."""
+    if tool == "h2load":
+        clients = [int(n) for n in _H2LOAD_CLIENTS.findall(text)]
+        return sum(clients) if clients else None
+    found = (_WRK_CONNECTIONS if tool == "wrk" else _AB_CONNECTIONS).search(text)
+    return int(found[1]) if found else None

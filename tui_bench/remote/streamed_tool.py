@@ -60,6 +60,17 @@ for name, size in spec["fed"].items():
         files[name].write(data)
         size -= len(data)
     files[name].flush()
+# A connection is a file: the soft limit raised as far as the tool needs, where the hard one
+# allows; else refused before any load, the others released.
+nofile = spec.get("nofile")
+if nofile:
+    import resource
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < nofile["needed"]:
+        if hard != resource.RLIM_INFINITY and hard < nofile["needed"]:
+            sys.stderr.write(nofile["refusal"].replace("HARD", format(hard, ",")) + "\n")
+            sys.exit(3)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (nofile["needed"], hard))
 argv = list(spec["argv"])
 for index, prefix, name in spec["paths"]:
     argv[index] = prefix + "/dev/fd/%d" % files[name].fileno()
@@ -179,10 +190,13 @@ def program_argv(
     paths: Sequence[tuple[int, str, str]],
     interval_s: float,
     fed: Mapping[str, int] | None = None,
+    nofile: Mapping[str, object] | None = None,
 ) -> list[str]:
     """`python3 -c PROGRAM SPEC`: run `argv` there with `files` (name: content) made as
     temporary files, and `fed` ones (name: size) read from its input first, in order; each of
-    `paths` (index, prefix, name) makes `argv[index]` the prefix and that file's `/dev/fd/N`."""
+    `paths` (index, prefix, name) makes `argv[index]` the prefix and that file's `/dev/fd/N`;
+    `nofile` ({"needed": N, "refusal": TEXT}) the open files the tool needs, and what to say
+    where the hard limit (HARD in TEXT) is below them."""
     spec = {
         "argv": list(argv),
         "files": dict(files),
@@ -190,6 +204,7 @@ def program_argv(
         "paths": [list(p) for p in paths],
         "interval": interval_s,
         "grace": GRACE_S,
+        "nofile": dict(nofile) if nofile else None,
     }
     return ["python3", "-c", PROGRAM, orjson.dumps(spec).decode()]
 

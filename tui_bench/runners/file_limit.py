@@ -39,13 +39,19 @@ def fit_file_limit(
     if soft == resource.RLIM_INFINITY or needed <= soft:
         return None
     if hard != resource.RLIM_INFINITY and needed > hard:
-        raise UsageError(
-            f"-c {widest.connections:,} needs about {needed:,} open files and the hard limit "
-            f"is {hard:,}: lower -c, or raise the limit (`ulimit -Hn {needed}` as root, "
-            "or nofile in /etc/security/limits.conf)"
-        )
+        raise UsageError(refusal(widest.connections, needed, f"{hard:,}"))
     set_to((needed, hard))
     return (
         f"open-file limit raised from {soft:,} to {needed:,} for -c {widest.connections:,} "
         f"(the hard limit is {'unlimited' if hard == resource.RLIM_INFINITY else f'{hard:,}'})"
+    )
+
+
+def refusal(connections: int, needed: int, hard: str, where: str = "") -> str:
+    """Why a run the hard limit `hard` cannot hold is refused, with the fix; `where` names
+    another host's limit."""
+    return (
+        f"-c {connections:,} needs about {needed:,} open files and the hard limit{where} "
+        f"is {hard}: lower -c, or raise the limit (`ulimit -Hn {needed}` as root, "
+        "or nofile in /etc/security/limits.conf)"
     )

@@ -11,6 +11,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit, urlunsplit
 
 from tui_bench.errors import UsageError
+from tui_bench.runners.file_limit import files_needed
 from tui_bench.spec import AB_BODY_METHODS, CONTENT_TYPE, RATE_DECIMALS, RunSpec, split_header
 
 # ab sizes its stats array from -n; in -t mode it needs an -n that the time limit, not the
@@ -36,6 +37,10 @@ class Invocation:
     # sent over the SSH connection for one run on another host.
     body_file: Path | None = None
     body: bytes | None = field(default=None, repr=False)
+    # Its connections, and the open files it needs for them and its own: a generator on
+    # another host raises its limit to these there, or refuses.
+    connections: int | None = None
+    open_files: int | None = None
 
 
 def version_tuple(version: str | None) -> tuple[int, ...]:
@@ -62,10 +67,12 @@ def build(
     spec = credentials_as_header(spec)
     body_file = workdir / BODY_FILE
     if spec.tool == "h2load":
-        return _h2load(spec, exe, version, workdir, body_file)
-    if spec.tool == "wrk":
-        return _wrk(spec, exe, live_hook, body_file)
-    return _ab(spec, exe, stall_timeout_s, body_file)
+        invocation = _h2load(spec, exe, version, workdir, body_file)
+    elif spec.tool == "wrk":
+        invocation = _wrk(spec, exe, live_hook, body_file)
+    else:
+        invocation = _ab(spec, exe, stall_timeout_s, body_file)
+    return replace(invocation, connections=spec.connections, open_files=files_needed(spec))
 
 
 def _h2load(

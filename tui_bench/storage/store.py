@@ -261,16 +261,18 @@ def save_imported(
     *,
     source: Path,
     url: str | None = None,
+    connections: int | None = None,
     name: str = "",
     tags: list[str] | None = None,
     directory: Path | None = None,
 ) -> Path:
-    """A session for output a tool printed elsewhere, of `url` where the output names it:
-    no series, host facts or other spec."""
+    """A session for output a tool printed elsewhere, of `url` over `connections` where the
+    output names them: no series, host facts or other spec."""
     now = datetime.now().astimezone()
+    spec = RunSpec(urls=(url,) if url else (), tool=result.tool)
     draft = SessionDraft(
         id=new_session_id(now, result.tool, name or source.stem),
-        spec=RunSpec(urls=(url,) if url else (), tool=result.tool),
+        spec=spec if connections is None else replace(spec, connections=connections),
         argv=[],
         tool={"name": result.tool, "path": None, "version": result.tool_version},
         host={},
