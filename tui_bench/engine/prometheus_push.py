@@ -117,7 +117,7 @@ class RemoteWrite:
         except PushRefused as exc:
             self._tell(f"prometheus remote write refused {len(batch)} second(s): {exc}", None)
         except OSError as exc:
-            reason = str(getattr(exc, "reason", None) or exc)
+            reason = _why(exc)
             if self._failing is None:
                 self._tell(
                     f"prometheus remote write to {redact_text(self.url)} failed ({reason}): "
@@ -144,6 +144,14 @@ class RemoteWrite:
     def _tell(self, line: str, failing: str | None) -> None:
         self._failing = failing
         self._news.append(line)
+
+
+def _why(exc: OSError) -> str:
+    """`connection refused`, `timed out`, `HTTP 503: …`: what went wrong, in a few words."""
+    cause = getattr(exc, "reason", None) or exc
+    if isinstance(cause, OSError) and cause.strerror:
+        return cause.strerror.lower()
+    return str(cause)
 
 
 def _merged(batch: Sequence[Sequence[TimeSeries]]) -> list[TimeSeries]:
