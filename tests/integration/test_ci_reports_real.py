@@ -87,4 +87,11 @@ def test_a_junit_file_that_cannot_be_written_is_refused_before_any_load(
         proc.stderr.strip()
         == f"tuibench: error: --junit {tmp_path / 'no' / 'r.xml'}: no such directory"
     )
+    directory = tuibench(
+        "run", "--headless", "-n", "10", "--junit", str(tmp_path), "http://127.0.0.1:9/"
+    )
+    assert directory.returncode == 2
+    assert directory.stderr.strip() == (
+        f"tuibench: error: --junit {tmp_path}: is a directory: name the report's file"
+    )
     assert not sessions.exists() or not any(sessions.iterdir())

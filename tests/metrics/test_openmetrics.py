@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tui_bench.metrics.catalogue import FAMILIES
-from tui_bench.metrics.openmetrics import openmetrics_text
+from tui_bench.metrics.openmetrics import openmetrics_lines
 from tui_bench.storage import store
 from tui_bench.storage.session import Session
 
@@ -26,7 +26,7 @@ def _runs(session: Session) -> list[Session]:
 @pytest.mark.parametrize("path", OLDER, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_every_older_session_exports_as_valid_openmetrics(path: Path) -> None:
     session = store.load(path)
-    lines = openmetrics_text(session).splitlines()
+    lines = "".join(openmetrics_lines(session)).splitlines()
     assert lines[-1] == "# EOF"
     declared = [ln.split()[2] for ln in lines if ln.startswith("# TYPE ")]
     assert declared == [f.name for f in FAMILIES]

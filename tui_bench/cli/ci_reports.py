@@ -35,7 +35,12 @@ def add_junit_option(parser: argparse.ArgumentParser) -> None:
 def check_junit(args: argparse.Namespace) -> None:
     """Before any load: a report that could not be written is said now, not after."""
     junit = getattr(args, "junit", None)
-    if junit and not Path(junit).expanduser().absolute().parent.is_dir():
+    if not junit:
+        return
+    path = Path(junit).expanduser().absolute()
+    if path.is_dir():
+        raise UsageError(f"--junit {junit}: is a directory: name the report's file")
+    if not path.parent.is_dir():
         raise UsageError(f"--junit {junit}: no such directory")
 
 

@@ -11,7 +11,7 @@ from tui_bench.cli.on_terminal import is_terminal
 from tui_bench.cli.output import say
 from tui_bench.errors import UsageError
 from tui_bench.redaction import redact_text
-from tui_bench.report.export import export, write_export
+from tui_bench.report.export import export_chunks, write_export
 from tui_bench.report.export_formats import DEFAULT_FORMAT, FORMATS
 from tui_bench.storage import store
 
@@ -23,7 +23,8 @@ def cmd_export(args: argparse.Namespace) -> int:
         written = write_export(selection, fmt, Path(args.output), force=args.force)
         say(f"{fmt} written to {written}", sys.stderr)
     else:
-        sys.stdout.write(redact_text(export(selection.document(), fmt)))
+        for chunk in export_chunks(selection.document(), fmt):
+            sys.stdout.write(redact_text(chunk))
     return 0
 
 

@@ -90,6 +90,10 @@ def remote_write_of(url: str | None) -> RemoteWrite | None:
     if url is None:
         return None
     parts = urlsplit(url)
+    try:
+        parts.port  # noqa: B018 (read for its check: a port that is not a number)
+    except ValueError:
+        parts = parts._replace(scheme="")
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise UsageError(
             f"--prometheus-remote-write {url}: not an http(s) URL "

@@ -112,6 +112,16 @@ class SegmentStarted:
     paused: bool = False
     gap_s: float | None = None
 
+    @property
+    def running_rps(self) -> float | None:
+        """The rate while it lasts, as the session keeps it: 0 while a fixed-rate run is
+        paused."""
+        return 0.0 if self.paused and self.target_rps is not None else self.target_rps
+
+    @property
+    def running_connections(self) -> int:
+        return 0 if self.paused else self.connections
+
 
 @dataclass(frozen=True)
 class GeneratorView:

@@ -27,12 +27,14 @@ from tui_bench.records.warning import Warning
 from tui_bench.redaction import redact_text
 from tui_bench.spec import RunSpec
 
-PUSH = "prometheus-push"
+# The warnings it tells, each once per change of the receiver's state.
+FAILED, REFUSED, BACK = "prometheus-push-failed", "prometheus-push-refused", "prometheus-push-back"
 TIMEOUT_S = 5.0
 # How long an unanswered push waits before it is tried again.
 RETRY_S = 2.0
-# At most this many seconds of a run wait for a receiver that is down: an hour's.
-PENDING_S = 3600
+# At most this many seconds of a run wait for a receiver that is down (ten minutes': some
+# 12 MB); the session keeps them all, for `export --format openmetrics`.
+PENDING_S = 600
 # At most this many seconds go in one request.
 BATCH_S = 60
 
@@ -51,10 +53,13 @@ class RemoteWrite:
         self._drained = threading.Condition(self._lock)
         self._sending = False
         self._thread: threading.Thread | None = None
-        self._news: deque[str] = deque()
-        self._failing: str | None = None
+        self._news: deque[tuple[str, str]] = deque()
+        # The receiver as last heard of: None when it takes what is sent, else the code of
+        # what went wrong (FAILED, REFUSED) and why.
+        self._trouble: tuple[str, str] | None = None
         self.sent = 0
         self.dropped = 0
+        self.refused = 0
 
     def listener(self, inner: Listener, spec: RunSpec, name: str, generator: str) -> Listener:
         return _RunPush(self, inner, spec, name, generator)
@@ -71,9 +76,10 @@ class RemoteWrite:
                 self._thread.start()
         self._wake.set()
 
-    def news(self) -> list[str]:
-        """What changed since last asked (it stopped answering, it answers again)."""
-        told: list[str] = []
+    def news(self) -> list[tuple[str, str]]:
+        """(code, line) of each change since last asked: it stopped answering, it refuses
+        what it is sent, it takes them again."""
+        told: list[tuple[str, str]] = []
         while self._news:
             told.append(self._news.popleft())
         return told
@@ -83,16 +89,21 @@ class RemoteWrite:
         with self._lock:
             # A receiver known to be down is not waited for.
             self._drained.wait_for(
-                lambda: self._failing is not None or not (self._pending or self._sending), wait_s
+                lambda: self._trouble is not None or not (self._pending or self._sending), wait_s
             )
-            left, dropped, failing = len(self._pending), self.dropped, self._failing
-        if not left and not dropped:
+            unsent, refused, trouble = (
+                len(self._pending) + self.dropped,
+                self.refused,
+                self._trouble,
+            )
+        if not unsent and not refused:
             return None
-        why = f" ({failing})" if failing else ""
+        counts = [f"{unsent:,} second(s) of figures not sent"] if unsent else []
+        counts += [f"{refused:,} second(s) refused"] if refused else []
+        why = f" ({trouble[1]})" if trouble else ""
         return (
-            f"prometheus remote write: {left + dropped:,} second(s) of figures not sent to "
-            f"{redact_text(self.url)}{why}; the session keeps them all "
-            "(tuibench export SESSION --format openmetrics)"
+            f"prometheus remote write to {redact_text(self.url)}: {', '.join(counts)}{why}; "
+            "the session keeps them all (tuibench export SESSION --format openmetrics)"
         )
 
     def _loop(self) -> None:
@@ -112,20 +123,25 @@ class RemoteWrite:
 
     def _send(self, batch: list[list[TimeSeries]]) -> bool:
         """True when the batch is done with (sent, or refused for good)."""
+        url = redact_text(self.url)
         try:
             post(self.url, compressed(_merged(batch)), self._timeout_s)
         except PushRefused as exc:
-            self._tell(f"prometheus remote write refused {len(batch)} second(s): {exc}", None)
-        except OSError as exc:
+            self.refused += len(batch)
+            self._heard(
+                (REFUSED, str(exc)),
+                f"prometheus remote write: {url} refuses what it is sent ({exc}): the run "
+                "goes on, its session keeps every second",
+            )
+        # Whatever else went wrong (a receiver down, slow, or not speaking HTTP) is tried
+        # again: the sending thread never ends while the run goes on.
+        except Exception as exc:
             reason = _why(exc)
-            if self._failing is None:
-                self._tell(
-                    f"prometheus remote write to {redact_text(self.url)} failed ({reason}): "
-                    "the run goes on, its session keeps every second, and they are sent "
-                    "once it answers",
-                    reason,
-                )
-            self._failing = reason
+            self._heard(
+                (FAILED, reason),
+                f"prometheus remote write to {url} failed ({reason}): the run goes on, its "
+                "session keeps every second, and they are sent once it answers",
+            )
             with self._lock:
                 self._sending = False
                 # Whoever waits to close is not kept waiting for a receiver that is down.
@@ -133,25 +149,27 @@ class RemoteWrite:
             return False
         else:
             self.sent += len(batch)
-            if self._failing is not None:
-                self._tell(f"prometheus remote write: {redact_text(self.url)} answers again", None)
+            self._heard(None, f"prometheus remote write: {url} takes the seconds again")
         with self._lock:
-            for _ in batch:
-                if self._pending:
+            # What was sent, unless dropped meanwhile (the oldest go first when too many wait).
+            for second in batch:
+                if self._pending and self._pending[0] is second:
                     self._pending.popleft()
         return True
 
-    def _tell(self, line: str, failing: str | None) -> None:
-        self._failing = failing
-        self._news.append(line)
+    def _heard(self, trouble: tuple[str, str] | None, line: str) -> None:
+        """Tell `line` when the receiver's state changed (not once a second)."""
+        before, self._trouble = self._trouble, trouble
+        if (before[0] if before else None) != (trouble[0] if trouble else None):
+            self._news.append((trouble[0] if trouble else BACK, line))
 
 
-def _why(exc: OSError) -> str:
+def _why(exc: Exception) -> str:
     """`connection refused`, `timed out`, `HTTP 503: …`: what went wrong, in a few words."""
     cause = getattr(exc, "reason", None) or exc
     if isinstance(cause, OSError) and cause.strerror:
         return cause.strerror.lower()
-    return str(cause)
+    return str(cause) or type(cause).__name__
 
 
 def _merged(batch: Sequence[Sequence[TimeSeries]]) -> list[TimeSeries]:
@@ -184,6 +202,9 @@ class _RunPush:
 
     def __call__(self, event: Event) -> None:
         if isinstance(event, RunStarted):
+            # The run's own load until a segment says otherwise (several generators tell
+            # none: their load is the run's from start to end).
+            self._loads.append((0.0, Load(self._spec.asked_rate, self._spec.connections)))
             self._labels = RunLabels(
                 session=event.session_id,
                 name=self._name,
@@ -193,13 +214,13 @@ class _RunPush:
                 started_s=started_s(event.started_at) if event.started_at else time.time(),
             )
         elif isinstance(event, SegmentStarted):
-            load = Load(event.target_rps, event.connections)
+            load = Load(event.running_rps, event.running_connections)
             self._loads.append((event.start_s, load))
         elif isinstance(event, SecondClosed) and self._labels is not None:
             self._push.put(self._second(self._labels, event))
         self._inner(event)
-        for line in self._push.news():
-            self._inner(Warning(PUSH, line))
+        for code, line in self._push.news():
+            self._inner(Warning(code, line))
 
     def _second(self, labels: RunLabels, event: SecondClosed) -> list[TimeSeries]:
         row = event.row

@@ -41,11 +41,12 @@ def hlog_text(session: Session) -> str:
     minutes = session.minutes
     if not minutes:
         raise SessionError(
-            f"{session.id} keeps no latency histograms: its tool keeps no request log (only "
-            "h2load does), or it was saved before they were kept"
+            f"{session.id} keeps no latency histograms: only a run of h2load from one "
+            "generator keeps them (wrk and ab keep no request log), since they were kept"
         )
     started = session.started_at
-    assert started is not None  # a session with minutes was saved with its start
+    if started is None:
+        raise SessionError(f"{session.id} keeps no start time: its minutes cannot be dated")
     start = started_s(started)
     stamp = datetime.fromtimestamp(start).astimezone().isoformat(timespec="milliseconds")
     lines = [

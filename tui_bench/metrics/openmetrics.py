@@ -44,10 +44,27 @@ def run_labels(session: Session) -> RunLabels:
     )
 
 
-def _rows(columns: Mapping[str, Sequence[Any]]) -> Iterator[dict[str, Any]]:
-    count = len(columns.get("t_s") or ())
-    for index in range(count):
-        yield {name: values[index] for name, values in columns.items()}
+class _ColumnRow(Mapping[str, Any]):
+    """Row `index` of a session's columns, read in place: a day's export builds no dict
+    per second per series."""
+
+    def __init__(self, columns: Mapping[str, Sequence[Any]], index: int) -> None:
+        self._columns = columns
+        self._index = index
+
+    def __getitem__(self, name: str) -> Any:
+        return self._columns[name][self._index]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._columns)
+
+    def __len__(self) -> int:
+        return len(self._columns)
+
+
+def _rows(columns: Mapping[str, Sequence[Any]]) -> Iterator[Mapping[str, Any]]:
+    for index in range(len(columns.get("t_s") or ())):
+        yield _ColumnRow(columns, index)
 
 
 def label_text(labels: Labels) -> str:
@@ -62,10 +79,10 @@ def _number(value: float) -> str:
 
 
 def _family_lines(family: Family, runs: Sequence[Session]) -> Iterator[str]:
-    yield f"# TYPE {family.name} {family.kind}"
+    yield f"# TYPE {family.name} {family.kind}\n"
     if family.unit:
-        yield f"# UNIT {family.name} {family.unit}"
-    yield f"# HELP {family.name} {family.help}"
+        yield f"# UNIT {family.name} {family.unit}\n"
+    yield f"# HELP {family.name} {family.help}\n"
     for run in runs:
         named = run_labels(run)
         if family == LATENCY_HISTOGRAM:
@@ -79,7 +96,7 @@ def _family_lines(family: Family, runs: Sequence[Session]) -> Iterator[str]:
                 value = totals.value(series, row, load_at(loads, row))
                 if value is not None:
                     stamp = named.stamp_ms(row) / 1000
-                    yield f"{family.sample_name}{{{labels}}} {_number(value)} {stamp:.3f}"
+                    yield f"{family.sample_name}{{{labels}}} {_number(value)} {stamp:.3f}\n"
 
 
 def _histogram_lines(run: Session, named: RunLabels) -> Iterator[str]:
@@ -96,14 +113,23 @@ def _histogram_lines(run: Session, named: RunLabels) -> Iterator[str]:
         stamp = named.at_ms(min(minute.start_s + MINUTE_S, last))
         for name, labels, value in histogram_points(so_far):
             text = label_text(named.labels() + labels)
-            yield f"{name}{{{text}}} {_number(value)} {stamp / 1000:.3f}"
+            yield f"{name}{{{text}}} {_number(value)} {stamp / 1000:.3f}\n"
 
 
-def openmetrics_text(session: Session) -> str:
+def openmetrics_lines(session: Session) -> Iterator[str]:
     """Every family in turn (OpenMetrics keeps a family's samples together), each series'
-    samples in time order; a sweep's runs each under their own `session` label."""
+    samples in time order, a line at a time (a day's run is hundreds of MB of them); a
+    sweep's runs each under their own `session` label. SessionError at once for a run
+    with nothing to export."""
     runs = session.runs if session.is_sweep else [session]
     if not any(run.series_columns.get("t_s") for run in runs):
         raise SessionError(f"{session.id} has no second measured: nothing to export")
-    lines = [line for family in FAMILIES for line in _family_lines(family, runs)]
-    return "\n".join([*lines, "# EOF"]) + "\n"
+    for run in runs:
+        run_labels(run)
+
+    def lines() -> Iterator[str]:
+        for family in FAMILIES:
+            yield from _family_lines(family, runs)
+        yield "# EOF\n"
+
+    return lines()

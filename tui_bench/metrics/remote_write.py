@@ -8,6 +8,7 @@ binding with wheels for every platform, no system library)."""
 
 from __future__ import annotations
 
+import http.client
 import struct
 import urllib.error
 import urllib.request
@@ -86,11 +87,14 @@ class PushRefused(Exception):
 
 def post(url: str, body: bytes, timeout_s: float) -> None:
     """Send one compressed WriteRequest. PushRefused for a 4xx; OSError (URLError, a
-    timeout) for anything worth trying again."""
+    timeout, an answer that is not HTTP) for anything worth trying again."""
     request = urllib.request.Request(url, data=body, headers=HEADERS, method="POST")
     try:
         with urllib.request.urlopen(request, timeout=timeout_s) as answer:
             answer.read()
+    except http.client.HTTPException as exc:
+        # Something that does not speak HTTP there: worth trying again, as a refusal is.
+        raise OSError(f"not an HTTP answer: {type(exc).__name__}") from None
     except urllib.error.HTTPError as exc:
         detail = exc.read(200).decode(errors="replace").strip().splitlines()
         reason = f"HTTP {exc.code}" + (f": {detail[0]}" if detail else "")

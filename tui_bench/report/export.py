@@ -9,7 +9,7 @@ write it where the user asked, never over an existing file unless forced
 from __future__ import annotations
 
 import shlex
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -50,7 +50,7 @@ def write_export(selection: Selection, fmt: str, target: Path, *, force: bool = 
     source = selection.session.path
     if source is not None and target.resolve() == source.resolve():
         raise UsageError(f"{target} is the session file itself: choose another file")
-    return write_new(target, export(selection.document(), fmt), force=force)
+    return write_new(target, export_chunks(selection.document(), fmt), force=force)
 
 
 def export(session: Session, fmt: str) -> str:
@@ -60,12 +60,13 @@ def export(session: Session, fmt: str) -> str:
         raise UsageError(
             f"{session.id} is a sweep: export it as csv, md, json or openmetrics ({fmt} is a run's)"
         )
-    if fmt in ("openmetrics", "hlog"):
-        # Imported here: what only these formats need stays out of the other exports.
+    if fmt == "openmetrics":
+        return "".join(export_chunks(session, fmt))
+    if fmt == "hlog":
+        # Imported here: what only this format needs stays out of the other exports.
         from tui_bench.metrics.hlog import hlog_text
-        from tui_bench.metrics.openmetrics import openmetrics_text
 
-        return openmetrics_text(session) if fmt == "openmetrics" else hlog_text(session)
+        return hlog_text(session)
     if session.is_sweep:
         # Imported here: sweep_export builds on this module's formatters.
         from tui_bench.report.sweep_export import sweep_csv, sweep_markdown
@@ -80,6 +81,16 @@ def export(session: Session, fmt: str) -> str:
     if fmt == "segments":
         return segments_csv(session)
     return printable_lines(result_markdown(session) + baseline_markdown(session))
+
+
+def export_chunks(session: Session, fmt: str) -> Iterable[str]:
+    """The export as it is written: OpenMetrics a line at a time (a day's run is hundreds
+    of MB), the others whole."""
+    if fmt == "openmetrics":
+        from tui_bench.metrics.openmetrics import openmetrics_lines
+
+        return openmetrics_lines(session)
+    return (export(session, fmt),)
 
 
 def _validity_text(session: Session) -> str:

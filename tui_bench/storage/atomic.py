@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
 from tui_bench.errors import StoreError, UsageError
@@ -23,8 +24,9 @@ def private_dir(directory: Path) -> None:
         directory.chmod(PRIVATE_DIR)
 
 
-def write_atomic(path: Path, data: bytes, *, private: bool = True) -> None:
-    """`private`: a file of tuibench's own (a session, the recent configs), 0600 in a 0700
+def write_atomic(path: Path, data: bytes | Iterable[bytes], *, private: bool = True) -> None:
+    """`data`, or its chunks as they come (an export too big to hold at once);
+    `private`: a file of tuibench's own (a session, the recent configs), 0600 in a 0700
     directory; else a file the user asked for where they said, made as their umask says."""
     if private:
         private_dir(path.parent)
@@ -38,7 +40,8 @@ def write_atomic(path: Path, data: bytes, *, private: bool = True) -> None:
             os.umask(umask)
             os.fchmod(fd, 0o666 & ~umask)
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+            for chunk in (data,) if isinstance(data, bytes) else data:
+                handle.write(chunk)
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, path)
@@ -57,10 +60,10 @@ def _fsync_dir(directory: Path) -> None:
         os.close(fd)
 
 
-def write_new(path: Path, text: str, *, force: bool = False) -> Path:
-    """Write `text` to `path` (atomically), never over an existing file unless `force`;
-    the absolute path written. UsageError (one line) when it cannot. Every file the user
-    asks for goes through here, its secrets redacted."""
+def write_new(path: Path, text: str | Iterable[str], *, force: bool = False) -> Path:
+    """Write `text` (or its chunks) to `path` (atomically), never over an existing file
+    unless `force`; the absolute path written. UsageError (one line) when it cannot. Every
+    file the user asks for goes through here, its secrets redacted."""
     target = path.expanduser().absolute()
     # A directory that is not there is a typo more often than a wish: not made.
     if not target.parent.is_dir():
@@ -71,7 +74,8 @@ def write_new(path: Path, text: str, *, force: bool = False) -> Path:
     from tui_bench.redaction import redact_text
 
     try:
-        write_atomic(target, redact_text(text).encode(), private=False)
+        chunks = (text,) if isinstance(text, str) else text
+        write_atomic(target, (redact_text(c).encode() for c in chunks), private=False)
     except OSError as exc:
         raise UsageError(f"cannot write {target}: {exc.strerror}") from None
     return target
