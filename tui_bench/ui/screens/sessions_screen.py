@@ -52,12 +52,15 @@ class ConfirmDelete(Confirm):
 
 def export_dialog(row: SessionRow, write: Writer) -> SaveDialog:
     if row.kind == "sweep":
-        hint = "json the whole sweep · csv its runs and points · md its tables"
+        hint = (
+            "json the whole sweep · csv its runs and points · md its tables · "
+            "openmetrics its runs' seconds for Prometheus"
+        )
         formats = tuple(f for f in FORMATS if f not in RUN_ONLY)
     else:
         hint = (
             "json all · csv the series · md the result · minutes each minute's latency · "
-            "segments each load"
+            "segments each load · openmetrics for Prometheus · hlog for HdrHistogram"
         )
         formats = FORMATS
     title = Text.assemble("Export ", (row_title(row), "bold"))

@@ -60,7 +60,8 @@ class SaveDialog(ModalScreen[Path | None]):
         DIALOG_CSS.format(name="SaveDialog")
         + """
     SaveDialog > Vertical { width: 80; }
-    SaveDialog RadioSet { layout: horizontal; width: auto; margin: 1 0; }
+    /* Four formats a row: a run's seven fit in 80 columns. */
+    SaveDialog RadioSet { layout: grid; grid-size: 4; height: auto; width: 100%; margin: 1 0; }
     SaveDialog RadioSet > RadioButton { width: auto; margin-right: 2; }
     SaveDialog #path-error { color: $error; height: auto; display: none; }
     SaveDialog .hint { color: $text-muted; margin-top: 1; }
