@@ -71,7 +71,12 @@ def streamed(code: str, log: Path) -> dict[str, bytes]:
     out = proc.stdout.read()
     proc.stdin.close()
     assert proc.wait(timeout=60) == 0
-    # A stream may come in several frames: what counts is the bytes of each kind, in order.
+    return joined(out)
+
+
+def joined(out: bytes) -> dict[str, bytes]:
+    """A stream may come in several frames (a line printed in two writes): what counts is
+    the bytes of each kind, in order."""
     frames: dict[str, bytes] = {}
     for kind, data in frames_of(out):
         frames[kind] = frames.get(kind, b"") + data
@@ -141,7 +146,7 @@ def with_files(connections: int, needed: int, limits: tuple[int, int]) -> tuple[
 
 def test_a_generator_raises_its_soft_file_limit_to_what_the_tool_needs() -> None:
     code, out, _ = with_files(1000, 1024, (256, 2048))
-    frames = dict(frames_of(out))
+    frames = joined(out)
     assert code == 0 and frames["O"] == b"(1024, 2048)\n", frames
     assert "H" in frames and "S" in frames
 
