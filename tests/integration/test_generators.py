@@ -143,10 +143,12 @@ def test_stopping_tuibench_leaves_no_tool_on_any_host(
     try:
         wait_for_run(sessions)
         wait_until(lambda: tools_for(url).count("h2load") == 3)
+        # Once every generator measured a second (the run's seconds merge theirs): an h2load
+        # signalled as it starts, before it handles SIGINT, ends at once with nothing
+        # written (a busy machine did so). A journal is flushed once a second (what a kill -9
+        # loses at most), and at once with a second measured.
+        wait_for_run(sessions, output=A_SECOND)
         if sig == signal.SIGKILL:
-            # A journal is flushed once a second (what a kill -9 loses at most), and at once
-            # with a second measured, which every generator's output came before.
-            wait_for_run(sessions, output=A_SECOND)
             os.killpg(proc.pid, sig)
         else:
             proc.send_signal(sig)
