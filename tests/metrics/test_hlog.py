@@ -35,17 +35,8 @@ def _session(minutes: list[LatencyHistogram], end_s: float) -> Session:
             "id": "20261128-120000-250-h2load",
             "started_at": STARTED.isoformat(),
             "minutes": [{"t_s": 60 * i, "histogram": packed(h)} for i, h in enumerate(minutes)],
-            "segments": [
-                {
-                    "start_s": 0.0,
-                    "end_s": end_s,
-                    "target_rps": None,
-                    "connections": 10,
-                    "cause": "start",
-                    "achieved_rps": None,
-                    "validity": "valid",
-                }
-            ],
+            # Its last second measured: the last minute ends with it.
+            "series": {"t_s": [int(end_s)], "window_s": [end_s - int(end_s)]},
         }
     )
 

@@ -180,7 +180,7 @@ class LiveState:
         segment = self.segment
         if segment is None or self.spec.rate is None:
             return self.spec.asked_rate
-        return 0.0 if segment.paused else segment.target_rps
+        return segment.running_rps
 
     @property
     def status_counts(self) -> Mapping[str, int] | None:

@@ -56,7 +56,7 @@ def hlog_text(session: Session) -> str:
         f"#[BaseTime: {start:.3f} (seconds since epoch)]",
         LEGEND,
     ]
-    end = _run_end(session)
+    end = session.measured_end_s
     for minute in minutes:
         histogram = minute.histogram
         if not histogram.count:
@@ -65,8 +65,3 @@ def hlog_text(session: Session) -> str:
         top = (histogram.max_us or 0) * _NS_PER_US / _NS_PER_MS
         lines.append(f"{minute.start_s:.3f},{length:.3f},{top:.3f},{_payload(histogram)}")
     return "\n".join(lines) + "\n"
-
-
-def _run_end(session: Session) -> float | None:
-    segments = session.segments
-    return segments[-1].end_s if segments else None

@@ -24,7 +24,6 @@ from tui_bench.metrics.catalogue import (
     started_s,
 )
 from tui_bench.storage.minutes import MINUTE_S
-from tui_bench.storage.series_columns import window_end
 from tui_bench.storage.session import Session
 
 
@@ -102,11 +101,9 @@ def _family_lines(family: Family, runs: Sequence[Session]) -> Iterator[str]:
 def _histogram_lines(run: Session, named: RunLabels) -> Iterator[str]:
     """The run's latency so far at the end of each minute it keeps a histogram of (the
     last one: at the end of its last second), as the live push says it then."""
-    ends = run.series_columns.get("t_s") or ()
-    if not ends:
+    last = run.measured_end_s
+    if last is None:
         return
-    windows = run.series_columns.get("window_s") or [None] * len(ends)
-    last = window_end({"t_s": ends[-1], "window_s": windows[-1]})
     so_far = LatencyHistogram()
     for minute in run.minutes:
         so_far.merge(minute.histogram)

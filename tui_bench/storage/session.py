@@ -294,9 +294,7 @@ class Session:
         if self.is_sweep:
             return ()
         spec, result, validity = self.spec, self.result, self.validity
-        kept = self.doc.get("series")
-        last_t, window = last_value(kept, "t_s"), last_value(kept, "window_s")
-        end = window_end({"t_s": last_t, "window_s": window}) if last_t is not None else None
+        end = self.measured_end_s
         if end is None and result is not None:
             end = result.duration_s
         return (
@@ -310,6 +308,14 @@ class Session:
                 validity=validity.verdict if validity else None,
             ),
         )
+
+    @property
+    def measured_end_s(self) -> float | None:
+        """When its last measured second's window ended, in seconds into the run; None
+        without a second measured."""
+        kept = self.doc.get("series")
+        last_t, window = last_value(kept, "t_s"), last_value(kept, "window_s")
+        return window_end({"t_s": last_t, "window_s": window}) if last_t is not None else None
 
     @property
     def approx(self) -> bool:
