@@ -99,6 +99,8 @@ REAL_DIRECTORIES = {"integration", "demo", "remote"}
 _running: pytest.Item | None = None
 
 
+# First: pytest-xdist reads the group marks in its own hook, which would otherwise run before.
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         directory = item.path.parent.name
