@@ -91,9 +91,11 @@ def ssh_config(ssh_hosts: tuple[Path, list[SshServer]], monkeypatch: pytest.Monk
 
 # Tests that start real tools, servers or terminals (h2load, wrk, ab, nginx, sshd, tmux) are
 # marked `real`: `pytest -m "not real"` is the quick loop, the rest of the suite. Under
-# pytest-xdist (`-n 2 --dist loadgroup`, as CI runs) they share one worker, so no two load runs
-# compete and a load figure measured by one is never another's noise. The other
-# worker takes the screen and unit tests.
+# pytest-xdist (`-n 3 --dist loadgroup`, as CI runs) their modules fall in two groups, each
+# run one test at a time on a worker of its own: never more than two loads at once on the two
+# cores, and most real tests wait on the clock (a run lasts what it measures) while the third
+# worker takes the screen and unit tests, which are CPU-bound.
+REAL_GROUPS = 2
 REAL_FIXTURES = {"nginx", "own_nginx", "ssh_hosts", "ssh_config"}
 REAL_DIRECTORIES = {"integration", "demo", "remote"}
 _running: pytest.Item | None = None
@@ -102,16 +104,18 @@ _running: pytest.Item | None = None
 # First: pytest-xdist reads the group marks in its own hook, which would otherwise run before.
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    for item in items:
-        directory = item.path.parent.name
-        fixtures = set(getattr(item, "fixturenames", ()))
-        if (
-            item.get_closest_marker("real")
-            or directory in REAL_DIRECTORIES
-            or fixtures & REAL_FIXTURES
-        ):
-            item.add_marker(pytest.mark.real)
-            item.add_marker(pytest.mark.xdist_group("load"))
+    real = [
+        item
+        for item in items
+        if item.get_closest_marker("real")
+        or item.path.parent.name in REAL_DIRECTORIES
+        or set(getattr(item, "fixturenames", ())) & REAL_FIXTURES
+    ]
+    # By module, alternately in path order: a module's tests share its servers.
+    group = {path: i % REAL_GROUPS for i, path in enumerate(sorted({i.path for i in real}))}
+    for item in real:
+        item.add_marker(pytest.mark.real)
+        item.add_marker(pytest.mark.xdist_group(f"real{group[item.path]}"))
 
 
 @pytest.hookimpl(wrapper=True)
