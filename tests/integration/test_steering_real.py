@@ -153,7 +153,10 @@ def test_stages_reach_each_rate(server: Server, sessions: Path) -> None:
     session = store.load(Path(result["session_path"]))
     assert session.spec.stages and session.spec.duration_s == 7
     for segment in (segments[0], segments[2]):
-        assert segment.achieved_rps == pytest.approx(segment.target_rps, rel=0.02)
+        # Over its tool's whole life, its start and exit included: a few ms on a quiet
+        # machine (gaps of 6-7 ms), 69 ms seen on a busy one (293.26 of 300 req/s over 3 s).
+        # The server's rate, its edges left out, is the close check.
+        assert segment.achieved_rps == pytest.approx(segment.target_rps, rel=0.05)
         served = _server_rate(server, session.doc["started_at"], segment)
         assert served == pytest.approx(segment.target_rps, rel=0.02)
     assert result["validity"]["verdict"] == "valid"
