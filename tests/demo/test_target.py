@@ -1,8 +1,10 @@
+import asyncio
 import http.client
 import shutil
 import socket
 import ssl
 import subprocess
+import time
 import urllib.error
 import urllib.request
 from collections.abc import AsyncIterator
@@ -123,7 +125,12 @@ async def test_stop_leaves_nothing_behind() -> None:
     target = await start_demo_target()
     assert target.backend == "nginx"
     workdir = target.workdir
-    processes = [psutil.Process(target.pid), *psutil.Process(target.pid).children()]
+    master = psutil.Process(target.pid)
+    # The master listens before it forks its workers: a busy machine forks them later.
+    deadline = time.monotonic() + 30
+    while len(master.children()) < 2 and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    processes = [master, *master.children()]
     assert len(processes) == 3  # master and two workers
     await target.stop()
     assert workdir is not None and not workdir.exists()
