@@ -123,16 +123,18 @@ async def test_keepalive_limits(nginx: DemoTarget) -> None:
 @needs_nginx
 async def test_stop_leaves_nothing_behind() -> None:
     target = await start_demo_target()
-    assert target.backend == "nginx"
-    workdir = target.workdir
-    master = psutil.Process(target.pid)
-    # The master listens before it forks its workers: a busy machine forks them later.
-    deadline = time.monotonic() + 30
-    while len(master.children()) < 2 and time.monotonic() < deadline:
-        await asyncio.sleep(0.05)
-    processes = [master, *master.children()]
-    assert len(processes) == 3  # master and two workers
-    await target.stop()
+    try:
+        assert target.backend == "nginx"
+        workdir = target.workdir
+        master = psutil.Process(target.pid)
+        # The master listens before it forks its workers: a busy machine forks them later.
+        deadline = time.monotonic() + 30
+        while len(master.children()) < 2 and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        processes = [master, *master.children()]
+        assert len(processes) == 3  # master and two workers
+    finally:
+        await target.stop()  # a failed count must not leave the server running
     assert workdir is not None and not workdir.exists()
     assert not any(proc.is_running() for proc in processes)
     await target.stop()  # twice is harmless
