@@ -94,7 +94,6 @@ def ssh_config(ssh_hosts: tuple[Path, list[SshServer]], monkeypatch: pytest.Monk
 # pytest-xdist (`-n 2 --dist loadgroup`, as CI runs) they run one at a time on one worker, so
 # no two loads compete for the cores; the other worker takes the screen and unit tests. (Two
 # groups of them on three workers was 20 % faster, and more often flaky with a core kept busy.)
-REAL_GROUPS = 1
 REAL_FIXTURES = {"nginx", "own_nginx", "ssh_hosts", "ssh_config"}
 REAL_DIRECTORIES = {"integration", "demo", "remote"}
 _running: pytest.Item | None = None
@@ -103,18 +102,14 @@ _running: pytest.Item | None = None
 # First: pytest-xdist reads the group marks in its own hook, which would otherwise run before.
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    real = [
-        item
-        for item in items
-        if item.get_closest_marker("real")
-        or item.path.parent.name in REAL_DIRECTORIES
-        or set(getattr(item, "fixturenames", ())) & REAL_FIXTURES
-    ]
-    # By module, alternately in path order: a module's tests share its servers.
-    group = {path: i % REAL_GROUPS for i, path in enumerate(sorted({i.path for i in real}))}
-    for item in real:
-        item.add_marker(pytest.mark.real)
-        item.add_marker(pytest.mark.xdist_group(f"real{group[item.path]}"))
+    for item in items:
+        if (
+            item.get_closest_marker("real")
+            or item.path.parent.name in REAL_DIRECTORIES
+            or set(getattr(item, "fixturenames", ())) & REAL_FIXTURES
+        ):
+            item.add_marker(pytest.mark.real)
+            item.add_marker(pytest.mark.xdist_group("real"))
 
 
 @pytest.hookimpl(wrapper=True)
