@@ -250,6 +250,8 @@ def test_a_steered_runs_next_tool_is_timed_by_its_own_schedule() -> None:
     assert found.overall.percentile_s(99) == pytest.approx(sent.percentile_s(99), abs=1e-5)
     assert all(r["backlog"] <= 8 for r in rows if r["backlog"] is not None)
     assert found.of_files[1] == later
+    # Each tool from its first request (lines come as requests complete, not in order).
+    assert found.first_sent_of_files == pytest.approx([0.003, 3.003])
     # The same log timed by the first schedule alone: the slower tool looks ever later.
     alone, _, _, _ = _steered(switch=False)
     assert (alone.overall.percentile_s(99) or 0) > 0.5
@@ -264,3 +266,4 @@ def test_while_the_load_is_paused_nothing_is_due() -> None:
     rows = {s.t_s: traffic_from_log(s) for s in closed}
     assert [rows[t]["backlog"] for t in (2, 3, 4)] == [0, 0, 0]
     assert found.of_files == [h2load_log(model).intended_us.size, 0]
+    assert found.first_sent_of_files == [0.003, None]

@@ -431,7 +431,12 @@ class RunController(RunMeasures):
         segments = None
         if steered and self._ingest is not None:
             segments, missed = self._steering.track.segments(
-                self.spec, seconds, end_s, validity.verdict, self._ingest.of_files
+                self.spec,
+                seconds,
+                end_s,
+                validity.verdict,
+                self._ingest.of_files,
+                self._ingest.first_sent_of_files,
             )
             warnings += missed
             validity = judged([asdict(w) for w in warnings])

@@ -224,9 +224,12 @@ class LogIngest:
         # Every code -1..999, as `_add` bins them: a fixed size whatever the server answers.
         self._codes = np.zeros(_MAX_STATUS + 2, dtype=np.int64)
         self._bad_lines = 0
-        # Requests completed of each file of the log before the one read now, and of it.
+        # Requests completed of each file of the log before the one read now, and of it;
+        # and when each file's first request was sent (µs since t0), None before one was.
         self._of_files: list[int] = []
         self._in_file = 0
+        self._firsts: list[int | None] = []
+        self._first_in_file: int | None = None
 
     def feed(self, chunk: bytes) -> list[SecondStats]:
         """Reads `chunk` (any cut of the file) and returns the seconds it closed, in order."""
@@ -265,7 +268,8 @@ class LogIngest:
             self._ingest(self._partial + b"\n")
         self._partial, self._discarding = b"", False
         self._of_files.append(self._in_file)
-        self._in_file = 0
+        self._firsts.append(self._first_in_file)
+        self._in_file, self._first_in_file = 0, None
         if self._open_loop is not None:
             self._open_loop.switch(schedule, from_us)
 
@@ -290,6 +294,14 @@ class LogIngest:
     def of_files(self) -> list[int]:
         """Requests completed of each file of the log, in order: a steered run's segments."""
         return [*self._of_files, self._in_file]
+
+    @property
+    def first_sent_of_files(self) -> list[float | None]:
+        """When each file's first request was sent, in seconds since t0 (None: none was):
+        where a steered run's segment began to send, its tool started and connected."""
+        return [
+            None if us is None else us / _US_PER_S for us in [*self._firsts, self._first_in_file]
+        ]
 
     @property
     def overall(self) -> LatencyHistogram:
@@ -339,6 +351,10 @@ class LogIngest:
         if self._observe is not None:
             self._observe(rows)
         self._in_file += int(np.count_nonzero(rows[:, 1] >= 0))
+        # Lines come as requests complete, not in the order they were sent.
+        first = int(rows[:, 0].min()) - self._t0_us
+        if self._first_in_file is None or first < self._first_in_file:
+            self._first_in_file = first
         if self._open_loop is not None:
             self._open_loop.hold(rows)
         completed_us = rows[:, 0] + rows[:, 2] - self._t0_us

@@ -91,10 +91,12 @@ class SegmentTrack:
         end_s: float,
         verdict: str | None,
         completed: Sequence[int],
+        first_sent: Sequence[float | None],
     ) -> tuple[tuple[Segment, ...], list[Warning]]:
         """Each segment with what it achieved (`completed`: requests each segment's tool
-        completed) and its verdict (`verdict`, the run's, where its own rate does not make
-        it worse), and a warning for the rates not held."""
+        completed; `first_sent`: when it sent its first) and its verdict (`verdict`, the
+        run's, where its own rate does not make it worse), and a warning for the rates not
+        held."""
         self._settle()
         ends = [*self._ended, end_s]
         times = [int(r["t_s"]) for r in rows]
@@ -105,7 +107,7 @@ class SegmentTrack:
             length = span[1] - span[0]
             # Known where its tool's log was read (a run cut short may not have read all).
             known = length > 0 and index < len(completed)
-            achieved = completed[index] / length if known else None
+            achieved = completed[index] / _sending_s(span, first_sent, index) if known else None
             own = verdict
             if load.paused:
                 own = None
@@ -127,6 +129,15 @@ class SegmentTrack:
                 )
             )
         return tuple(found), [_summed(missed)] if missed else []
+
+
+def _sending_s(span: tuple[float, float], first_sent: Sequence[float | None], index: int) -> float:
+    """How long a segment's tool sent: from its first request, not from its start (a
+    process to start and connections to open, seconds at a busy machine's lowered
+    priority, as the tool's own rate over a whole run leaves out)."""
+    first = first_sent[index] if index < len(first_sent) else None
+    start = span[0] if first is None else min(max(span[0], first), span[1])
+    return span[1] - start if span[1] > start else span[1] - span[0]
 
 
 def _rounded(value: float | None) -> float | None:

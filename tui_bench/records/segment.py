@@ -19,7 +19,8 @@ class Segment:
     target_rps: float | None
     connections: int
     cause: str
-    # Requests completed per second over the segment; None when unknown.
+    # Requests completed per second from the segment's first request to its end (its tool
+    # starting and connecting left out); None when unknown.
     achieved_rps: float | None
     # The segment's verdict (valid, suspect, invalid); None when not judged.
     validity: str | None
