@@ -64,7 +64,10 @@ def test_a_tool_hung_after_its_time_ends_on_time_with_no_second_after_it(
     assert result["run_status"] == "completed", proc.stderr
     assert "connections-dying" not in {r["code"] for r in result["validity"]["reasons"]}
     rows = store.load(result["session_path"]).series
-    assert [row["t_s"] for row in rows] == [0, 1], rows
+    # How many seconds its 1.2 s of requests span depends on when the stand-in started (two;
+    # three after a slow start): none of them after its time was over is a second of 0.
+    sent = [row["requests"] > 0 for row in rows]
+    assert True in sent and all(sent[sent.index(True) :]), rows
     assert sum(row["requests"] for row in rows) == result["requests"]["total"]
 
 
