@@ -423,3 +423,12 @@ def _classes(per_code: Int64Array) -> list[int]:
         int(per_code[(i + 2) * 100 + 1 : (i + 3) * 100 + 1].sum())
         for i in range(len(STATUS_CLASSES))
     ]
+
+
+def sending_s(start_s: float, end_s: float, first_sent_s: float | None) -> float:
+    """How long a tool sent between `start_s` and `end_s`: from its first request (its process
+    starting and connecting left out, tenths of a second on a busy machine, as a tool's own
+    summary leaves them out); the whole span where no first request falls inside it."""
+    if first_sent_s is None or not start_s < first_sent_s < end_s:
+        return end_s - start_s
+    return end_s - first_sent_s

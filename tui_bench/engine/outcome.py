@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from tui_bench.engine.cut_short import CutShort
-from tui_bench.engine.log_ingest import LogIngest
+from tui_bench.engine.log_ingest import LogIngest, sending_s
 from tui_bench.histogram import LatencyHistogram
 from tui_bench.parsers import ParseError
 from tui_bench.parsers.detect import parse_output
@@ -105,11 +105,7 @@ def _from_log(spec: RunSpec, ingest: LogIngest, elapsed_s: float) -> Result | No
     if totals.requests == 0:
         return None
     succeeded = totals.requests - totals.errors
-    # From the first request on, as a tool's own summary times it: not the process starting
-    # and connecting (tenths of a second on a busy machine, at tuibench's lowered priority).
-    first = ingest.first_sent_of_files[0]
-    sending = elapsed_s - first if first is not None and 0 < first < elapsed_s else elapsed_s
-    measured = measured_at(spec, sending)
+    measured = measured_at(spec, sending_s(0.0, elapsed_s, ingest.first_sent_of_files[0]))
     return Result(
         tool=spec.tool,
         protocol=spec.expected_protocol,

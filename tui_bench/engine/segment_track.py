@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tui_bench.engine.events import SegmentStarted
+from tui_bench.engine.log_ingest import sending_s
 from tui_bench.engine.series import rate_figures
 from tui_bench.engine.steering import Load
 from tui_bench.histogram import LatencyHistogram
@@ -107,7 +108,8 @@ class SegmentTrack:
             length = span[1] - span[0]
             # Known where its tool's log was read (a run cut short may not have read all).
             known = length > 0 and index < len(completed)
-            achieved = completed[index] / _sending_s(span, first_sent, index) if known else None
+            first = first_sent[index] if index < len(first_sent) else None
+            achieved = completed[index] / sending_s(*span, first) if known else None
             own = verdict
             if load.paused:
                 own = None
@@ -129,15 +131,6 @@ class SegmentTrack:
                 )
             )
         return tuple(found), [_summed(missed)] if missed else []
-
-
-def _sending_s(span: tuple[float, float], first_sent: Sequence[float | None], index: int) -> float:
-    """How long a segment's tool sent: from its first request, not from its start (a
-    process to start and connections to open, seconds at a busy machine's lowered
-    priority, as the tool's own rate over a whole run leaves out)."""
-    first = first_sent[index] if index < len(first_sent) else None
-    start = span[0] if first is None else min(max(span[0], first), span[1])
-    return span[1] - start if span[1] > start else span[1] - span[0]
 
 
 def _rounded(value: float | None) -> float | None:
